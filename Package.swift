@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ddkpi",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "ddkpi", targets: ["ddkpi"]),
+        .executable(name: "ddkpi-bench", targets: ["ddkpi-bench"]),
+        .library(name: "SheetStream", targets: ["SheetStream"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .target(name: "SheetStream", dependencies: ["CZlib", "CLibXML2"]),
+        .executableTarget(
+            name: "ddkpi",
+            dependencies: [
+                "SheetStream",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "ddkpi-bench",
+            dependencies: [
+                "SheetStream",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "SheetStreamTests",
+            dependencies: ["SheetStream"]
+        ),
+        .testTarget(
+            name: "ddkpiTests",
+            dependencies: ["SheetStream"]
+        ),
+    ]
+)
+
+// Compiler settings shared by every Swift target.
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.swiftLanguageMode(.v5))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,165 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Options for reading CSV files.
+public struct CSVOptions: Sendable {
+    /// The field delimiter; `nil` sniffs one of `,` `;` tab `|` from the first records.
+    public var delimiter: UInt8?
+    /// The most bytes one field may hold.
+    public var maxFieldBytes: Int
+    /// The most bytes one record may hold.
+    public var maxRecordBytes: Int
+    /// The most fields one record may hold.
+    public var maxFields: Int
+    /// How many bytes are read from the file at a time.
+    public var chunkSize: Int
+
+    public init(
+        delimiter: UInt8? = nil, maxFieldBytes: Int = 1 << 20, maxRecordBytes: Int = 8 << 20, maxFields: Int = 16_384,
+        chunkSize: Int = 256 << 10
+    ) {
+        self.delimiter = delimiter
+        self.maxFieldBytes = maxFieldBytes
+        self.maxRecordBytes = maxRecordBytes
+        self.maxFields = maxFields
+        self.chunkSize = chunkSize
+    }
+}
+
+/// A streaming CSV reader: RFC 4180 plus what real exports do (SPEC section 6).
+///
+/// UTF-8 with or without BOM, fields that are not valid UTF-8 decoded as Windows-1252 (with a
+/// warning); `,` `;` tab `|` delimiters, sniffed when not given; CRLF, LF or CR line ends;
+/// quoted fields with doubled quotes and embedded newlines. Records come as `Row`s of
+/// `.string` cells (`.empty` for empty fields), numbered by record; a ragged record is handed
+/// over as it is, for the consumer to judge. Memory stays bounded by one chunk plus one record.
+public final class CSVReader {
+    public let path: String
+    public let options: CSVOptions
+    /// The delimiter in use (given or sniffed).
+    public private(set) var delimiter: UInt8
+    /// Warnings such as the Windows-1252 fallback, each naming its first place.
+    public private(set) var warnings: [String] = []
+
+    private let descriptor: Int32
+    private var firstChunk: [UInt8]
+    private let bomLength: Int
+
+    /// Opens a CSV file, skips a UTF-8 byte-order mark and sniffs the delimiter if none is given.
+    public init(path: String, options: CSVOptions = CSVOptions()) throws {
+        self.path = path
+        self.options = options
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw CSVError(
+                file: path, record: 0, line: 0, byteOffset: 0, message: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        descriptor = fd
+        let chunk: [UInt8]
+        do {
+            chunk = try Self.readChunk(from: fd, size: options.chunkSize, path: path)
+        } catch {
+            close(fd)
+            throw error
+        }
+        firstChunk = chunk
+        bomLength = chunk.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        delimiter = options.delimiter ?? DelimiterSniffer.sniff(chunk.dropFirst(bomLength))
+        if chunk.starts(with: [0xFF, 0xFE]) || chunk.starts(with: [0xFE, 0xFF]) {
+            throw CSVError(
+                file: path, record: 1, line: 1, byteOffset: 0,
+                message: "the file is UTF-16 (byte-order mark found); expected UTF-8 or Windows-1252 text")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Reads every record in order, handing each to `body` in a reused `Row`.
+    public func readRows(_ body: (Row) throws -> Void) throws {
+        var parser = CSVRecordParser(reader: self)
+        var chunk = firstChunk
+        firstChunk = []
+        var start = bomLength
+        var fileOffset = 0
+        while !chunk.isEmpty {
+            try chunk.withUnsafeBufferPointer { buffer in
+                try parser.consume(UnsafeBufferPointer(rebasing: buffer[start...]), fileOffset: fileOffset + start, body)
+            }
+            fileOffset += chunk.count
+            start = 0
+            chunk = try Self.readChunk(from: descriptor, size: options.chunkSize, path: path)
+        }
+        try parser.finish(fileOffset: fileOffset, body)
+    }
+
+    func warn(_ message: String) {
+        if warnings.count < 20 { warnings.append(message) }
+    }
+
+    private static func readChunk(from descriptor: Int32, size: Int, path: String) throws -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: size)
+        var filled = 0
+        while filled < buffer.count {
+            let got = buffer.withUnsafeMutableBytes { raw in
+                read(descriptor, raw.baseAddress.map { $0 + filled }, raw.count - filled)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw CSVError(
+                    file: path, record: 0, line: 0, byteOffset: 0,
+                    message: "read failed: \(String(cString: strerror(errno)))")
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        buffer.removeSubrange(filled...)
+        return buffer
+    }
+}
+
+/// Picks the delimiter that splits the first records most consistently into more than one field.
+enum DelimiterSniffer {
+    static let candidates: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t"), UInt8(ascii: "|")]
+
+    static func sniff<Bytes: Collection>(_ sample: Bytes, records: Int = 30) -> UInt8 where Bytes.Element == UInt8 {
+        var best = (delimiter: UInt8(ascii: ","), agreeing: 0, width: 1)
+        for candidate in candidates {
+            var counts: [Int: Int] = [:]
+            for width in fieldCounts(sample, delimiter: candidate, records: records) where width > 1 {
+                counts[width, default: 0] += 1
+            }
+            guard let mode = counts.max(by: { ($0.value, $0.key) < ($1.value, $1.key) }) else { continue }
+            if (mode.value, mode.key) > (best.agreeing, best.width) { best = (candidate, mode.value, mode.key) }
+        }
+        return best.delimiter
+    }
+
+    /// Fields per record of the first `records` non-blank records, quote-aware.
+    private static func fieldCounts<Bytes: Collection>(_ sample: Bytes, delimiter: UInt8, records: Int) -> [Int]
+    where Bytes.Element == UInt8 {
+        var counts: [Int] = []
+        var fields = 1
+        var inQuotes = false
+        var lineHasContent = false
+        for byte in sample {
+            if inQuotes {
+                if byte == UInt8(ascii: "\"") { inQuotes = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inQuotes = true; lineHasContent = true
+            case delimiter: fields += 1; lineHasContent = true
+            case 0x0A, 0x0D:
+                if lineHasContent { counts.append(fields) }
+                if counts.count == records { return counts }
+                fields = 1
+                lineHasContent = false
+            default: lineHasContent = true
+            }
+        }
+        return counts
+    }
+}

@@ -1,0 +1,105 @@
+/// Writes sheet rows as `ddkpi dump` shows them: CSV or JSON.
+///
+/// CSV has one line per sheet row from row 1 to the last row with a value, gaps as empty lines,
+/// each line ending at its last cell with a value; fields are quoted only when they hold a
+/// comma, quote, CR or LF (RFC 4180). JSON is one object with the sheet's rows, each row an
+/// array of typed values (numbers, strings, booleans, `null` for empty; dates ISO 8601 text,
+/// errors as `{"error": "#N/A"}`).
+public struct RowWriter {
+    public enum Format: String, CaseIterable, Sendable { case csv, json }
+
+    private let format: Format
+    private let output: TextOutput
+    private var lastRowNumber = 0
+    private var wroteRow = false
+
+    public init(format: Format, output: TextOutput) {
+        self.format = format
+        self.output = output
+    }
+
+    /// Writes the preamble (JSON only).
+    public mutating func begin(file: String, sheet: String) {
+        if format == .json {
+            output.write("{\"file\":\(JSONText.quoted(file)),\"sheet\":\(JSONText.quoted(sheet)),\"rows\":[")
+        }
+    }
+
+    /// Writes one row, after empty lines for any skipped rows; rows without values write nothing yet.
+    public mutating func write(_ row: Row) {
+        let width = row.usedWidth
+        guard width > 0 else { return }
+        switch format {
+        case .csv:
+            for _ in 0..<max(0, row.number - lastRowNumber - 1) { output.write("\n") }
+            if width == 1, case .string("") = row.cells[0] {
+                // A lone empty string is written `""` so that it differs from an empty row.
+                output.write("\"\"\n")
+                break
+            }
+            for column in 0..<width {
+                if column > 0 { output.write(",") }
+                output.write(Self.csvField(CellText.text(row.cells[column])))
+            }
+            output.write("\n")
+        case .json:
+            output.write(wroteRow ? ",\n" : "\n")
+            output.write("{\"row\":\(row.number),\"cells\":[")
+            for column in 0..<width {
+                if column > 0 { output.write(",") }
+                output.write(Self.jsonValue(row.cells[column]))
+            }
+            output.write("]}")
+        }
+        wroteRow = true
+        lastRowNumber = row.number
+    }
+
+    /// Writes the closing part (JSON only) and flushes.
+    public mutating func end() {
+        if format == .json { output.write(wroteRow ? "\n]}\n" : "]}\n") }
+        output.flush()
+    }
+
+    static func csvField(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return text }
+        var quoted = "\""
+        for character in text {
+            quoted.append(character)
+            if character == "\"" { quoted.append("\"") }
+        }
+        return quoted + "\""
+    }
+
+    static func jsonValue(_ cell: Cell) -> String {
+        switch cell {
+        case .empty: return "null"
+        case .number(let value): return value.isFinite ? CellText.number(value) : "null"
+        case .bool(let value): return value ? "true" : "false"
+        case .string(let text): return JSONText.quoted(text)
+        case .date(let value): return JSONText.quoted(value.iso8601)
+        case .error(let text): return "{\"error\":\(JSONText.quoted(text))}"
+        }
+    }
+}
+
+/// JSON string quoting (RFC 8259 §7).
+public enum JSONText {
+    public static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,76 @@
+/// An XLSX workbook or a CSV file behind one interface: its sheets and their rows.
+///
+/// `.xlsx`, `.xlsm`, `.xltx` and `.xltm` files, and any file that starts with a zip or OLE
+/// signature, are read as workbooks; everything else as CSV, which has one sheet named after the
+/// file.
+public enum SpreadsheetFile {
+    case xlsx(XLSXWorkbook)
+    case csv(CSVReader)
+
+    /// Opens a file as a workbook or as CSV, by extension and content.
+    public static func open(
+        path: String, csvOptions: CSVOptions = CSVOptions(), limits: XLSXLimits = .default
+    ) throws -> SpreadsheetFile {
+        if isWorkbook(path: path) {
+            return .xlsx(try XLSXWorkbook(path: path, limits: limits))
+        }
+        return .csv(try CSVReader(path: path, options: csvOptions))
+    }
+
+    /// The file's path.
+    public var path: String {
+        switch self {
+        case .xlsx(let workbook): return workbook.path
+        case .csv(let reader): return reader.path
+        }
+    }
+
+    /// The sheets: a workbook's in order, or the single sheet of a CSV file.
+    public var sheets: [SheetInfo] {
+        switch self {
+        case .xlsx(let workbook): return workbook.sheets
+        case .csv(let reader):
+            return [SheetInfo(name: Self.baseName(reader.path), index: 0, state: .visible, partName: nil, kind: "csv")]
+        }
+    }
+
+    /// The sheet with a name, or the first sheet when `name` is `nil`.
+    public func sheet(named name: String?) -> SheetInfo? {
+        guard let name else { return sheets.first }
+        switch self {
+        case .xlsx(let workbook): return workbook.sheet(named: name)
+        case .csv: return sheets.first { $0.name == name }
+        }
+    }
+
+    /// Streams the rows of a sheet.
+    public func readRows(of sheet: SheetInfo, _ body: @escaping (Row) throws -> Void) throws {
+        switch self {
+        case .xlsx(let workbook): try workbook.readRows(of: sheet, body)
+        case .csv(let reader): try reader.readRows(body)
+        }
+    }
+
+    /// Reader warnings (CSV text decoded as Windows-1252, a workbook's corrupt relationships part).
+    public var warnings: [String] {
+        switch self {
+        case .xlsx(let workbook): return workbook.warnings
+        case .csv(let reader): return reader.warnings
+        }
+    }
+
+    static func isWorkbook(path: String) -> Bool {
+        let lowered = path.lowercased()
+        if [".xlsx", ".xlsm", ".xltx", ".xltm"].contains(where: lowered.hasSuffix) { return true }
+        guard let file = try? ReadOnlyFile(path: path), file.size >= 4,
+              let head = try? file.readExactly(4, at: 0, what: "signature")
+        else { return false }
+        return head == [0x50, 0x4B, 0x03, 0x04] || head == [0x50, 0x4B, 0x05, 0x06] || head == [0xD0, 0xCF, 0x11, 0xE0]
+    }
+
+    static func baseName(_ path: String) -> String {
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return file }
+        return String(file[..<dot])
+    }
+}

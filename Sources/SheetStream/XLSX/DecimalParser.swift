@@ -1,0 +1,79 @@
+/// Parses the decimal number text of `<v>` elements without allocating.
+///
+/// Uses Clinger's fast path (an integer mantissa below 2^53 scaled by an exact power of ten up
+/// to 10^22 is correctly rounded by one multiplication or division) and falls back to the
+/// standard library's correctly rounded parser for everything else.
+enum DecimalParser {
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    /// The value of `bytes` (surrounding whitespace allowed), or `nil` if it is not a number.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var index = 0
+        var end = bytes.count
+        while index < end, isSpace(bytes[index]) { index += 1 }
+        while end > index, isSpace(bytes[end - 1]) { end -= 1 }
+        guard index < end else { return nil }
+        let start = index
+        var negative = false
+        if bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+            negative = bytes[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var scale = 0
+        var sawDigit = false
+        while index < end, let digit = digitValue(bytes[index]) {
+            sawDigit = true
+            if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(digit); if mantissa > 0 { digits += 1 } } else { scale += 1 }
+            index += 1
+        }
+        if index < end, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < end, let digit = digitValue(bytes[index]) {
+                sawDigit = true
+                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(digit); if mantissa > 0 { digits += 1 }; scale -= 1 }
+                index += 1
+            }
+        }
+        guard sawDigit else { return nil }
+        var exponent = 0
+        if index < end, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            var exponentNegative = false
+            if index < end, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+                exponentNegative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            var sawExponentDigit = false
+            while index < end, let digit = digitValue(bytes[index]) {
+                sawExponentDigit = true
+                if exponent < 100_000 { exponent = exponent * 10 + Int(digit) }
+                index += 1
+            }
+            guard sawExponentDigit else { return nil }
+            if exponentNegative { exponent = -exponent }
+        }
+        guard index == end else { return nil }
+        let power = scale + exponent
+        if digits <= 19, mantissa < (1 << 53), abs(power) <= 22 {
+            var value = Double(mantissa)
+            value = power >= 0 ? value * powersOfTen[power] : value / powersOfTen[-power]
+            return negative ? -value : value
+        }
+        return Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+    }
+
+    @inline(__always) private static func digitValue(_ byte: UInt8) -> UInt8? {
+        let digit = byte &- UInt8(ascii: "0")
+        return digit < 10 ? digit : nil
+    }
+
+    @inline(__always) private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+}

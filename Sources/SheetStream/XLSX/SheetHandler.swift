@@ -1,0 +1,237 @@
+/// Streams `<sheetData>` rows out of a worksheet part (ECMA-376 Part 1, §18.3.1), one reused
+/// `Row` at a time, handing each to `onRow` as soon as its `</row>` is parsed.
+///
+/// Cell and row references are optional (cells without `r` follow the previous cell, rows without
+/// `r` follow the previous row); `<dimension>` is never trusted; formula cells give their cached value.
+final class SheetHandler: SAXHandler {
+    private enum CellType { case number, sharedString, formulaString, inlineString, boolean, error, isoDate }
+
+    private let sharedStrings: [String]
+    private let cellFormats: CellFormats
+    private let dateSystem: ExcelDateSystem
+    private let maxCellBytes: Int
+    private let onRow: (Row) throws -> Void
+    private let failure: (XLSXError) -> Void
+    private let file: String
+    private let sheet: String
+
+    private var row = Row(number: 0, cells: [])
+    private var inSheetData = false
+    private var inRow = false
+    private var column = -1
+    private var cellType = CellType.number
+    private var styleIndex = 0
+    private var text: [UInt8] = []
+    private var collecting = false
+    private var hasValue = false
+    private var hasInlineText = false
+    private var inInlineString = false
+    private var phoneticDepth = 0
+    private var stopped = false
+
+    /// Rows handed out so far.
+    private(set) var rowCount = 0
+    /// The largest capacity the reused text buffer reached (for memory-bound checks).
+    private(set) var peakTextCapacity = 0
+    /// The largest capacity the reused row buffer reached.
+    private(set) var peakRowCapacity = 0
+
+    init(
+        file: String, sheet: String, sharedStrings: [String], cellFormats: CellFormats, dateSystem: ExcelDateSystem,
+        maxCellBytes: Int, onRow: @escaping (Row) throws -> Void, failure: @escaping (XLSXError) -> Void
+    ) {
+        self.file = file
+        self.sheet = sheet
+        self.sharedStrings = sharedStrings
+        self.cellFormats = cellFormats
+        self.dateSystem = dateSystem
+        self.maxCellBytes = maxCellBytes
+        self.onRow = onRow
+        self.failure = failure
+        text.reserveCapacity(256)
+    }
+
+    func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
+        guard inSheetData else {
+            if name.is("sheetData") { inSheetData = true }
+            return
+        }
+        switch name.bytes[0] {
+        case UInt8(ascii: "c") where name.bytes[1] == 0:
+            startCell(attributes)
+        case UInt8(ascii: "v") where name.bytes[1] == 0:
+            text.removeAll(keepingCapacity: true)
+            collecting = true
+        case UInt8(ascii: "t") where name.bytes[1] == 0:
+            if inInlineString && phoneticDepth == 0 { collecting = true }
+        case UInt8(ascii: "r"):
+            if name.is("row") { startRow(attributes) } else if name.is("rPh") { phoneticDepth += 1 }
+        case UInt8(ascii: "i") where name.is("is"):
+            inInlineString = true
+            hasInlineText = true
+            text.removeAll(keepingCapacity: true)
+        default:
+            break
+        }
+    }
+
+    func endElement(_ name: XMLName) {
+        guard inSheetData, !stopped else { return }
+        switch name.bytes[0] {
+        case UInt8(ascii: "c") where name.bytes[1] == 0:
+            endCell()
+        case UInt8(ascii: "v") where name.bytes[1] == 0:
+            collecting = false
+            hasValue = true
+        case UInt8(ascii: "t") where name.bytes[1] == 0:
+            collecting = false
+        case UInt8(ascii: "r"):
+            if name.is("row") { endRow() } else if name.is("rPh") { phoneticDepth = max(0, phoneticDepth - 1) }
+        case UInt8(ascii: "i") where name.is("is"):
+            inInlineString = false
+        case UInt8(ascii: "s") where name.is("sheetData"):
+            inSheetData = false
+        default:
+            break
+        }
+    }
+
+    func characters(_ chunk: UnsafeBufferPointer<UInt8>) {
+        guard collecting else { return }
+        guard text.count + chunk.count <= maxCellBytes else {
+            fail(column: column, "cell text is longer than \(maxCellBytes) bytes (the limit)")
+            return
+        }
+        text.append(contentsOf: chunk)
+    }
+
+    private func startRow(_ attributes: XMLAttributes) {
+        let number = attributes.value("r").flatMap(Self.parseInt) ?? row.number + 1
+        row.reset(number: max(number, 1))
+        inRow = true
+        column = -1
+    }
+
+    private func endRow() {
+        guard inRow else { return }
+        inRow = false
+        rowCount += 1
+        peakRowCapacity = max(peakRowCapacity, row.cells.capacity)
+        do {
+            try onRow(row)
+        } catch let error as XLSXError {
+            failure(error)
+            stopped = true
+        } catch {
+            failure(XLSXError(file: file, sheet: sheet, row: row.number, message: "\(error)"))
+            stopped = true
+        }
+    }
+
+    private func startCell(_ attributes: XMLAttributes) {
+        if !inRow {
+            // A cell outside any <row>: start an implicit row after the previous one.
+            startRow(XMLAttributes(base: nil, count: 0))
+        }
+        if let reference = attributes.value("r"), let index = ColumnName.index(ofReference: reference) {
+            column = index
+        } else {
+            column += 1
+        }
+        if column >= ColumnName.maxColumns {
+            fail(column: column, "cell lies past the last column XFD")
+        }
+        cellType = attributes.value("t").map(Self.cellType) ?? .number
+        styleIndex = attributes.value("s").flatMap(Self.parseInt) ?? 0
+        text.removeAll(keepingCapacity: true)
+        hasValue = false
+        hasInlineText = false
+        collecting = false
+    }
+
+    private func endCell() {
+        peakTextCapacity = max(peakTextCapacity, text.capacity)
+        guard hasValue || hasInlineText, column >= 0, column < ColumnName.maxColumns else { return }
+        let cell = text.withUnsafeBufferPointer { makeCell($0) }
+        if let cell { row.set(cell, at: column) }
+    }
+
+    private func makeCell(_ value: UnsafeBufferPointer<UInt8>) -> Cell? {
+        switch cellType {
+        case .number:
+            guard let number = DecimalParser.parse(value) else {
+                if value.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { return nil }
+                return .string(String(decoding: value, as: UTF8.self))
+            }
+            if cellFormats.kind(ofStyle: styleIndex) == .dateTime, let date = dateSystem.dateTime(fromSerial: number) {
+                return .date(date)
+            }
+            return .number(number)
+        case .sharedString:
+            guard let index = DecimalParser.parse(value).flatMap({ Int(exactly: $0) }) else {
+                if value.isEmpty { return nil }
+                fail(column: column, "\"\(String(decoding: value, as: UTF8.self))\" is not a shared-string index")
+                return nil
+            }
+            guard index >= 0, index < sharedStrings.count else {
+                fail(column: column, "shared string index \(index) is out of range (table has \(sharedStrings.count))")
+                return nil
+            }
+            return .string(sharedStrings[index])
+        case .formulaString, .inlineString:
+            return .string(OOXMLEscapes.decode(value))
+        case .boolean:
+            let word = String(decoding: value, as: UTF8.self).trimmingCharacters(in: " ")
+            return .bool(word == "1" || word.lowercased() == "true")
+        case .error:
+            return .error(String(decoding: value, as: UTF8.self))
+        case .isoDate:
+            let textValue = String(decoding: value, as: UTF8.self)
+            if let date = CellDateTime(iso8601: textValue) { return .date(date) }
+            return textValue.isEmpty ? nil : .string(textValue)
+        }
+    }
+
+    private func fail(column: Int, _ message: String) {
+        guard !stopped else { return }
+        stopped = true
+        collecting = false
+        failure(XLSXError(file: file, sheet: sheet, row: row.number, column: column, message: message))
+    }
+
+    private static func cellType(_ bytes: UnsafeBufferPointer<UInt8>) -> CellType {
+        switch bytes.count {
+        case 1:
+            switch bytes[0] {
+            case UInt8(ascii: "s"): return .sharedString
+            case UInt8(ascii: "b"): return .boolean
+            case UInt8(ascii: "e"): return .error
+            case UInt8(ascii: "d"): return .isoDate
+            default: return .number
+            }
+        case 3 where bytes[0] == UInt8(ascii: "s"): return .formulaString
+        case 9 where bytes[0] == UInt8(ascii: "i"): return .inlineString
+        default: return .number
+        }
+    }
+
+    private static func parseInt(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+        var value = 0
+        for byte in bytes {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int(digit)
+        }
+        return value
+    }
+}
+
+extension String {
+    func trimmingCharacters(in set: Character) -> String {
+        var slice = Substring(self)
+        while slice.first == set { slice.removeFirst() }
+        while slice.last == set { slice.removeLast() }
+        return String(slice)
+    }
+}

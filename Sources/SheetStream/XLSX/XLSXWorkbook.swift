@@ -1,0 +1,170 @@
+/// An XLSX (or XLSM) workbook read as a stream (ECMA-376 Part 1 SpreadsheetML, Part 2 OPC).
+///
+/// Opening reads only the package and workbook relationships and `workbook.xml`. The shared
+/// strings and styles are loaded on the first `readRows`, and each sheet is then inflated and
+/// parsed chunk by chunk: memory stays bounded by the shared-string table plus one row.
+public final class XLSXWorkbook {
+    /// The file's path.
+    public var path: String { archive.path }
+    /// The sheets in workbook order.
+    public let sheets: [SheetInfo]
+    /// The workbook's date system (`date1904`).
+    public let dateSystem: ExcelDateSystem
+    public let limits: XLSXLimits
+    /// Problems the reader worked around, such as a corrupt relationships part.
+    public let warnings: [String]
+
+    private let archive: ZipArchive
+    private let workbookPart: String
+    private let sharedStringsPart: String?
+    private let stylesPart: String?
+    private var loadedSharedStrings: [String]?
+    private var loadedCellFormats: CellFormats?
+
+    /// Statistics of the last `readRows` call, for memory-bound checks and benchmarks.
+    public private(set) var lastReadStatistics = ReadStatistics()
+
+    /// What a sheet read held in memory at most.
+    public struct ReadStatistics: Sendable {
+        public var rows = 0
+        public var sharedStrings = 0
+        public var peakCellTextCapacity = 0
+        public var peakRowCapacity = 0
+    }
+
+    /// Opens a workbook and reads its sheet list.
+    public init(path: String, limits: XLSXLimits = .default) throws {
+        self.limits = limits
+        archive = try ZipArchive(path: path, limits: limits.zip)
+        let packageRelationships = try Self.relationships(of: "", in: archive)
+        guard let office = packageRelationships.first(where: { $0.kind == "officeDocument" && !$0.isExternal }) else {
+            if archive.entry(named: "EncryptedPackage") != nil || archive.entry(named: "EncryptionInfo") != nil {
+                throw ZipError(file: path, .encryptedOrLegacy)
+            }
+            throw XLSXError(
+                file: path, part: "_rels/.rels", message: "no officeDocument relationship: not a spreadsheet package")
+        }
+        workbookPart = PartPath.resolve(office.target, from: "")
+        guard let workbookEntry = archive.entry(named: workbookPart) else {
+            throw ZipError(file: path, part: workbookPart, .missingPart)
+        }
+        let workbook = WorkbookHandler()
+        try XMLPartReader.parse(workbookEntry, in: archive, handler: workbook)
+        dateSystem = workbook.uses1904 ? .date1904 : .date1900
+
+        var relationships: [Relationship]
+        var warnings: [String] = []
+        do {
+            relationships = try Self.relationships(of: workbookPart, in: archive)
+        } catch {
+            // A corrupt relationships part is an index, not data: rebuild it from the content
+            // types and say so. Every part read afterwards is still CRC-checked.
+            relationships = try Self.relationshipsFromContentTypes(in: archive, workbookPart: workbookPart)
+            warnings.append("\(error); sheets located through [Content_Types].xml instead")
+            let worksheets = relationships.filter { $0.kind == "worksheet" }
+            for (position, sheet) in workbook.sheets.enumerated() where position < worksheets.count {
+                relationships.append(
+                    Relationship(
+                        id: sheet.relationshipId, kind: "worksheet", target: worksheets[position].target,
+                        isExternal: false))
+            }
+        }
+        self.warnings = warnings
+        var relationshipsById: [String: Relationship] = [:]
+        for relationship in relationships where !relationship.isExternal {
+            relationshipsById[relationship.id] = relationship
+        }
+        let source = workbookPart
+        sheets = workbook.sheets.enumerated().map { index, entry in
+            let relationship = relationshipsById[entry.relationshipId]
+            return SheetInfo(
+                name: entry.name, index: index, state: entry.state,
+                partName: relationship.map { PartPath.resolve($0.target, from: source) },
+                kind: relationship?.kind ?? "worksheet")
+        }
+        sharedStringsPart = relationships.first { $0.kind == "sharedStrings" && !$0.isExternal }
+            .map { PartPath.resolve($0.target, from: source) }
+        stylesPart = relationships.first { $0.kind == "styles" && !$0.isExternal }
+            .map { PartPath.resolve($0.target, from: source) }
+    }
+
+    /// The sheet with a name (exact match first, then case-insensitive).
+    public func sheet(named name: String) -> SheetInfo? {
+        sheets.first { $0.name == name } ?? sheets.first { $0.name.lowercased() == name.lowercased() }
+    }
+
+    /// The number of shared strings, loading the table if needed.
+    public func sharedStringCount() throws -> Int { try sharedStrings().count }
+
+    /// Streams the rows of a sheet in document order, reusing one `Row` buffer.
+    ///
+    /// Rows come as the sheet stores them (rows with no cells included); an error thrown by
+    /// `body` stops the read and is rethrown.
+    public func readRows(of sheet: SheetInfo, _ body: @escaping (Row) throws -> Void) throws {
+        guard let partName = sheet.partName, let entry = archive.entry(named: partName) else {
+            throw XLSXError(
+                file: path, sheet: sheet.name, message: "the sheet's part \(sheet.partName ?? "(none)") is missing")
+        }
+        let strings = try sharedStrings()
+        let formats = try cellFormats()
+        var failure: Error?
+        let handler = SheetHandler(
+            file: path, sheet: sheet.name, sharedStrings: strings, cellFormats: formats, dateSystem: dateSystem,
+            maxCellBytes: limits.maxCellBytes, onRow: body, failure: { failure = $0 })
+        var parser: XMLPushParser?
+        do {
+            try XMLPartReader.parse(entry, in: archive, handler: handler) { created in
+                parser = created
+            }
+        } catch {
+            throw failure ?? error
+        }
+        _ = parser
+        if let failure { throw failure }
+        lastReadStatistics = ReadStatistics(
+            rows: handler.rowCount, sharedStrings: strings.count, peakCellTextCapacity: handler.peakTextCapacity,
+            peakRowCapacity: handler.peakRowCapacity)
+    }
+
+    private func sharedStrings() throws -> [String] {
+        if let loadedSharedStrings { return loadedSharedStrings }
+        var strings: [String] = []
+        if let sharedStringsPart, let entry = archive.entry(named: sharedStringsPart) {
+            let handler = SharedStringsHandler(limits: limits)
+            try XMLPartReader.parse(entry, in: archive, handler: handler) { handler.parser = $0 }
+            strings = handler.strings
+        }
+        loadedSharedStrings = strings
+        return strings
+    }
+
+    private func cellFormats() throws -> CellFormats {
+        if let loadedCellFormats { return loadedCellFormats }
+        var formats = CellFormats()
+        if let stylesPart, let entry = archive.entry(named: stylesPart) {
+            let handler = StylesHandler()
+            try XMLPartReader.parse(entry, in: archive, handler: handler)
+            formats = handler.cellFormats
+        }
+        loadedCellFormats = formats
+        return formats
+    }
+
+    private static func relationshipsFromContentTypes(in archive: ZipArchive, workbookPart: String) throws
+        -> [Relationship]
+    {
+        guard let entry = archive.entry(named: "[Content_Types].xml") else {
+            throw ZipError(file: archive.path, part: "[Content_Types].xml", .missingPart)
+        }
+        let handler = ContentTypesHandler()
+        try XMLPartReader.parse(entry, in: archive, handler: handler)
+        return handler.inferredRelationships(workbookPart: workbookPart)
+    }
+
+    private static func relationships(of part: String, in archive: ZipArchive) throws -> [Relationship] {
+        guard let entry = archive.entry(named: PartPath.relationships(of: part)) else { return [] }
+        let handler = RelationshipsHandler()
+        try XMLPartReader.parse(entry, in: archive, handler: handler)
+        return handler.relationships
+    }
+}

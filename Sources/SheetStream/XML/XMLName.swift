@@ -1,0 +1,40 @@
+/// An element or attribute local name as libxml2 hands it over: a NUL-terminated UTF-8 string
+/// valid only during the callback. Compared byte-wise with no allocation.
+struct XMLName {
+    let bytes: UnsafePointer<UInt8>
+
+    /// Whether the name equals `literal` (ASCII).
+    @inline(__always) func `is`(_ literal: StaticString) -> Bool {
+        let expected = literal.utf8Start
+        let count = literal.utf8CodeUnitCount
+        for index in 0..<count where bytes[index] != expected[index] { return false }
+        return bytes[count] == 0
+    }
+
+    var string: String { String(cString: bytes) }
+}
+
+/// The attributes of one start tag (libxml2 SAX2 layout: five pointers per attribute —
+/// local name, prefix, URI, value start, value end).
+struct XMLAttributes {
+    let base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
+    let count: Int
+
+    /// The raw value bytes of the first attribute with this local name.
+    @inline(__always) func value(_ name: StaticString, namespaced: Bool? = nil) -> UnsafeBufferPointer<UInt8>? {
+        guard let base else { return nil }
+        for index in 0..<count {
+            let slot = base + index * 5
+            guard let local = slot[0], XMLName(bytes: local).is(name) else { continue }
+            if let namespaced, (slot[2] != nil) != namespaced { continue }
+            guard let start = slot[3], let end = slot[4] else { return UnsafeBufferPointer(start: nil, count: 0) }
+            return UnsafeBufferPointer(start: start, count: end - start)
+        }
+        return nil
+    }
+
+    /// The value of the first attribute with this local name, as a String.
+    func string(_ name: StaticString, namespaced: Bool? = nil) -> String? {
+        value(name, namespaced: namespaced).map { String(decoding: $0, as: UTF8.self) }
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import SheetStream
+
+/// `ddkpi dump FILE [--sheet NAME] [--format csv|json]`: rows as the reader sees them.
+struct DumpCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dump", abstract: "Write a sheet's rows as the reader sees them (SPEC section 8).")
+
+    @Argument(help: "An XLSX/XLSM workbook or a CSV file.")
+    var file: String
+
+    @Option(help: "The sheet to dump (default: the first).")
+    var sheet: String?
+
+    @Option(help: "Output format: csv or json.")
+    var format: RowWriter.Format = .csv
+
+    func run() throws {
+        let spreadsheet = try openSpreadsheet(file)
+        guard let selected = spreadsheet.sheet(named: sheet) else {
+            let names = spreadsheet.sheets.map(\.name).joined(separator: ", ")
+            throw ValidationError("\(file) has no sheet named \"\(sheet ?? "")\"; its sheets: \(names)")
+        }
+        var writer = RowWriter(format: format, output: TextOutput())
+        writer.begin(file: file, sheet: selected.name)
+        do {
+            try spreadsheet.readRows(of: selected) { writer.write($0) }
+        } catch {
+            writer.end()
+            throw InputFailure(underlying: error)
+        }
+        writer.end()
+        spreadsheet.warnings.forEach(Diagnostics.warning)
+    }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import SheetStream
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `ddkpi` command line: turns nightly retail exports into KPIs (see README and SPEC section 8).
+@main
+struct DDKPI: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ddkpi",
+        abstract: "Ingest retail exports (XLSX/CSV) into a SQLite warehouse and report KPIs against goals.",
+        subcommands: [SheetsCommand.self, DumpCommand.self]
+    )
+
+    /// Runs the command and maps every outcome to SPEC's exit codes: 0 success, 1 some input
+    /// failed, 2 usage or configuration error, 3 lock held.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let failure as InputFailure {
+            Diagnostics.error(failure.description)
+            Glibc.exit(ExitStatus.inputFailed)
+        } catch let code as ExitCode {
+            Glibc.exit(code.rawValue)
+        } catch {
+            let status = exitCode(for: error)
+            if status == .success {
+                print(fullMessage(for: error))
+                Glibc.exit(0)
+            }
+            Diagnostics.error(fullMessage(for: error))
+            Glibc.exit(ExitStatus.usage)
+        }
+    }
+}
+
+/// SPEC section 8 exit codes.
+enum ExitStatus {
+    static let inputFailed: Int32 = 1
+    static let usage: Int32 = 2
+    static let lockHeld: Int32 = 3
+}
+
+/// Bad input (an unreadable, malformed or hostile file): exit code 1.
+struct InputFailure: Error, CustomStringConvertible {
+    let underlying: Error
+    var description: String { String(describing: underlying) }
+}
+
+/// Messages for humans go to standard error; data goes to standard output.
+enum Diagnostics {
+    static func error(_ message: String) { write("ddkpi: error: \(message)\n") }
+    static func warning(_ message: String) { write("ddkpi: warning: \(message)\n") }
+
+    private static func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+}
+
+extension RowWriter.Format: ExpressibleByArgument {}
+
+/// Opens a spreadsheet for a command, turning reader errors into input failures (exit 1).
+func openSpreadsheet(_ path: String) throws -> SpreadsheetFile {
+    do {
+        return try SpreadsheetFile.open(path: path)
+    } catch {
+        throw InputFailure(underlying: error)
+    }
+}
