@@ -80,6 +80,7 @@ public final class CSVReader {
     /// Reads every record in order, handing each to `body` in a reused `Row`.
     public func readRows(_ body: (Row) throws -> Void) throws {
         var parser = CSVRecordParser(reader: self)
+        defer { parser.release() }
         var chunk = firstChunk
         firstChunk = []
         var start = bomLength

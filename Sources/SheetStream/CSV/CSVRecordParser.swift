@@ -7,7 +7,7 @@ struct CSVRecordParser {
     private let delimiter: UInt8
     private let options: CSVOptions
     private var state = State.fieldStart
-    private var field: [UInt8] = []
+    private var field = ByteBuffer()
     private var row = Row(number: 1, cells: [])
     private var recordBytes = 0
     private var recordLine = 1
@@ -19,8 +19,10 @@ struct CSVRecordParser {
         self.reader = reader
         delimiter = reader.delimiter
         options = reader.options
-        field.reserveCapacity(256)
     }
+
+    /// Frees the field buffer; call once when done.
+    func release() { field.deallocate() }
 
     private static let quote = UInt8(ascii: "\"")
     private static let lineFeed: UInt8 = 0x0A
@@ -50,12 +52,20 @@ struct CSVRecordParser {
                     if byte == delimiter || byte == Self.lineFeed || byte == Self.carriageReturn { break }
                     index += 1
                 }
-                if index > start {
-                    recordHasContent = true
+                if index > start { recordHasContent = true }
+                guard index < count else {
                     try append(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: fileOffset + index)
+                    break
                 }
-                guard index < count else { break }
-                try endOfField(terminator: bytes[index], at: fileOffset + index, body)
+                if field.count == 0 {
+                    // The whole field lies in this chunk: decode it in place, without copying.
+                    try checkLength(index - start, at: fileOffset + index)
+                    try storeField(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: fileOffset + index)
+                    try endOfRecordOrField(terminator: bytes[index], body)
+                } else {
+                    try append(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: fileOffset + index)
+                    try endOfField(terminator: bytes[index], at: fileOffset + index, body)
+                }
                 index += 1
             case .quoted:
                 let start = index
@@ -75,7 +85,7 @@ struct CSVRecordParser {
             case .quoteInQuoted:
                 let byte = bytes[index]
                 if byte == Self.quote {
-                    try append(byte, at: fileOffset + index)
+                    try append(UnsafeBufferPointer(rebasing: bytes[index..<(index + 1)]), at: fileOffset + index)
                     state = .quoted
                     index += 1
                 } else if byte == delimiter || byte == Self.lineFeed || byte == Self.carriageReturn {
@@ -104,7 +114,13 @@ struct CSVRecordParser {
     }
 
     private mutating func endOfField(terminator: UInt8, at offset: Int, _ body: (Row) throws -> Void) throws {
-        try storeField(at: offset)
+        try storeField(field.bytes, at: offset)
+        recordBytes += field.count
+        field.removeAll()
+        try endOfRecordOrField(terminator: terminator, body)
+    }
+
+    private mutating func endOfRecordOrField(terminator: UInt8, _ body: (Row) throws -> Void) throws {
         if terminator == delimiter {
             state = .fieldStart
             return
@@ -118,42 +134,35 @@ struct CSVRecordParser {
         state = terminator == Self.carriageReturn ? .afterCarriageReturn : .fieldStart
     }
 
-    private mutating func storeField(at offset: Int) throws {
+    private mutating func storeField(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
         guard row.cells.count < options.maxFields else {
             throw error(at: offset, "record has more than \(options.maxFields) fields (the limit)")
         }
-        if field.isEmpty {
+        if bytes.isEmpty {
             row.append(.empty)
             return
         }
-        let text = String(validating: field, as: UTF8.self) ?? fallbackDecode(at: offset)
-        row.append(.string(text))
-        field.removeAll(keepingCapacity: true)
+        row.append(.string(UTF8Text.decode(bytes) ?? fallbackDecode(bytes)))
     }
 
-    private mutating func fallbackDecode(at offset: Int) -> String {
+    private func fallbackDecode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         reader.warn(
             "\(reader.path) record \(row.number) (line \(recordLine)), field \(row.cells.count + 1): not valid UTF-8; decoded as Windows-1252")
-        return Windows1252.decode(field)
+        return Windows1252.decode(bytes)
     }
 
     @inline(__always) private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
-        field.append(contentsOf: bytes)
-        recordBytes += bytes.count
-        try checkSizes(at: offset)
+        field.append(bytes)
+        try checkLength(0, at: offset)
     }
 
-    @inline(__always) private mutating func append(_ byte: UInt8, at offset: Int) throws {
-        field.append(byte)
-        recordBytes += 1
-        try checkSizes(at: offset)
-    }
-
-    @inline(__always) private func checkSizes(at offset: Int) throws {
-        if field.count > options.maxFieldBytes {
+    /// Checks the field (buffered bytes plus `pending` bytes not yet buffered) and record sizes.
+    @inline(__always) private mutating func checkLength(_ pending: Int, at offset: Int) throws {
+        recordBytes += pending
+        if field.count + pending > options.maxFieldBytes {
             throw error(at: offset, "field \(row.cells.count + 1) is longer than \(options.maxFieldBytes) bytes (the limit)")
         }
-        if recordBytes > options.maxRecordBytes {
+        if recordBytes + field.count > options.maxRecordBytes {
             throw error(at: offset, "record is longer than \(options.maxRecordBytes) bytes (the limit)")
         }
     }

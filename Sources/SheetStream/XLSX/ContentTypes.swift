@@ -4,15 +4,13 @@ final class ContentTypesHandler: SAXHandler {
     /// (part name without leading `/`, content type) in document order.
     private(set) var overrides: [(part: String, contentType: String)] = []
 
-    func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
+    override func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
         guard name.is("Override"), let part = attributes.string("PartName"),
               let type = attributes.string("ContentType")
         else { return }
         overrides.append((PartPath.resolve(part, from: ""), type))
     }
 
-    func endElement(_ name: XMLName) {}
-    func characters(_ text: UnsafeBufferPointer<UInt8>) {}
 
     /// Relationships rebuilt from content types: worksheets in the numeric order of their part
     /// names (`sheet2.xml` before `sheet10.xml`), given ids `fallback1`, `fallback2`, ….

@@ -44,7 +44,7 @@ struct Relationship {
 final class RelationshipsHandler: SAXHandler {
     private(set) var relationships: [Relationship] = []
 
-    func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
+    override func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
         guard name.is("Relationship"), let id = attributes.string("Id"), let type = attributes.string("Type"),
               let target = attributes.string("Target")
         else { return }
@@ -53,6 +53,4 @@ final class RelationshipsHandler: SAXHandler {
             Relationship(id: id, kind: kind, target: target, isExternal: attributes.string("TargetMode") == "External"))
     }
 
-    func endElement(_ name: XMLName) {}
-    func characters(_ text: UnsafeBufferPointer<UInt8>) {}
 }

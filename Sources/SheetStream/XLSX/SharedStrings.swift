@@ -32,11 +32,9 @@ final class SharedStringsHandler: SAXHandler {
     private var inText = false
     private var phoneticDepth = 0
     private let limits: XLSXLimits
-    weak var parser: XMLPushParser?
-
     init(limits: XLSXLimits) { self.limits = limits }
 
-    func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
+    override func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
         if name.is("si") {
             inItem = true
             text.removeAll(keepingCapacity: true)
@@ -49,7 +47,7 @@ final class SharedStringsHandler: SAXHandler {
         }
     }
 
-    func endElement(_ name: XMLName) {
+    override func endElement(_ name: XMLName) {
         if name.is("t") {
             inText = false
         } else if name.is("rPh") {
@@ -57,22 +55,22 @@ final class SharedStringsHandler: SAXHandler {
         } else if name.is("si") {
             inItem = false
             guard strings.count < limits.maxSharedStrings else {
-                parser?.stop("more than \(limits.maxSharedStrings) shared strings (the limit)")
+                stop("more than \(limits.maxSharedStrings) shared strings (the limit)")
                 return
             }
             totalBytes += text.count
             guard totalBytes <= limits.maxSharedStringBytes else {
-                parser?.stop("shared strings exceed \(limits.maxSharedStringBytes) bytes (the limit)")
+                stop("shared strings exceed \(limits.maxSharedStringBytes) bytes (the limit)")
                 return
             }
             strings.append(text.withUnsafeBufferPointer { OOXMLEscapes.decode($0) })
         }
     }
 
-    func characters(_ chunk: UnsafeBufferPointer<UInt8>) {
+    override func characters(_ chunk: UnsafeBufferPointer<UInt8>) {
         guard inText else { return }
         guard text.count + chunk.count <= limits.maxCellBytes else {
-            parser?.stop("shared string \(strings.count) is longer than \(limits.maxCellBytes) bytes (the limit)")
+            stop("shared string \(strings.count) is longer than \(limits.maxCellBytes) bytes (the limit)")
             inText = false
             return
         }

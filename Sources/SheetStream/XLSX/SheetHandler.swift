@@ -11,7 +11,6 @@ final class SheetHandler: SAXHandler {
     private let dateSystem: ExcelDateSystem
     private let maxCellBytes: Int
     private let onRow: (Row) throws -> Void
-    private let failure: (XLSXError) -> Void
     private let file: String
     private let sheet: String
 
@@ -21,13 +20,14 @@ final class SheetHandler: SAXHandler {
     private var column = -1
     private var cellType = CellType.number
     private var styleIndex = 0
-    private var text: [UInt8] = []
+    private var text = ByteBuffer()
     private var collecting = false
     private var hasValue = false
     private var hasInlineText = false
     private var inInlineString = false
     private var phoneticDepth = 0
-    private var stopped = false
+    /// The error that stopped the read: a cell the reader cannot make sense of, or one thrown by `onRow`.
+    private(set) var rowError: Error?
 
     /// Rows handed out so far.
     private(set) var rowCount = 0
@@ -38,7 +38,7 @@ final class SheetHandler: SAXHandler {
 
     init(
         file: String, sheet: String, sharedStrings: [String], cellFormats: CellFormats, dateSystem: ExcelDateSystem,
-        maxCellBytes: Int, onRow: @escaping (Row) throws -> Void, failure: @escaping (XLSXError) -> Void
+        maxCellBytes: Int, onRow: @escaping (Row) throws -> Void
     ) {
         self.file = file
         self.sheet = sheet
@@ -47,11 +47,11 @@ final class SheetHandler: SAXHandler {
         self.dateSystem = dateSystem
         self.maxCellBytes = maxCellBytes
         self.onRow = onRow
-        self.failure = failure
-        text.reserveCapacity(256)
     }
 
-    func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
+    deinit { text.deallocate() }
+
+    override func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
         guard inSheetData else {
             if name.is("sheetData") { inSheetData = true }
             return
@@ -60,7 +60,7 @@ final class SheetHandler: SAXHandler {
         case UInt8(ascii: "c") where name.bytes[1] == 0:
             startCell(attributes)
         case UInt8(ascii: "v") where name.bytes[1] == 0:
-            text.removeAll(keepingCapacity: true)
+            text.removeAll()
             collecting = true
         case UInt8(ascii: "t") where name.bytes[1] == 0:
             if inInlineString && phoneticDepth == 0 { collecting = true }
@@ -69,14 +69,14 @@ final class SheetHandler: SAXHandler {
         case UInt8(ascii: "i") where name.is("is"):
             inInlineString = true
             hasInlineText = true
-            text.removeAll(keepingCapacity: true)
+            text.removeAll()
         default:
             break
         }
     }
 
-    func endElement(_ name: XMLName) {
-        guard inSheetData, !stopped else { return }
+    override func endElement(_ name: XMLName) {
+        guard inSheetData, rowError == nil else { return }
         switch name.bytes[0] {
         case UInt8(ascii: "c") where name.bytes[1] == 0:
             endCell()
@@ -96,13 +96,13 @@ final class SheetHandler: SAXHandler {
         }
     }
 
-    func characters(_ chunk: UnsafeBufferPointer<UInt8>) {
+    override func characters(_ chunk: UnsafeBufferPointer<UInt8>) {
         guard collecting else { return }
         guard text.count + chunk.count <= maxCellBytes else {
             fail(column: column, "cell text is longer than \(maxCellBytes) bytes (the limit)")
             return
         }
-        text.append(contentsOf: chunk)
+        text.append(chunk)
     }
 
     private func startRow(_ attributes: XMLAttributes) {
@@ -119,12 +119,9 @@ final class SheetHandler: SAXHandler {
         peakRowCapacity = max(peakRowCapacity, row.cells.capacity)
         do {
             try onRow(row)
-        } catch let error as XLSXError {
-            failure(error)
-            stopped = true
         } catch {
-            failure(XLSXError(file: file, sheet: sheet, row: row.number, message: "\(error)"))
-            stopped = true
+            rowError = error
+            stop("\(error)")
         }
     }
 
@@ -133,17 +130,22 @@ final class SheetHandler: SAXHandler {
             // A cell outside any <row>: start an implicit row after the previous one.
             startRow(XMLAttributes(base: nil, count: 0))
         }
-        if let reference = attributes.value("r"), let index = ColumnName.index(ofReference: reference) {
-            column = index
-        } else {
-            column += 1
+        var referencedColumn: Int?
+        cellType = .number
+        styleIndex = 0
+        attributes.forEachSingleLetter { letter, value in
+            switch letter {
+            case UInt8(ascii: "r"): referencedColumn = ColumnName.index(ofReference: value)
+            case UInt8(ascii: "t"): cellType = Self.cellType(value)
+            case UInt8(ascii: "s"): styleIndex = Self.parseInt(value) ?? 0
+            default: break
+            }
         }
+        column = referencedColumn ?? column + 1
         if column >= ColumnName.maxColumns {
             fail(column: column, "cell lies past the last column XFD")
         }
-        cellType = attributes.value("t").map(Self.cellType) ?? .number
-        styleIndex = attributes.value("s").flatMap(Self.parseInt) ?? 0
-        text.removeAll(keepingCapacity: true)
+        text.removeAll()
         hasValue = false
         hasInlineText = false
         collecting = false
@@ -152,8 +154,7 @@ final class SheetHandler: SAXHandler {
     private func endCell() {
         peakTextCapacity = max(peakTextCapacity, text.capacity)
         guard hasValue || hasInlineText, column >= 0, column < ColumnName.maxColumns else { return }
-        let cell = text.withUnsafeBufferPointer { makeCell($0) }
-        if let cell { row.set(cell, at: column) }
+        if let cell = makeCell(text.bytes) { row.set(cell, at: column) }
     }
 
     private func makeCell(_ value: UnsafeBufferPointer<UInt8>) -> Cell? {
@@ -193,10 +194,11 @@ final class SheetHandler: SAXHandler {
     }
 
     private func fail(column: Int, _ message: String) {
-        guard !stopped else { return }
-        stopped = true
+        guard rowError == nil else { return }
         collecting = false
-        failure(XLSXError(file: file, sheet: sheet, row: row.number, column: column, message: message))
+        let error = XLSXError(file: file, sheet: sheet, row: row.number, column: column, message: message)
+        rowError = error
+        stop(error.description)
     }
 
     private static func cellType(_ bytes: UnsafeBufferPointer<UInt8>) -> CellType {

@@ -23,7 +23,7 @@ final class StylesHandler: SAXHandler {
             })
     }
 
-    func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
+    override func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
         if name.is("numFmt") {
             if let id = attributes.string("numFmtId").flatMap(Int.init), let code = attributes.string("formatCode") {
                 customFormats[id] = code
@@ -35,9 +35,8 @@ final class StylesHandler: SAXHandler {
         }
     }
 
-    func endElement(_ name: XMLName) {
+    override func endElement(_ name: XMLName) {
         if name.is("cellXfs") { inCellFormats = false }
     }
 
-    func characters(_ text: UnsafeBufferPointer<UInt8>) {}
 }

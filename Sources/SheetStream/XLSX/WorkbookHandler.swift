@@ -27,7 +27,7 @@ final class WorkbookHandler: SAXHandler {
     private(set) var sheets: [SheetEntry] = []
     private(set) var uses1904 = false
 
-    func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
+    override func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
         if name.is("workbookPr") {
             let value = attributes.string("date1904")?.lowercased()
             uses1904 = value == "1" || value == "true"
@@ -40,6 +40,4 @@ final class WorkbookHandler: SAXHandler {
         }
     }
 
-    func endElement(_ name: XMLName) {}
-    func characters(_ text: UnsafeBufferPointer<UInt8>) {}
 }

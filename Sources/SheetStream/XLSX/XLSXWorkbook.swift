@@ -107,20 +107,14 @@ public final class XLSXWorkbook {
         }
         let strings = try sharedStrings()
         let formats = try cellFormats()
-        var failure: Error?
         let handler = SheetHandler(
             file: path, sheet: sheet.name, sharedStrings: strings, cellFormats: formats, dateSystem: dateSystem,
-            maxCellBytes: limits.maxCellBytes, onRow: body, failure: { failure = $0 })
-        var parser: XMLPushParser?
+            maxCellBytes: limits.maxCellBytes, onRow: body)
         do {
-            try XMLPartReader.parse(entry, in: archive, handler: handler) { created in
-                parser = created
-            }
+            try XMLPartReader.parse(entry, in: archive, handler: handler, prefetch: true)
         } catch {
-            throw failure ?? error
+            throw handler.rowError ?? error
         }
-        _ = parser
-        if let failure { throw failure }
         lastReadStatistics = ReadStatistics(
             rows: handler.rowCount, sharedStrings: strings.count, peakCellTextCapacity: handler.peakTextCapacity,
             peakRowCapacity: handler.peakRowCapacity)
@@ -131,7 +125,7 @@ public final class XLSXWorkbook {
         var strings: [String] = []
         if let sharedStringsPart, let entry = archive.entry(named: sharedStringsPart) {
             let handler = SharedStringsHandler(limits: limits)
-            try XMLPartReader.parse(entry, in: archive, handler: handler) { handler.parser = $0 }
+            try XMLPartReader.parse(entry, in: archive, handler: handler)
             strings = handler.strings
         }
         loadedSharedStrings = strings

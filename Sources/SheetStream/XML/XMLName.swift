@@ -33,6 +33,17 @@ struct XMLAttributes {
         return nil
     }
 
+    /// Calls `body` with each attribute whose local name is one ASCII letter (as a cell's `r`,
+    /// `t` and `s` are), in one pass over the attributes.
+    @inline(__always) func forEachSingleLetter(_ body: (UInt8, UnsafeBufferPointer<UInt8>) -> Void) {
+        guard let base else { return }
+        for index in 0..<count {
+            let slot = base + index * 5
+            guard let local = slot[0], local[1] == 0, let start = slot[3], let end = slot[4] else { continue }
+            body(local[0], UnsafeBufferPointer(start: start, count: end - start))
+        }
+    }
+
     /// The value of the first attribute with this local name, as a String.
     func string(_ name: StaticString, namespaced: Bool? = nil) -> String? {
         value(name, namespaced: namespaced).map { String(decoding: $0, as: UTF8.self) }

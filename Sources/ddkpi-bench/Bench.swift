@@ -1,0 +1,130 @@
+import ArgumentParser
+import SheetStream
+
+/// `ddkpi-bench`: generates deterministic sales-audit-like files and measures how fast, and in
+/// how much memory, ddkpi reads them, side by side with other tools when asked.
+@main
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ddkpi-bench",
+        abstract: "Measure ddkpi's readers: throughput and peak memory on synthetic sales-audit files.",
+        subcommands: [XLSXBench.self, CSVBench.self, ReadFile.self, SAXFloor.self]
+    )
+}
+
+/// Options shared by the file benchmarks.
+struct BenchOptions: ParsableArguments {
+    @Option(help: "Rows to generate.")
+    var rows = 1_000_000
+
+    @Option(help: "Where to write the generated file (default: a file in /tmp named by row count).")
+    var file: String?
+
+    @Flag(help: "Reuse the file if it already exists.")
+    var reuse = false
+
+    @Flag(help: "Also time the comparison tools (python-calamine, DuckDB, unzip + SAX floor) on the same file.")
+    var compare = false
+}
+
+struct XLSXBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "xlsx", abstract: "Generate a 9-column sales-audit XLSX and time reading it.")
+
+    @OptionGroup var options: BenchOptions
+
+    @Flag(help: "Write strings inline (t=\"inlineStr\") instead of in the shared-string table.")
+    var inlineStrings = false
+
+    func run() throws {
+        let path = options.file ?? "/tmp/ddkpi-bench-\(options.rows)\(inlineStrings ? "-inline" : "").xlsx"
+        if !(options.reuse && FileSystem.exists(path)) {
+            let started = Clock.now()
+            try SalesAuditData(rows: options.rows).writeXLSX(to: path, strings: inlineStrings ? .inline : .shared)
+            print("generated \(path) in \(Format.seconds(Clock.now() - started))")
+        }
+        let archive = try ZipArchive(path: path)
+        let sheetBytes = archive.entry(named: "xl/worksheets/sheet1.xml")?.uncompressedSize ?? 0
+        print(
+            "file \(Format.megabytes(FileSystem.size(path))), sheet XML \(Format.megabytes(sheetBytes)), \(options.rows) rows x 9 columns"
+        )
+        let ours = try Measurement.run(label: "ddkpi (SheetStream)", [CommandLine.arguments[0], "read", path])
+        ours.print(rows: options.rows, bytes: sheetBytes)
+        guard options.compare else { return }
+        let calamine = Measurement.compare(label: "python-calamine", ["python3", "-c", Scripts.calamine, path])
+        calamine?.print(rows: options.rows, bytes: sheetBytes)
+        let duckdb = Measurement.compare(label: "duckdb read_xlsx", ["python3", "-c", Scripts.duckdbXLSX, path])
+        duckdb?.print(rows: options.rows, bytes: sheetBytes)
+        let extracted = path + ".sheet1.xml"
+        _ = try Measurement.run(label: "extract", ["sh", "-c", "unzip -p \"$0\" xl/worksheets/sheet1.xml > \"$1\"", path, extracted])
+        let unzip = try Measurement.run(label: "unzip -p > /dev/null", ["sh", "-c", "unzip -p \"$0\" xl/worksheets/sheet1.xml > /dev/null", path])
+        unzip.print(rows: options.rows, bytes: sheetBytes)
+        let sax = try Measurement.run(label: "libxml2 SAX, no work", [CommandLine.arguments[0], "sax-floor", extracted])
+        sax.print(rows: options.rows, bytes: sheetBytes)
+        FileSystem.remove(extracted)
+        let floor = unzip.seconds + sax.seconds
+        var ratios = ["ddkpi/floor(unzip + SAX = \(Format.seconds(floor))) \(Format.ratio(ours.seconds / floor))"]
+        if let calamine { ratios.append("ddkpi/python-calamine \(Format.ratio(ours.seconds / calamine.seconds))") }
+        if let duckdb { ratios.append("ddkpi/duckdb \(Format.ratio(ours.seconds / duckdb.seconds))") }
+        print("ratios: " + ratios.joined(separator: ", "))
+    }
+}
+
+struct CSVBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "csv", abstract: "Generate a 9-column sales-audit CSV and time reading it.")
+
+    @OptionGroup var options: BenchOptions
+
+    func run() throws {
+        let path = options.file ?? "/tmp/ddkpi-bench-\(options.rows).csv"
+        if !(options.reuse && FileSystem.exists(path)) {
+            let started = Clock.now()
+            try SalesAuditData(rows: options.rows).writeCSV(to: path)
+            print("generated \(path) in \(Format.seconds(Clock.now() - started))")
+        }
+        let bytes = FileSystem.size(path)
+        print("file \(Format.megabytes(bytes)), \(options.rows) rows x 9 columns")
+        let ours = try Measurement.run(label: "ddkpi (CSVReader)", [CommandLine.arguments[0], "read", path])
+        ours.print(rows: options.rows, bytes: bytes)
+        guard options.compare else { return }
+        guard let duckdb = Measurement.compare(label: "duckdb read_csv", ["python3", "-c", Scripts.duckdbCSV, path])
+        else { return }
+        duckdb.print(rows: options.rows, bytes: bytes)
+        print("ratio: ddkpi/duckdb \(Format.ratio(ours.seconds / duckdb.seconds))")
+    }
+}
+
+/// Reads every row of a file's first sheet and prints what it saw; run as a child so that its
+/// peak RSS is the reader's alone.
+struct ReadFile: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "read", abstract: "(internal) Read a file's first sheet and print row and cell counts.")
+
+    @Argument var path: String
+
+    func run() throws {
+        let file = try SpreadsheetFile.open(path: path)
+        guard let sheet = file.sheets.first else { return }
+        var rows = 0
+        var cells = 0
+        var numericSum = 0.0
+        try file.readRows(of: sheet) { row in
+            rows += 1
+            for cell in row.cells {
+                switch cell {
+                case .empty: continue
+                case .number(let value): numericSum += value
+                default: break
+                }
+                cells += 1
+            }
+        }
+        var extra = ""
+        if case .xlsx(let workbook) = file {
+            let stats = workbook.lastReadStatistics
+            extra = " sharedStrings=\(stats.sharedStrings) peakRowCapacity=\(stats.peakRowCapacity) peakCellTextCapacity=\(stats.peakCellTextCapacity)"
+        }
+        print("rows=\(rows) cells=\(cells) numericSum=\(numericSum)\(extra)")
+    }
+}

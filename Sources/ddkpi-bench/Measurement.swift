@@ -1,0 +1,144 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Wall time and peak RSS of one child process (`posix_spawnp` + `wait4`).
+struct Measurement {
+    let label: String
+    let seconds: Double
+    let peakKilobytes: Int
+    let output: String
+
+    static func run(label: String, _ arguments: [String]) throws -> Measurement {
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { throw BenchError("pipe failed") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let started = Clock.now()
+        var pid: pid_t = 0
+        let status = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+        close(pipeEnds[1])
+        guard status == 0 else {
+            close(pipeEnds[0])
+            throw BenchError("cannot start \(arguments[0]): \(String(cString: strerror(status)))")
+        }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { read(pipeEnds[0], $0.baseAddress, $0.count) }
+            if got <= 0 { break }
+            output.append(contentsOf: chunk[0..<got])
+        }
+        close(pipeEnds[0])
+        var exitStatus: Int32 = 0
+        var usage = rusage()
+        wait4(pid, &exitStatus, 0, &usage)
+        let elapsed = Clock.now() - started
+        let text = String(decoding: output, as: UTF8.self).trimmingCharacters(in: " \n")
+        guard exitStatus == 0 else {
+            throw BenchError("\(label) failed (status \(exitStatus))\(text.isEmpty ? "" : ": " + text)")
+        }
+        return Measurement(label: label, seconds: elapsed, peakKilobytes: Int(usage.ru_maxrss), output: text)
+    }
+
+    /// Runs a comparison tool; one that is missing or fails is reported and skipped.
+    static func compare(label: String, _ arguments: [String]) -> Measurement? {
+        do {
+            return try run(label: label, arguments)
+        } catch {
+            Swift.print("\(label): unavailable here (\(String(describing: error).prefix(160)))")
+            return nil
+        }
+    }
+
+    func print(rows: Int, bytes: UInt64) {
+        let name = label + String(repeating: " ", count: max(0, 24 - label.count))
+        let rate = Format.thousands(Int(Double(rows) / seconds))
+        let throughput = Double(bytes) / 1_048_576 / seconds
+        Swift.print(
+            "\(name) \(Format.seconds(seconds))  \(rate) rows/s  \(Format.decimal(throughput, places: 1)) MB/s  peak RSS \(Format.decimal(Double(peakKilobytes) / 1024, places: 1)) MiB\(output.isEmpty ? "" : "  [\(output)]")"
+        )
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+enum Clock {
+    static func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+}
+
+enum FileSystem {
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    static func remove(_ path: String) { unlink(path) }
+    static func size(_ path: String) -> UInt64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? UInt64(info.st_size) : 0
+    }
+}
+
+enum Format {
+    static func seconds(_ value: Double) -> String { decimal(value, places: 2) + " s" }
+    static func megabytes(_ bytes: UInt64) -> String { decimal(Double(bytes) / 1_000_000, places: 1) + " MB" }
+    static func ratio(_ value: Double) -> String { decimal(value, places: 2) + "x" }
+
+    static func decimal(_ value: Double, places: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = Int((value * scale).rounded())
+        let whole = scaled / Int(scale)
+        let fraction = String(abs(scaled) % Int(scale))
+        return places == 0 ? String(whole) : "\(whole).\(String(repeating: "0", count: places - fraction.count))\(fraction)"
+    }
+
+    static func thousands(_ value: Int) -> String {
+        let digits = Array(String(value))
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return result
+    }
+}
+
+extension String {
+    func trimmingCharacters(in characters: String) -> String {
+        var slice = Substring(self)
+        while let first = slice.first, characters.contains(first) { slice.removeFirst() }
+        while let last = slice.last, characters.contains(last) { slice.removeLast() }
+        return String(slice)
+    }
+}
+
+/// The comparison tools' one-liners, each reading every row of the file.
+enum Scripts {
+    static let calamine = """
+        import sys
+        from python_calamine import CalamineWorkbook
+        n = 0
+        for row in CalamineWorkbook.from_path(sys.argv[1]).get_sheet_by_index(0).iter_rows():
+            n += 1
+        print(f"rows={n}")
+        """
+    static let duckdbXLSX = """
+        import sys, duckdb
+        con = duckdb.connect()
+        print(con.execute("SELECT count(*), sum(net_sales) FROM read_xlsx(?)", [sys.argv[1]]).fetchone())
+        """
+    static let duckdbCSV = """
+        import sys, duckdb
+        print(duckdb.connect().execute("SELECT count(*), sum(net_sales) FROM read_csv(?)", [sys.argv[1]]).fetchone())
+        """
+}
