@@ -37,13 +37,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "SheetStreamTests",
-            dependencies: ["SheetStream"]
+            dependencies: ["SheetStream", "TestSupport"]
         ),
         .testTarget(
             name: "ddkpiTests",
-            dependencies: ["SheetStream"]
+            // Depends on the executable so that `swift test` builds the binary it runs.
+            dependencies: ["ddkpi", "TestSupport"]
         ),
     ]
 )

@@ -14,6 +14,14 @@ public struct SheetInfo: Sendable, Equatable {
     public var partName: String?
     /// The relationship kind of the part (`worksheet`, `chartsheet`, `dialogsheet`, …).
     public var kind: String
+
+    public init(name: String, index: Int, state: SheetState, partName: String?, kind: String) {
+        self.name = name
+        self.index = index
+        self.state = state
+        self.partName = partName
+        self.kind = kind
+    }
 }
 
 /// Reads sheet names, order, state, relationship ids and the date system from `workbook.xml`.

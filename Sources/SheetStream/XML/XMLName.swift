@@ -45,7 +45,25 @@ struct XMLAttributes {
     }
 
     /// The value of the first attribute with this local name, as a String.
+    ///
+    /// Without entity substitution (`XML_PARSE_NOENT`, which the parser refuses) libxml2 hands
+    /// every `&` in an attribute value over as the character reference `&#38;`; it is decoded here.
     func string(_ name: StaticString, namespaced: Bool? = nil) -> String? {
-        value(name, namespaced: namespaced).map { String(decoding: $0, as: UTF8.self) }
+        guard let bytes = value(name, namespaced: namespaced) else { return nil }
+        guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
+        let reference = Array("&#38;".utf8)
+        var decoded: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            if index + reference.count <= bytes.count, bytes[index..<(index + reference.count)].elementsEqual(reference) {
+                decoded.append(UInt8(ascii: "&"))
+                index += reference.count
+            } else {
+                decoded.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: decoded, as: UTF8.self)
     }
 }
+

@@ -1,0 +1,112 @@
+import SheetStream
+import TestSupport
+import XCTest
+
+final class CSVReaderTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws { directory = try TestPaths.temporaryDirectory() }
+    override func tearDownWithError() throws { try FileManager.default.removeItem(at: directory) }
+
+    private func read(_ bytes: [UInt8], options: CSVOptions = CSVOptions()) throws -> (CSVReader, [Row]) {
+        let path = try TestPaths.write(bytes, named: "feed.csv", in: directory)
+        let reader = try CSVReader(path: path, options: options)
+        var rows: [Row] = []
+        try reader.readRows { rows.append($0) }
+        return (reader, rows)
+    }
+
+    private func read(_ text: String, options: CSVOptions = CSVOptions()) throws -> [[Cell]] {
+        try read(Array(text.utf8), options: options).1.map(\.cells)
+    }
+
+    private func strings(_ values: String?...) -> [Cell] { values.map { $0.map(Cell.string) ?? .empty } }
+
+    func testQuotedFieldsWithDoubledQuotesAndNewlines() throws {
+        let rows = try read("name,note\r\n\"Smith, J\",\"said \"\"hi\"\"\r\nthen left\"\r\nplain,\n")
+        XCTAssertEqual(rows, [strings("name", "note"), strings("Smith, J", "said \"hi\"\r\nthen left"), strings("plain", nil)])
+    }
+
+    func testLineEndingsCRLFLFAndCR() throws {
+        let expected = [strings("a", "b"), strings("1", "2"), strings("3", "4")]
+        XCTAssertEqual(try read("a,b\r\n1,2\r\n3,4\r\n"), expected)
+        XCTAssertEqual(try read("a,b\n1,2\n3,4"), expected)
+        XCTAssertEqual(try read("a,b\r1,2\r3,4\r"), expected)
+    }
+
+    func testRecordNumbersCountTitleAndBlankLinesButNotQuotedNewlines() throws {
+        let (_, rows) = try read(Array("Report\n\nStore,Date\n\"08\nNatick\",2025-07-15\n10,2025-07-16\n".utf8))
+        XCTAssertEqual(rows.map(\.number), [1, 2, 3, 4, 5])
+        XCTAssertEqual(rows[1].cells, [.empty])
+        XCTAssertEqual(rows[3].cells, strings("08\nNatick", "2025-07-15"))
+    }
+
+    func testDelimiterSniffing() throws {
+        for delimiter in [";", "\t", "|", ","] {
+            let text = "Sales Audit Report\nStore\(delimiter)Net Sales\(delimiter)Items\n08\(delimiter)\"1,234.50\"\(delimiter)3\n10\(delimiter)99\(delimiter)4\n"
+            let (reader, rows) = try read(Array(text.utf8))
+            XCTAssertEqual(reader.delimiter, delimiter.utf8.first, "delimiter \(delimiter)")
+            XCTAssertEqual(rows[2].cells, strings("08", "1,234.50", "3"), "delimiter \(delimiter)")
+        }
+        XCTAssertEqual(try read("a;b,c\n", options: CSVOptions(delimiter: UInt8(ascii: ";"))), [strings("a", "b,c")])
+    }
+
+    func testBOMIsSkippedAndWindows1252IsDecodedWithAWarning() throws {
+        let (reader, rows) = try read([0xEF, 0xBB, 0xBF] + Array("Store,Name\n08,".utf8) + [0x4E, 0x61, 0x74, 0x69, 0x63, 0x6B, 0x20, 0x96, 0x20, 0xE9])
+        XCTAssertEqual(rows[0].cells, strings("Store", "Name"))
+        XCTAssertEqual(rows[1].cells, strings("08", "Natick – é"))
+        XCTAssertEqual(reader.warnings.count, 1)
+        XCTAssertTrue(reader.warnings[0].contains("record 2 (line 2), field 2: not valid UTF-8; decoded as Windows-1252"))
+        let (clean, _) = try read(Array("a,ü\n".utf8))
+        XCTAssertTrue(clean.warnings.isEmpty)
+    }
+
+    func testRaggedRowsAreHandedOverAsTheyAre() throws {
+        XCTAssertEqual(try read("a,b,c\n1,2\n1,2,3,4\n").map(\.count), [3, 2, 4])
+    }
+
+    func testTinyChunksGiveTheSameRecords() throws {
+        let text = "h1,h2\r\n\"x\"\"y\",\"multi\r\nline\"\r\nlong-unquoted-field,z\r\n"
+        let whole = try read(text)
+        for chunk in [1, 2, 3, 5, 7] {
+            XCTAssertEqual(try read(text, options: CSVOptions(delimiter: UInt8(ascii: ","), chunkSize: chunk)), whole, "chunk \(chunk)")
+        }
+    }
+
+    func testTextAfterClosingQuoteIsKeptLiterally() throws {
+        XCTAssertEqual(try read("\"abc\"def,x\n"), [strings("abcdef", "x")])
+    }
+
+    func testLimitsGiveErrorsWithPositions() throws {
+        let long = String(repeating: "x", count: 40)
+        XCTAssertThrowsError(try read("a,b\n1,\(long)\n", options: CSVOptions(maxFieldBytes: 32))) { error in
+            let csvError = error as? CSVError
+            XCTAssertEqual(csvError?.record, 2)
+            XCTAssertEqual(csvError?.line, 2)
+            XCTAssertTrue("\(error)".contains("feed.csv record 2 (line 2, byte"), "\(error)")
+            XCTAssertTrue("\(error)".contains("field 2 is longer than 32 bytes"), "\(error)")
+        }
+        XCTAssertThrowsError(try read("\(long),\(long),\(long)\n", options: CSVOptions(maxRecordBytes: 100))) { error in
+            XCTAssertTrue("\(error)".contains("record is longer than 100 bytes"), "\(error)")
+        }
+        XCTAssertThrowsError(try read("a,b,c,d\n", options: CSVOptions(maxFields: 3))) { error in
+            XCTAssertTrue("\(error)".contains("more than 3 fields"), "\(error)")
+        }
+    }
+
+    func testUnterminatedQuoteIsAnError() {
+        XCTAssertThrowsError(try read("a,b\n1,\"open\nstill open")) { error in
+            XCTAssertTrue("\(error)".contains("ends inside a quoted field opened on line 2"), "\(error)")
+        }
+    }
+
+    func testUTF16IsRefusedClearly() {
+        XCTAssertThrowsError(try read([0xFF, 0xFE, 0x61, 0x00])) { error in
+            XCTAssertTrue("\(error)".contains("UTF-16"), "\(error)")
+        }
+    }
+
+    func testEmptyFileHasNoRows() throws {
+        XCTAssertEqual(try read(""), [])
+    }
+}

@@ -1,0 +1,67 @@
+import TestSupport
+import XCTest
+
+/// End-to-end checks of `ddkpi sheets` and `ddkpi dump`, run as the built binary.
+final class ReaderCommandTests: XCTestCase {
+    func testSheetsListsIndexNameAndState() throws {
+        let result = try CommandRunner.ddkpi(["sheets", TestPaths.fixture("openpyxl_sales_audit.xlsx")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "0\tSales Audit\tvisible\n1\tHidden Notes\thidden\n")
+    }
+
+    func testDumpCSVFollowsTheSpecFormat() throws {
+        let result = try CommandRunner.ddkpi(["dump", TestPaths.fixture("xlsxwriter_shared.xlsx")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(
+            result.stdout,
+            """
+            Location,Call Date,Start Time,Talk,Answered %,Notes
+            Hannoush Jewelers - Natick,2024-02-29,09:30:15,1.5,0.875,  spaced  \n08,00:00:00,,2,TRUE
+
+            after gap
+
+            """)
+    }
+
+    func testDumpJSONOfANamedSheet() throws {
+        let result = try CommandRunner.ddkpi([
+            "dump", TestPaths.fixture("openpyxl_sales_audit.xlsx"), "--sheet", "Hidden Notes", "--format", "json",
+        ])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.hasSuffix("\"sheet\":\"Hidden Notes\",\"rows\":[\n{\"row\":1,\"cells\":[\"note\"]}\n]}\n"), result.stdout)
+    }
+
+    func testDumpReadsCSVToo() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try TestPaths.write(Array("Store;Net Sales\n08;\"1,5\"\n".utf8), named: "feed.csv", in: directory)
+        let result = try CommandRunner.ddkpi(["dump", path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "Store,Net Sales\n08,\"1,5\"\n")
+    }
+
+    func testBadInputExitsOneWithTheFileAndPartNamed() throws {
+        let cases = [
+            ("crc_mismatch.xlsx", "xl/worksheets/sheet1.xml: CRC-32 mismatch"),
+            ("billion_laughs.xlsx", "xl/sharedStrings.xml line 1: a DOCTYPE declaration is not allowed"),
+            ("not_a_zip.xlsx", "not a zip container"),
+            ("shared_string_out_of_range.xlsx", "!S row 1, column A: shared string index 5 is out of range"),
+        ]
+        for (fixture, message) in cases {
+            let result = try CommandRunner.ddkpi(["dump", TestPaths.fixture(fixture)])
+            XCTAssertEqual(result.status, 1, fixture)
+            XCTAssertTrue(result.stderr.contains(fixture), result.stderr)
+            XCTAssertTrue(result.stderr.contains(message), result.stderr)
+        }
+    }
+
+    func testUsageErrorsExitTwo() throws {
+        let unknownSheet = try CommandRunner.ddkpi(["dump", TestPaths.fixture("minimal_deflate.xlsx"), "--sheet", "Nope"])
+        XCTAssertEqual(unknownSheet.status, 2)
+        XCTAssertTrue(unknownSheet.stderr.contains("has no sheet named \"Nope\"; its sheets: S"), unknownSheet.stderr)
+        XCTAssertEqual(try CommandRunner.ddkpi(["dump"]).status, 2)
+        XCTAssertEqual(try CommandRunner.ddkpi(["dump", "x.xlsx", "--format", "xml"]).status, 2)
+        XCTAssertEqual(try CommandRunner.ddkpi(["frobnicate"]).status, 2)
+        XCTAssertEqual(try CommandRunner.ddkpi(["--help"]).status, 0)
+    }
+}
