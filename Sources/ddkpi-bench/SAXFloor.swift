@@ -5,7 +5,8 @@ import CLibXML2
 import Glibc
 #endif
 
-/// The floor for XML parsing: libxml2's push parser over a file with no SAX callbacks at all.
+/// The floor for XML parsing: libxml2's SAX2 parser pulling a file through an I/O callback (the
+/// same mode SheetStream uses) with no SAX callbacks at all.
 struct SAXFloor: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sax-floor", abstract: "(internal) Parse an XML file with libxml2 SAX and no callbacks.")
@@ -18,15 +19,18 @@ struct SAXFloor: ParsableCommand {
         defer { close(fd) }
         var sax = xmlSAXHandler()
         sax.initialized = XML_SAX2_MAGIC
-        guard let context = xmlCreatePushParserCtxt(&sax, nil, nil, 0, path) else { return }
+        let descriptor = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        descriptor.initialize(to: fd)
+        defer { descriptor.deallocate() }
+        let context = xmlCreateIOParserCtxt(
+            &sax, nil,
+            { input, buffer, length in
+                guard let input, let buffer else { return -1 }
+                return Int32(read(input.load(as: Int32.self), buffer, Int(length)))
+            }, nil, descriptor, XML_CHAR_ENCODING_NONE)
+        guard let context else { return }
         defer { xmlFreeParserCtxt(context) }
-        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
-        var buffer = [CChar](repeating: 0, count: 256 << 10)
-        while true {
-            let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if got <= 0 { break }
-            _ = buffer.withUnsafeBufferPointer { xmlParseChunk(context, $0.baseAddress, Int32(got), 0) }
-        }
-        xmlParseChunk(context, nil, 0, 1)
+        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue))
+        xmlParseDocument(context)
     }
 }
