@@ -11,6 +11,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -22,10 +24,15 @@ let package = Package(
             // checks on their state cost ~10% of a sheet read (measured with perf).
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
+        .target(name: "Feeds", dependencies: ["SheetStream"]),
+        .target(name: "Warehouse", dependencies: ["Feeds", .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(
             name: "ddkpi",
             dependencies: [
                 "SheetStream",
+                "Feeds",
+                "Warehouse",
+                "TOMLKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

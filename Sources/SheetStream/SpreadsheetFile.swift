@@ -51,6 +51,12 @@ public enum SpreadsheetFile {
         }
     }
 
+    /// The date system serial numbers count in (CSV has no serials of its own; 1900 is assumed).
+    public var dateSystem: ExcelDateSystem {
+        if case .xlsx(let workbook) = self { return workbook.dateSystem }
+        return .date1900
+    }
+
     /// Reader warnings (CSV text decoded as Windows-1252, a workbook's corrupt relationships part).
     public var warnings: [String] {
         switch self {

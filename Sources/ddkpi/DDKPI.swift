@@ -11,7 +11,10 @@ struct DDKPI: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ddkpi",
         abstract: "Ingest retail exports (XLSX/CSV) into a SQLite warehouse and report KPIs against goals.",
-        subcommands: [SheetsCommand.self, DumpCommand.self]
+        subcommands: [
+            StoresCommand.self, GoalsCommand.self, IngestCommand.self, RunsCommand.self, SheetsCommand.self,
+            DumpCommand.self,
+        ]
     )
 
     /// Runs the command and maps every outcome to SPEC's exit codes: 0 success, 1 some input
@@ -23,6 +26,9 @@ struct DDKPI: ParsableCommand {
         } catch let failure as InputFailure {
             Diagnostics.error(failure.description)
             Glibc.exit(ExitStatus.inputFailed)
+        } catch let failure as ConfigurationError {
+            Diagnostics.error(failure.description)
+            Glibc.exit(ExitStatus.usage)
         } catch let code as ExitCode {
             Glibc.exit(code.rawValue)
         } catch {

@@ -45,7 +45,6 @@ public final class CSVReader {
     public private(set) var warnings: [String] = []
 
     private let descriptor: Int32
-    private var firstChunk: [UInt8]
     private let bomLength: Int
 
     /// Opens a CSV file, skips a UTF-8 byte-order mark and sniffs the delimiter if none is given.
@@ -60,12 +59,11 @@ public final class CSVReader {
         descriptor = fd
         let chunk: [UInt8]
         do {
-            chunk = try Self.readChunk(from: fd, size: options.chunkSize, path: path)
+            chunk = try Self.readChunk(from: fd, at: 0, size: max(options.chunkSize, 64 << 10), path: path)
         } catch {
             close(fd)
             throw error
         }
-        firstChunk = chunk
         bomLength = chunk.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         delimiter = options.delimiter ?? DelimiterSniffer.sniff(chunk.dropFirst(bomLength))
         if chunk.starts(with: [0xFF, 0xFE]) || chunk.starts(with: [0xFE, 0xFF]) {
@@ -77,21 +75,17 @@ public final class CSVReader {
 
     deinit { close(descriptor) }
 
-    /// Reads every record in order, handing each to `body` in a reused `Row`.
+    /// Reads every record in order from the start of the file, handing each to `body` in a
+    /// reused `Row`. May be called again to read the file again.
     public func readRows(_ body: (Row) throws -> Void) throws {
         var parser = CSVRecordParser(reader: self)
         defer { parser.release() }
-        var chunk = firstChunk
-        firstChunk = []
-        var start = bomLength
-        var fileOffset = 0
-        while !chunk.isEmpty {
-            try chunk.withUnsafeBufferPointer { buffer in
-                try parser.consume(UnsafeBufferPointer(rebasing: buffer[start...]), fileOffset: fileOffset + start, body)
-            }
+        var fileOffset = bomLength
+        while true {
+            let chunk = try Self.readChunk(from: descriptor, at: fileOffset, size: options.chunkSize, path: path)
+            if chunk.isEmpty { break }
+            try chunk.withUnsafeBufferPointer { try parser.consume($0, fileOffset: fileOffset, body) }
             fileOffset += chunk.count
-            start = 0
-            chunk = try Self.readChunk(from: descriptor, size: options.chunkSize, path: path)
         }
         try parser.finish(fileOffset: fileOffset, body)
     }
@@ -100,12 +94,12 @@ public final class CSVReader {
         if warnings.count < 20 { warnings.append(message) }
     }
 
-    private static func readChunk(from descriptor: Int32, size: Int, path: String) throws -> [UInt8] {
+    private static func readChunk(from descriptor: Int32, at offset: Int, size: Int, path: String) throws -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: size)
         var filled = 0
         while filled < buffer.count {
             let got = buffer.withUnsafeMutableBytes { raw in
-                read(descriptor, raw.baseAddress.map { $0 + filled }, raw.count - filled)
+                pread(descriptor, raw.baseAddress.map { $0 + filled }, raw.count - filled, off_t(offset + filled))
             }
             if got < 0 {
                 if errno == EINTR { continue }

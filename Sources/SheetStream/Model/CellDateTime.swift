@@ -100,6 +100,21 @@ public struct CivilDate: Hashable, Comparable, Sendable {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 
+    /// 0 for Monday … 6 for Sunday.
+    public var weekdayIndex: Int { ((daysSinceEpoch % 7) + 7 + 3) % 7 }
+
+    /// The date `days` later (earlier when negative).
+    public func adding(days: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + days) }
+
+    /// Parses `YYYY-MM-DD`.
+    public init?(iso8601 text: String) {
+        let parts = text.split(separator: "-")
+        guard parts.count == 3, parts[0].count == 4, let year = Int(parts[0]), let month = Int(parts[1]),
+              let day = Int(parts[2]), (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year)
+        else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
     /// `YYYY-MM-DD`.
     public var iso8601: String {
         let y = String(year)

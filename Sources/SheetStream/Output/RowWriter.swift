@@ -61,7 +61,8 @@ public struct RowWriter {
         output.flush()
     }
 
-    static func csvField(_ text: String) -> String {
+    /// One CSV field, quoted only when it holds a comma, quote, CR or LF (RFC 4180).
+    public static func csvField(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return text }
         var quoted = "\""
         for character in text {

@@ -1,0 +1,43 @@
+/// What a feed needs from a header row: all of a set of fields, where an entry may be satisfied
+/// by any one of several fields (weekday columns).
+public struct FieldRequirement: Sendable, Equatable {
+    public var anyOf: [CanonicalField]
+
+    public static func field(_ field: CanonicalField) -> FieldRequirement { FieldRequirement(anyOf: [field]) }
+    public static func anyWeekday() -> FieldRequirement { FieldRequirement(anyOf: CanonicalField.weekdays) }
+}
+
+/// A feed's contract: the fields it reads, their header aliases, and the header layouts it accepts.
+///
+/// Declarative: adding an alias or a field is a data change, and the config file can extend
+/// aliases without code (`[aliases.sales-audit] totalSales = ["Net Rev"]`).
+public struct FeedDefinition: Sendable {
+    public var id: FeedID
+    /// Normalised header key → field.
+    public private(set) var aliases: [String: CanonicalField]
+    /// Accepted layouts: a header row must satisfy every requirement of one of them.
+    public var layouts: [[FieldRequirement]]
+    /// The warehouse table the records land in.
+    public var table: String
+    /// The dedup key, as the table's columns.
+    public var key: [String]
+
+    public init(
+        id: FeedID, fields: [CanonicalField: [String]], layouts: [[FieldRequirement]], table: String, key: [String]
+    ) {
+        self.id = id
+        self.layouts = layouts
+        self.table = table
+        self.key = key
+        aliases = [:]
+        for (field, names) in fields { addAliases(names, for: field) }
+    }
+
+    /// Adds header aliases for a field (from the config file).
+    public mutating func addAliases(_ names: [String], for field: CanonicalField) {
+        for name in names { aliases[HeaderKey.normalize(name)] = field }
+    }
+
+    /// The field a header cell names, if any.
+    public func field(forHeader text: String) -> CanonicalField? { aliases[HeaderKey.normalize(text)] }
+}

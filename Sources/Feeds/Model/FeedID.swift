@@ -1,0 +1,31 @@
+/// The exports ddkpi ingests (SPEC section 3), plus the two reference files.
+public enum FeedID: String, CaseIterable, Sendable, Codable {
+    case salesAudit = "sales-audit"
+    case creditApps = "credit-apps"
+    case birdeyeReviews = "birdeye-reviews"
+    case crmIntakes = "crm-intakes"
+    case outboundCalls = "outbound-calls"
+    /// The store directory (`ddkpi stores import`).
+    case stores
+    /// Monthly and daily targets (`ddkpi goals import`).
+    case goals
+
+    /// The five nightly feeds, in SPEC order.
+    public static let dataFeeds: [FeedID] = [.salesAudit, .creditApps, .birdeyeReviews, .crmIntakes, .outboundCalls]
+}
+
+/// A canonical field a feed yields, whatever its header says.
+public enum CanonicalField: String, CaseIterable, Sendable, Codable {
+    case store, date, weekStart, totalSales, totalTransactions, totalItems, ccpPct, gpPct, upt, ads
+    case reviewCount, rating
+    case monday, tuesday, wednesday, thursday, friday, saturday, sunday
+    // Reference files.
+    case code, name, region, status, aliases
+    case period, scope, metric, target
+
+    /// The weekday columns in calendar order, Monday first.
+    public static let weekdays: [CanonicalField] = [.monday, .tuesday, .wednesday, .thursday, .friday, .saturday, .sunday]
+
+    /// 0 for Monday … 6 for Sunday, for weekday columns.
+    public var weekdayIndex: Int? { Self.weekdays.firstIndex(of: self) }
+}

@@ -1,0 +1,116 @@
+import SheetStream
+
+/// One store-day of the POS sales audit (`store_report`).
+public struct SalesAuditRecord: Equatable, Sendable {
+    public var store: String
+    public var date: CivilDate
+    public var totalSales: Double
+    public var totalTransactions: Int
+    public var totalItems: Int
+    /// Care-plan attachment as a fraction (0.452 for 45.2 %), when given.
+    public var ccpPct: Double?
+    /// Gross-profit margin as a fraction, when given.
+    public var gpPct: Double?
+
+    public init(
+        store: String, date: CivilDate, totalSales: Double, totalTransactions: Int, totalItems: Int, ccpPct: Double?,
+        gpPct: Double?
+    ) {
+        self.store = store
+        self.date = date
+        self.totalSales = totalSales
+        self.totalTransactions = totalTransactions
+        self.totalItems = totalItems
+        self.ccpPct = ccpPct
+        self.gpPct = gpPct
+    }
+
+    /// Units per transaction, recomputed (never taken from the file); `nil` with no transactions.
+    public var upt: Double? { totalTransactions == 0 ? nil : Double(totalItems) / Double(totalTransactions) }
+    /// Average dollar sale, recomputed; `nil` with no transactions.
+    public var ads: Double? { totalTransactions == 0 ? nil : totalSales / Double(totalTransactions) }
+}
+
+/// A count per store and day: credit applications (`credit_report`) or CRM intakes (`crm_intake_report`).
+public struct DailyCountRecord: Equatable, Sendable {
+    public var store: String
+    public var date: CivilDate
+    public var count: Int
+
+    public init(store: String, date: CivilDate, count: Int) {
+        self.store = store
+        self.date = date
+        self.count = count
+    }
+}
+
+/// A count per store and week: Birdeye reviews (`birdeye_report`) or outbound calls
+/// (`outbound_call_report`), with the count of each day from `weekStart` when known.
+public struct WeeklyCountRecord: Equatable, Sendable {
+    public var store: String
+    public var weekStart: CivilDate
+    public var total: Int
+    /// Seven counts from `weekStart`, or `nil` when the source gave only a weekly total.
+    public var dailyCounts: [Int]?
+
+    public init(store: String, weekStart: CivilDate, total: Int, dailyCounts: [Int]?) {
+        self.store = store
+        self.weekStart = weekStart
+        self.total = total
+        self.dailyCounts = dailyCounts
+    }
+}
+
+/// A store of the directory, with the names exports may use for it.
+public struct StoreRecord: Equatable, Sendable {
+    public var code: String
+    public var name: String
+    public var region: String?
+    public var status: String
+    public var aliases: [String]
+
+    public init(code: String, name: String, region: String?, status: String = "active", aliases: [String] = []) {
+        self.code = code
+        self.name = name
+        self.region = region
+        self.status = status
+        self.aliases = aliases
+    }
+}
+
+/// One target: a month's (or with `date`, one day's) target for a metric, for one store or `global`.
+public struct GoalRecord: Equatable, Sendable {
+    /// `YYYY-MM`.
+    public var period: String
+    /// `global` or a store code.
+    public var scope: String
+    /// A metric's JSON key (`totalSales`, `upt`, …).
+    public var metric: String
+    public var target: Double
+    /// The day of a daily target, inside `period`.
+    public var date: CivilDate?
+
+    public init(period: String, scope: String, metric: String, target: Double, date: CivilDate?) {
+        self.period = period
+        self.scope = scope
+        self.metric = metric
+        self.target = target
+        self.date = date
+    }
+
+    /// The metric keys goals may name (SPEC section 7).
+    public static let metrics: Set<String> = [
+        "totalSales", "avgAds", "upt", "ccpPct", "gpPct", "creditApps", "birdeyeReviews", "guestCapture", "outboundCalls",
+    ]
+}
+
+/// What a feed file yields for the warehouse.
+public enum FeedRecord: Equatable, Sendable {
+    case salesAudit(SalesAuditRecord)
+    case creditApplications(DailyCountRecord)
+    case crmIntakes(DailyCountRecord)
+    case birdeyeReviews(WeeklyCountRecord)
+    case outboundCalls(WeeklyCountRecord)
+    case store(StoreRecord)
+    case goal(GoalRecord)
+}

@@ -1,0 +1,238 @@
+import SheetStream
+
+/// Reads one feed file: finds the header row (in the first visible worksheet that has one),
+/// then maps every later row to a record, a counted skip or a reject (SPEC sections 3 and 4).
+///
+/// Row-per-key feeds (sales audit, stores, goals) are emitted as they are read; event feeds are
+/// aggregated to their dedup key and emitted at the end, so memory is bounded by the keys of
+/// one file, never by its rows.
+public struct FeedFileReader {
+    /// How many rejects a result keeps in full (all are counted).
+    public static let keptRejects = 1000
+
+    public let definition: FeedDefinition
+    public let directory: StoreDirectory
+    public let options: FeedOptions
+
+    public init(definition: FeedDefinition, directory: StoreDirectory, options: FeedOptions) {
+        self.definition = definition
+        self.directory = directory
+        self.options = options
+    }
+
+    /// Reads `file`, handing records to `emit` (which may throw to abort the file).
+    public func read(_ file: SpreadsheetFile, emit: (FeedRecord) throws -> Void) throws -> FeedReadResult {
+        let (sheet, header) = try findHeader(in: file)
+        var state = MappingState(
+            reader: self, header: header, file: Self.fileName(file.path), sheet: sheet.name,
+            isCSV: { if case .csv = file { return true } else { return false } }(), dateSystem: file.dateSystem)
+        try withoutActuallyEscaping(emit) { emit in
+            try file.readRows(of: sheet) { row in
+                guard row.number > header.row else { return }
+                try state.map(row, emit: emit)
+            }
+        }
+        try state.finish(emit: emit)
+        state.result.warnings.append(contentsOf: file.warnings)
+        return state.result
+    }
+
+    /// The first visible worksheet (then hidden ones) with this feed's header in its first rows.
+    func findHeader(in file: SpreadsheetFile) throws -> (SheetInfo, HeaderMap) {
+        struct Found: Error { let header: HeaderMap }
+        struct GiveUp: Error {}
+        var seen: [String] = []
+        let sheets = file.sheets.filter { $0.kind == "worksheet" || $0.kind == "csv" }
+        for sheet in sheets.filter({ $0.state == .visible }) + sheets.filter({ $0.state != .visible }) {
+            do {
+                try file.readRows(of: sheet) { row in
+                    if let header = HeaderMap.match(row, definition: definition) { throw Found(header: header) }
+                    if seen.isEmpty, row.usedWidth > 1 { seen = row.cells.compactMap(TextNormalizer.text(of:)) }
+                    if row.number >= options.headerSearchRows { throw GiveUp() }
+                }
+            } catch let found as Found {
+                return (sheet, found.header)
+            } catch is GiveUp {
+                continue
+            }
+        }
+        let layouts = definition.layouts.map { layout in
+            layout.map { $0.anyOf.count == 1 ? $0.anyOf[0].rawValue : "a weekday column" }.joined(separator: " + ")
+        }
+        throw FeedError(
+            file: Self.fileName(file.path),
+            message: "no \(definition.id.rawValue) header row in the first \(options.headerSearchRows) rows of any sheet: expected columns for \(layouts.joined(separator: " or ")); headers seen: \(seen.isEmpty ? "(none)" : seen.joined(separator: ", "))")
+    }
+
+    /// The last path component of a path.
+    public static func fileName(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
+}
+
+/// The per-file mapping state: counters, aggregators and the result being built.
+private struct MappingState {
+    let reader: FeedFileReader
+    let header: HeaderMap
+    let file: String
+    let sheet: String
+    let isCSV: Bool
+    let dateSystem: ExcelDateSystem
+    var result: FeedReadResult
+    var daily = DailyCounter()
+    var weekly: WeeklyCounter
+
+    init(reader: FeedFileReader, header: HeaderMap, file: String, sheet: String, isCSV: Bool, dateSystem: ExcelDateSystem) {
+        self.reader = reader
+        self.header = header
+        self.file = file
+        self.sheet = sheet
+        self.isCSV = isCSV
+        self.dateSystem = dateSystem
+        result = FeedReadResult(feed: reader.definition.id, sheet: sheet, headerRow: header.row)
+        weekly = WeeklyCounter(weekStart: reader.options.weekStart)
+    }
+
+    private var definition: FeedDefinition { reader.definition }
+
+    mutating func map(_ row: Row, emit: (FeedRecord) throws -> Void) throws {
+        result.read += 1
+        if row.isBlank || TotalRow.isTotal(row, storeColumn: header.columns[.store] ?? header.columns[.code])
+            || header.isRepeat(of: row, definition: definition)
+        {
+            result.skipped += 1
+            return
+        }
+        var fields = RowFields(row: row, header: header, file: file, sheet: sheet)
+        if isCSV && row.cells.count != header.width {
+            fields.failRow("has \(row.cells.count) fields, but the header row has \(header.width)")
+        } else if let record = mapFields(&fields) {
+            try emit(record)
+        }
+        if let reject = fields.reject {
+            result.rejected += 1
+            if result.rejects.count < FeedFileReader.keptRejects { result.rejects.append(reject) }
+        }
+    }
+
+    mutating func finish(emit: (FeedRecord) throws -> Void) throws {
+        switch definition.id {
+        case .creditApps: try daily.records.forEach { try emit(.creditApplications($0)) }
+        case .crmIntakes: try daily.records.forEach { try emit(.crmIntakes($0)) }
+        case .birdeyeReviews: try weekly.records.forEach { try emit(.birdeyeReviews($0)) }
+        case .outboundCalls: try weekly.records.forEach { try emit(.outboundCalls($0)) }
+        case .salesAudit, .stores, .goals: break
+        }
+    }
+
+    /// The record of a row for a row-per-key feed; event feeds aggregate and return `nil`.
+    private mutating func mapFields(_ fields: inout RowFields) -> FeedRecord? {
+        let date = { (cell: Cell) in ValueNormalizer.date(cell, parser: self.reader.options.dateText, dateSystem: self.dateSystem) }
+        let store = { (cell: Cell) in self.reader.directory.resolve(cell) }
+        switch definition.id {
+        case .salesAudit:
+            guard let code = fields.required(.store, store), let day = fields.required(.date, date),
+                  let sales = fields.required(.totalSales, ValueNormalizer.money),
+                  let transactions = fields.required(.totalTransactions, ValueNormalizer.count),
+                  let items = fields.required(.totalItems, ValueNormalizer.count),
+                  let ccp = fields.optional(.ccpPct, ValueNormalizer.percent),
+                  let gp = fields.optional(.gpPct, ValueNormalizer.percent),
+                  let givenUPT = fields.optional(.upt, ValueNormalizer.money),
+                  let givenADS = fields.optional(.ads, ValueNormalizer.money)
+            else { return nil }
+            let record = SalesAuditRecord(
+                store: code, date: day, totalSales: sales, totalTransactions: transactions, totalItems: items,
+                ccpPct: ccp, gpPct: gp)
+            checkGiven("UPT", givenUPT, record.upt, row: fields.row.number)
+            checkGiven("ADS", givenADS, record.ads, row: fields.row.number)
+            return .salesAudit(record)
+        case .creditApps, .crmIntakes:
+            guard let code = fields.required(.store, store), let day = fields.required(.date, date) else { return nil }
+            daily.add(store: code, date: day)
+            return nil
+        case .birdeyeReviews, .outboundCalls:
+            guard let code = fields.required(.store, store) else { return nil }
+            if fields.isPresent(.date) || !fields.has(.weekStart) {
+                guard let day = fields.required(.date, date) else { return nil }
+                weekly.add(store: code, date: day)
+            } else if fields.has(.reviewCount) {
+                guard let week = fields.required(.weekStart, date),
+                      let count = fields.required(.reviewCount, ValueNormalizer.count)
+                else { return nil }
+                weekly.add(store: code, weekOf: week, total: count)
+            } else {
+                guard let week = fields.required(.weekStart, date) else { return nil }
+                for day in CanonicalField.weekdays where fields.has(day) {
+                    guard let count = fields.optional(day, ValueNormalizer.count), let offset = day.weekdayIndex else { return nil }
+                    // The column's date: the first such weekday on or after the given week start.
+                    let columnDate = week.adding(days: (offset - week.weekdayIndex + 7) % 7)
+                    if let count, count != 0 { weekly.add(store: code, date: columnDate, count: count) }
+                }
+            }
+            return nil
+        case .stores:
+            guard let code = fields.required(.code, Self.storeCode), let name = fields.required(.name, Self.text),
+                  let region = fields.optional(.region, Self.text), let status = fields.optional(.status, Self.text),
+                  let aliases = fields.optional(.aliases, Self.text)
+            else { return nil }
+            let aliasList = (aliases ?? "").split(separator: ";").compactMap { TextNormalizer.clean(String($0)) }
+            return .store(StoreRecord(code: code, name: name, region: region, status: status?.lowercased() ?? "active", aliases: aliasList))
+        case .goals:
+            guard let period = fields.required(.period, Self.period), let scope = fields.required(.scope, goalScope),
+                  let metric = fields.required(.metric, Self.metric), let target = fields.required(.target, ValueNormalizer.money),
+                  let day = fields.optional(.date, date)
+            else { return nil }
+            if let day, String(day.iso8601.prefix(7)) != period {
+                fields.failRow("has date \(day.iso8601) outside its period \(period)")
+                return nil
+            }
+            return .goal(GoalRecord(period: period, scope: scope, metric: metric, target: target, date: day))
+        }
+    }
+
+    private mutating func checkGiven(_ name: String, _ given: Double?, _ recomputed: Double?, row: Int) {
+        guard let given, let recomputed, recomputed != 0, abs(given - recomputed) / abs(recomputed) > 0.01 else { return }
+        if result.warnings.count < 20 {
+            result.warnings.append(
+                "\(file)!\(sheet) row \(row): given \(name) \(CellText.number(given)) is more than 1% off the recomputed \(CellText.number((recomputed * 10_000).rounded() / 10_000)); the recomputed value is stored")
+        }
+    }
+
+    private func goalScope(_ cell: Cell) -> Result<String, NormalizationFailure> {
+        if let text = TextNormalizer.text(of: cell), text.lowercased() == "global" { return .success("global") }
+        return reader.directory.resolve(cell)
+    }
+
+    private static func text(_ cell: Cell) -> Result<String, NormalizationFailure> {
+        TextNormalizer.text(of: cell).map { .success($0) } ?? .failure(.missing)
+    }
+
+    private static func storeCode(_ cell: Cell) -> Result<String, NormalizationFailure> {
+        switch cell {
+        case .number(let value) where value >= 0 && value == value.rounded() && value < 1e9:
+            return .success(StoreDirectory.code(Int(value)))
+        case .string:
+            guard let text = TextNormalizer.text(of: cell) else { return .failure(.missing) }
+            guard let code = StoreDirectory.leadingCode(text), text.allSatisfy({ $0.isNumber || $0 == "." }) else {
+                return .failure(.invalid("is not a store code (expected digits, such as 08)"))
+            }
+            return .success(code)
+        case .empty: return .failure(.missing)
+        default: return .failure(.invalid("is not a store code (expected digits, such as 08)"))
+        }
+    }
+
+    private static func period(_ cell: Cell) -> Result<String, NormalizationFailure> {
+        let text: String?
+        if case .date(let value) = cell { text = String(value.civil.iso8601.prefix(7)) } else { text = TextNormalizer.text(of: cell) }
+        guard let text else { return .failure(.missing) }
+        guard CivilDate(iso8601: text + "-01") != nil, text.count == 7 else { return .failure(.invalid("is not a period (expected YYYY-MM)")) }
+        return .success(text)
+    }
+
+    private static func metric(_ cell: Cell) -> Result<String, NormalizationFailure> {
+        guard let text = TextNormalizer.text(of: cell) else { return .failure(.missing) }
+        guard GoalRecord.metrics.contains(text) else {
+            return .failure(.invalid("is not a metric (expected one of \(GoalRecord.metrics.sorted().joined(separator: ", ")))"))
+        }
+        return .success(text)
+    }
+}

@@ -1,0 +1,54 @@
+import SheetStream
+
+/// Where a feed's fields sit in a sheet: the header row found and each field's column.
+public struct HeaderMap: Sendable {
+    /// 1-based row of the header.
+    public var row: Int
+    public var columns: [CanonicalField: Int]
+    /// Header text per column, for reject messages.
+    public var headers: [Int: String]
+    /// Cells in the header row (the expected field count of CSV records).
+    public var width: Int
+
+    /// The header row of `definition` in `row`, if the row satisfies one of its layouts.
+    static func match(_ row: Row, definition: FeedDefinition) -> HeaderMap? {
+        var columns: [CanonicalField: Int] = [:]
+        var headers: [Int: String] = [:]
+        for (index, cell) in row.cells.enumerated() {
+            guard let text = TextNormalizer.text(of: cell) else { continue }
+            headers[index] = text
+            if let field = definition.field(forHeader: text), columns[field] == nil { columns[field] = index }
+        }
+        let satisfied = definition.layouts.contains { layout in
+            layout.allSatisfy { requirement in requirement.anyOf.contains { columns[$0] != nil } }
+        }
+        return satisfied ? HeaderMap(row: row.number, columns: columns, headers: headers, width: row.cells.count) : nil
+    }
+
+    /// Whether `row` repeats this header (exports repeat it at page breaks).
+    func isRepeat(of row: Row, definition: FeedDefinition) -> Bool {
+        var matched = 0
+        for (field, column) in columns {
+            guard let text = TextNormalizer.text(of: row[column]), definition.field(forHeader: text) == field else { return false }
+            matched += 1
+        }
+        return matched > 0
+    }
+}
+
+/// Recognises total and subtotal rows (`Total`, `Grand Total`, `Subtotal`, `Company Total`,
+/// `Region Total:`), which feeds skip.
+enum TotalRow {
+    static func isTotal(_ row: Row, storeColumn: Int?) -> Bool {
+        let candidates = [storeColumn.map { row[$0] }, row.cells.first { !$0.isEmpty }].compactMap { $0 }
+        return candidates.contains { cell in
+            guard case .string(let raw) = cell, let text = TextNormalizer.clean(raw) else { return false }
+            var key = text.lowercased()
+            while key.hasSuffix(":") { key.removeLast() }
+            let words = key.split(separator: " ")
+            guard let first = words.first, let last = words.last else { return false }
+            return first == "total" || first == "totals" || last == "total" || last == "totals" || first == "subtotal"
+                || first == "sub-total"
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Feeds
+import GRDB
+
+/// The SQLite warehouse (SPEC section 5): one file, schema created and migrated by the program,
+/// WAL mode, foreign keys on. Reference data and feed records are upserted by dedup key; every
+/// ingest attempt is written to the `ingest_run` ledger.
+public final class Warehouse {
+    /// The database file's path.
+    public let path: String
+    let pool: DatabasePool
+
+    /// Opens (creating if needed) and migrates the warehouse at `path`.
+    public init(path: String) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(pool)
+        } catch {
+            throw WarehouseError(message: "cannot open the warehouse \(path): \(error)")
+        }
+    }
+
+    /// Runs `body` in a read transaction.
+    public func read<T>(_ body: (Database) throws -> T) throws -> T { try pool.read(body) }
+
+    /// The store directory feeds resolve store cells through.
+    public func storeDirectory() throws -> StoreDirectory {
+        StoreDirectory(stores: try stores())
+    }
+
+    /// Every store with its aliases, by code.
+    public func stores() throws -> [StoreRecord] {
+        try pool.read { db in
+            var aliases: [String: [String]] = [:]
+            for row in try GRDB.Row.fetchAll(db, sql: "SELECT store_code, alias FROM store_alias ORDER BY store_code, alias") {
+                aliases[row["store_code"], default: []].append(row["alias"])
+            }
+            return try GRDB.Row.fetchAll(db, sql: "SELECT code, name, region, status FROM store ORDER BY code").map { row in
+                let code: String = row["code"]
+                return StoreRecord(
+                    code: code, name: row["name"], region: row["region"], status: row["status"],
+                    aliases: aliases[code] ?? [])
+            }
+        }
+    }
+}
+
+/// A warehouse problem: the database cannot be opened, written or migrated.
+public struct WarehouseError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,107 @@
+import Feeds
+import Foundation
+import TOMLKit
+
+/// Settings from the config file (`--config`, default `./ddkpi.toml` when present). Everything
+/// has a default, so ddkpi works with no file at all.
+///
+/// TOML, through TOMLKit: the spec's file is `ddkpi.toml`, and TOML's tables map directly onto
+/// "aliases per feed and field" without the indentation traps of YAML.
+///
+/// ```toml
+/// database = "warehouse.sqlite"
+/// week_start = "monday"              # weekday weeks start on
+/// fiscal_year_start_month = 1
+/// day_first_dates = false            # read 03/04/2025 as 3 April
+/// reject_threshold = 0.05
+/// [aliases.sales-audit]
+/// totalSales = ["Net Revenue"]
+/// [file_patterns]
+/// outbound-calls = ["dialer"]
+/// ```
+struct Configuration {
+    var databasePath: String?
+    var feedOptions = FeedOptions()
+    var fiscalYearStartMonth = 1
+    var rejectThreshold = 0.05
+    var namePatterns: [(token: String, feed: FeedID)] = []
+
+    static let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+
+    /// Loads the file at `path`, or `./ddkpi.toml` if it exists, or the defaults.
+    static func load(path: String?) throws -> Configuration {
+        let file = path ?? (FileManager.default.fileExists(atPath: "ddkpi.toml") ? "ddkpi.toml" : nil)
+        guard let file else { return Configuration() }
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw ConfigurationError("cannot read the config file \(file)")
+        }
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigurationError("\(file) line \(error.source.begin.line), column \(error.source.begin.column): \(error.description)")
+        }
+        return try Configuration(table: table, file: file)
+    }
+
+    init() {}
+
+    init(table: TOMLTable, file: String) throws {
+        func fail(_ key: String, _ expected: String) -> ConfigurationError {
+            ConfigurationError("\(file): \(key): expected \(expected)")
+        }
+        for key in table.keys {
+            let value = table[key]
+            switch key {
+            case "database":
+                guard let path = value?.string else { throw fail(key, "a path string") }
+                databasePath = path
+            case "week_start":
+                guard let name = value?.string?.lowercased(), let index = Self.weekdays.firstIndex(of: name) else {
+                    throw fail(key, "a weekday name such as \"monday\"")
+                }
+                feedOptions.weekStart = index
+            case "fiscal_year_start_month":
+                guard let month = value?.int, (1...12).contains(month) else { throw fail(key, "a month number 1-12") }
+                fiscalYearStartMonth = month
+            case "day_first_dates":
+                guard let flag = value?.bool else { throw fail(key, "true or false") }
+                feedOptions.dateText.dayFirst = flag
+            case "reject_threshold":
+                guard let fraction = value?.double ?? value?.int.map(Double.init), (0...1).contains(fraction) else {
+                    throw fail(key, "a fraction between 0 and 1, such as 0.05")
+                }
+                rejectThreshold = fraction
+            case "aliases":
+                guard let feeds = value?.table else { throw fail(key, "a table of feeds") }
+                for feedName in feeds.keys {
+                    guard let feed = FeedID(rawValue: feedName), let fields = feeds[feedName]?.table else {
+                        throw fail("aliases.\(feedName)", "a feed id (\(FeedID.allCases.map(\.rawValue).joined(separator: ", "))) with a table of fields")
+                    }
+                    for fieldName in fields.keys {
+                        guard let field = CanonicalField(rawValue: fieldName),
+                              let names = fields[fieldName]?.array?.compactMap({ $0.string })
+                        else { throw fail("aliases.\(feedName).\(fieldName)", "a canonical field name with a list of header strings") }
+                        feedOptions.extraAliases[feed, default: [:]][field, default: []].append(contentsOf: names)
+                    }
+                }
+            case "file_patterns":
+                guard let feeds = value?.table else { throw fail(key, "a table of feeds") }
+                for feedName in feeds.keys {
+                    guard let feed = FeedID(rawValue: feedName), let tokens = feeds[feedName]?.array?.compactMap({ $0.string }) else {
+                        throw fail("file_patterns.\(feedName)", "a feed id with a list of file-name tokens")
+                    }
+                    namePatterns += tokens.map { ($0.lowercased(), feed) }
+                }
+            default:
+                throw ConfigurationError("\(file): unknown setting \"\(key)\"")
+            }
+        }
+    }
+}
+
+/// A usage or configuration problem: exit code 2.
+struct ConfigurationError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,86 @@
+import Feeds
+import SheetStream
+import Warehouse
+
+/// Wires a file to the warehouse: open it, decide its feed, read it with the store directory.
+struct FeedIngestor {
+    let warehouse: Warehouse
+    let configuration: Configuration
+    let explicitFeed: FeedID?
+    let options: IngestOptions
+    let directory: StoreDirectory
+
+    init(warehouse: Warehouse, configuration: Configuration, explicitFeed: FeedID?, options: IngestOptions) throws {
+        self.warehouse = warehouse
+        self.configuration = configuration
+        self.explicitFeed = explicitFeed
+        self.options = options
+        directory = try warehouse.storeDirectory()
+    }
+
+    func ingest(_ path: String) -> IngestOutcome {
+        warehouse.ingest(path: path, options: options) {
+            let file = try SpreadsheetFile.open(path: path)
+            let detector = FeedDetector(options: configuration.feedOptions, extraNamePatterns: configuration.namePatterns)
+            let feed = try detector.detect(file, explicit: explicitFeed)
+            if feed != .stores && directory.isEmpty {
+                throw FeedError(
+                    file: FeedFileReader.fileName(path),
+                    message: "the store directory is empty: run `ddkpi stores import FILE` first")
+            }
+            let reader = FeedFileReader(
+                definition: configuration.feedOptions.definition(feed), directory: directory,
+                options: configuration.feedOptions)
+            return PreparedFeed(feed: feed) { emit in try reader.read(file, emit: emit) }
+        }
+    }
+}
+
+/// Prints ingest outcomes: one line per file on standard output, details on standard error.
+struct IngestPrinter {
+    let output = TextOutput()
+    private(set) var outcomes: [IngestOutcome] = []
+
+    mutating func print(_ outcome: IngestOutcome) {
+        outcomes.append(outcome)
+        var line = outcome.status.rawValue.padded(to: 10) + FeedFileReader.fileName(outcome.path)
+        line += "  feed=\(outcome.feed?.rawValue ?? "?") read=\(outcome.read) inserted=\(outcome.counts.inserted)"
+        line += " updated=\(outcome.counts.updated) unchanged=\(outcome.counts.unchanged) skipped=\(outcome.skipped)"
+        line += " rejected=\(outcome.rejected)"
+        if outcome.dryRun { line += " (dry run: nothing written)" }
+        output.write(line + "\n")
+        output.flush()
+        if let error = outcome.error, outcome.status == .failed { Diagnostics.error("\(outcome.path): \(error)") }
+        for reject in outcome.rejects.prefix(5) { Diagnostics.warning("reject: \(reject.description)") }
+        if outcome.rejects.count > 5 { Diagnostics.warning("… and \(outcome.rejected - 5) more rejects (see --rejects or ddkpi runs --format json)") }
+        outcome.warnings.prefix(5).forEach(Diagnostics.warning)
+    }
+
+    func summary() {
+        let count = { (status: IngestStatus) in outcomes.filter { $0.status == status }.count }
+        let read = outcomes.map(\.read).reduce(0, +)
+        let inserted = outcomes.map(\.counts.inserted).reduce(0, +)
+        let updated = outcomes.map(\.counts.updated).reduce(0, +)
+        let rejected = outcomes.map(\.rejected).reduce(0, +)
+        output.write(
+            "\(outcomes.count) file\(outcomes.count == 1 ? "" : "s"): \(count(.ok)) ok, \(count(.failed)) failed, \(count(.duplicate)) duplicate; \(read) rows read, \(inserted) inserted, \(updated) updated, \(rejected) rejected\n")
+        output.flush()
+    }
+
+    var anyFailed: Bool { outcomes.contains { $0.status == .failed } }
+
+    /// Writes every kept reject as CSV: file,sheet,row,column,header,value,reason.
+    func writeRejects(to path: String) throws {
+        let file = try TextOutput(path: path)
+        file.write("file,sheet,row,column,header,value,reason\n")
+        for reject in outcomes.flatMap(\.rejects) {
+            let fields = [reject.file, reject.sheet, String(reject.row), reject.column ?? "", reject.header ?? "", reject.value, reject.reason]
+            file.write(fields.map(RowWriter.csvField).joined(separator: ",") + "\n")
+        }
+        file.flush()
+    }
+}
+
+extension String {
+    func padded(to width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
+}
