@@ -25,7 +25,13 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
         .target(name: "Feeds", dependencies: ["SheetStream"]),
-        .target(name: "Warehouse", dependencies: ["Feeds", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "Warehouse",
+            dependencies: [
+                "Feeds", "SheetStream", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
         .executableTarget(
             name: "ddkpi",
             dependencies: [
@@ -48,6 +54,11 @@ let package = Package(
         .testTarget(
             name: "SheetStreamTests",
             dependencies: ["SheetStream", "TestSupport"]
+        ),
+        .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),
+        .testTarget(
+            name: "WarehouseTests",
+            dependencies: ["Warehouse", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "ddkpiTests",

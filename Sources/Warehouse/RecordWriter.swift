@@ -6,6 +6,8 @@ import GRDB
 struct RecordWriter {
     private let runID: Int64
     private(set) var tally: UpsertTally
+    /// The upsert statement of the file's table, prepared on the first record.
+    private var prepared: Statement?
 
     private static let dailyColumns = (0..<7).map { "day_\($0)" }
     private static let salesAudit = UpsertStatement(
@@ -36,29 +38,38 @@ struct RecordWriter {
         case .salesAudit(let r):
             changed = try Self.salesAudit.run(
                 db,
-                [r.store, r.date.iso8601, r.totalSales, r.totalTransactions, r.totalItems, r.ccpPct, r.gpPct, r.upt, r.ads, runID])
+                [.text(r.store), .text(r.date.iso8601), .real(r.totalSales), SQLValue(r.totalTransactions),
+                 SQLValue(r.totalItems), SQLValue(r.ccpPct), SQLValue(r.gpPct), SQLValue(r.upt), SQLValue(r.ads), run],
+                prepared: &prepared)
         case .creditApplications(let r):
-            changed = try Self.credit.run(db, [r.store, r.date.iso8601, r.count, runID])
+            changed = try Self.credit.run(
+                db, [.text(r.store), .text(r.date.iso8601), SQLValue(r.count), run], prepared: &prepared)
         case .crmIntakes(let r):
-            changed = try Self.intakes.run(db, [r.store, r.date.iso8601, r.count, runID])
+            changed = try Self.intakes.run(
+                db, [.text(r.store), .text(r.date.iso8601), SQLValue(r.count), run], prepared: &prepared)
         case .birdeyeReviews(let r):
-            changed = try Self.reviews.run(db, Self.weeklyArguments(r, runID: runID))
+            changed = try Self.reviews.run(db, weeklyValues(r), prepared: &prepared)
         case .outboundCalls(let r):
-            changed = try Self.calls.run(db, Self.weeklyArguments(r, runID: runID))
+            changed = try Self.calls.run(db, weeklyValues(r), prepared: &prepared)
         case .store(let r):
-            changed = try Self.store.run(db, [r.code, r.name, r.region, r.status])
+            changed = try Self.store.run(
+                db, [.text(r.code), .text(r.name), SQLValue(r.region), .text(r.status)], prepared: &prepared)
             try replaceAliases(of: r, db)
         case .goal(let r):
-            changed = try Self.goal.run(db, [r.period, r.scope, r.metric, r.date?.iso8601 ?? "", r.target])
+            changed = try Self.goal.run(
+                db, [.text(r.period), .text(r.scope), .text(r.metric), .text(r.date?.iso8601 ?? ""), .real(r.target)],
+                prepared: &prepared)
         }
         tally.record(changed: changed)
     }
 
-    private static func weeklyArguments(_ record: WeeklyCountRecord, runID: Int64) -> StatementArguments {
-        var values: [(any DatabaseValueConvertible)?] = [record.store, record.weekStart.iso8601, record.total]
-        for day in 0..<7 { values.append(record.dailyCounts?[day]) }
-        values.append(runID)
-        return StatementArguments(values)
+    private var run: SQLValue { .integer(runID) }
+
+    private func weeklyValues(_ record: WeeklyCountRecord) -> [SQLValue] {
+        var values: [SQLValue] = [.text(record.store), .text(record.weekStart.iso8601), SQLValue(record.total)]
+        for day in 0..<7 { values.append(SQLValue(record.dailyCounts?[day])) }
+        values.append(run)
+        return values
     }
 
     private func replaceAliases(of store: StoreRecord, _ db: Database) throws {

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// Per-file upsert counts.
 public struct UpsertCounts: Sendable, Equatable, Codable {
@@ -38,7 +39,7 @@ struct UpsertTally {
 }
 
 /// An `INSERT … ON CONFLICT(key) DO UPDATE … WHERE changed` statement for one table
-/// (https://sqlite.org/lang_upsert.html), run through GRDB's statement cache.
+/// (https://sqlite.org/lang_upsert.html), prepared once per file by its caller.
 ///
 /// The `WHERE` clause leaves identical rows untouched, so SQLite reports no change for them.
 struct UpsertStatement {
@@ -54,11 +55,47 @@ struct UpsertStatement {
             """
     }
 
-    /// Runs the statement with `arguments` (key, values, untracked, in order); returns whether
+    /// Runs the statement with `values` (key, values, untracked, in order); returns whether
     /// the row was inserted or changed.
-    func run(_ db: Database, _ arguments: StatementArguments) throws -> Bool {
-        let statement = try db.cachedStatement(sql: sql)
-        try statement.execute(arguments: arguments)
-        return db.changesCount > 0
+    ///
+    /// Binds through the SQLite C API on GRDB's cached statement: building `StatementArguments`
+    /// from existential values cost more than the upsert itself on million-row files.
+    func run(_ db: Database, _ values: [SQLValue], prepared: inout Statement?) throws -> Bool {
+        let statement = try prepared ?? db.makeStatement(sql: sql)
+        prepared = statement
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            switch value {
+            case .null: sqlite3_bind_null(handle, index)
+            case .integer(let number): sqlite3_bind_int64(handle, index, number)
+            case .real(let number): sqlite3_bind_double(handle, index, number)
+            case .text(let text): sqlite3_bind_text(handle, index, text, -1, SQLValue.transient)
+            }
+        }
+        let status = sqlite3_step(handle)
+        sqlite3_reset(handle)
+        guard status == SQLITE_DONE else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                sql: sql)
+        }
+        return sqlite3_changes(db.sqliteConnection) > 0
     }
+}
+
+/// A value bound into an upsert.
+enum SQLValue {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+
+    /// SQLite copies the bytes (`SQLITE_TRANSIENT`), since Swift strings are bridged only for the call.
+    static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(_ value: Double?) { self = value.map(SQLValue.real) ?? .null }
+    init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
+    init(_ value: String?) { self = value.map(SQLValue.text) ?? .null }
 }

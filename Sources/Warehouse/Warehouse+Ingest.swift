@@ -19,6 +19,8 @@ public struct IngestOptions: Sendable {
 }
 
 /// A file ready to be read: its feed and the reading itself (records go to `emit`).
+///
+/// `read` runs on a background thread while the records are upserted on the database's.
 public struct PreparedFeed {
     public var feed: FeedID
     public var read: (_ emit: (FeedRecord) throws -> Void) throws -> FeedReadResult
@@ -80,7 +82,7 @@ extension Warehouse {
                 try db.inTransaction {
                     let runID = try insertRun(db, path: path, fingerprint: fingerprint, feed: prepared.feed, started: started)
                     var writer = try RecordWriter(db, table: FeedCatalog.definition(prepared.feed).table, runID: runID)
-                    let result = try prepared.read { record in try writer.write(record, db) }
+                    let result = try RecordPipeline.run(produce: prepared.read) { record in try writer.write(record, db) }
                     outcome.read = result.read
                     outcome.skipped = result.skipped
                     outcome.rejected = result.rejected

@@ -69,7 +69,6 @@ extension Warehouse {
             try db.execute(
                 sql: """
                     CREATE TABLE store_report (
-                        id INTEGER PRIMARY KEY,
                         store_code TEXT NOT NULL REFERENCES store(code),
                         date TEXT NOT NULL,
                         total_sales REAL NOT NULL,
@@ -79,43 +78,39 @@ extension Warehouse {
                         gp_pct REAL,
                         upt REAL,
                         ads REAL,
-                        ingest_run_id INTEGER
-                    );
-                    CREATE UNIQUE INDEX store_report_key ON store_report(store_code, date);
+                        ingest_run_id INTEGER,
+                        PRIMARY KEY (store_code, date)
+                    ) WITHOUT ROWID;
                     CREATE TABLE credit_report (
-                        id INTEGER PRIMARY KEY,
                         store_code TEXT NOT NULL REFERENCES store(code),
                         date TEXT NOT NULL,
                         total_applications INTEGER NOT NULL,
-                        ingest_run_id INTEGER
-                    );
-                    CREATE UNIQUE INDEX credit_report_key ON credit_report(store_code, date);
+                        ingest_run_id INTEGER,
+                        PRIMARY KEY (store_code, date)
+                    ) WITHOUT ROWID;
                     CREATE TABLE crm_intake_report (
-                        id INTEGER PRIMARY KEY,
                         store_code TEXT NOT NULL REFERENCES store(code),
                         date TEXT NOT NULL,
                         total_intakes INTEGER NOT NULL,
-                        ingest_run_id INTEGER
-                    );
-                    CREATE UNIQUE INDEX crm_intake_report_key ON crm_intake_report(store_code, date);
+                        ingest_run_id INTEGER,
+                        PRIMARY KEY (store_code, date)
+                    ) WITHOUT ROWID;
                     CREATE TABLE birdeye_report (
-                        id INTEGER PRIMARY KEY,
                         store_code TEXT NOT NULL REFERENCES store(code),
                         week_start TEXT NOT NULL,
                         review_count INTEGER NOT NULL,
                         \(dailyCounts),
-                        ingest_run_id INTEGER
-                    );
-                    CREATE UNIQUE INDEX birdeye_report_key ON birdeye_report(store_code, week_start);
+                        ingest_run_id INTEGER,
+                        PRIMARY KEY (store_code, week_start)
+                    ) WITHOUT ROWID;
                     CREATE TABLE outbound_call_report (
-                        id INTEGER PRIMARY KEY,
                         store_code TEXT NOT NULL REFERENCES store(code),
                         week_start TEXT NOT NULL,
                         total_calls INTEGER NOT NULL,
                         \(dailyCounts),
-                        ingest_run_id INTEGER
-                    );
-                    CREATE UNIQUE INDEX outbound_call_report_key ON outbound_call_report(store_code, week_start);
+                        ingest_run_id INTEGER,
+                        PRIMARY KEY (store_code, week_start)
+                    ) WITHOUT ROWID;
                     """)
         }
         return migrator

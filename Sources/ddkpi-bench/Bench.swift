@@ -1,6 +1,10 @@
 import ArgumentParser
 import SheetStream
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `ddkpi-bench`: generates deterministic sales-audit-like files and measures how fast, and in
 /// how much memory, ddkpi reads them, side by side with other tools when asked.
 @main
@@ -8,7 +12,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ddkpi-bench",
         abstract: "Measure ddkpi's readers: throughput and peak memory on synthetic sales-audit files.",
-        subcommands: [XLSXBench.self, CSVBench.self, ReadFile.self, SAXFloor.self]
+        subcommands: [XLSXBench.self, CSVBench.self, IngestBench.self, ReadFile.self, SAXFloor.self]
     )
 }
 
@@ -92,6 +96,42 @@ struct CSVBench: ParsableCommand {
         else { return }
         duckdb.print(rows: options.rows, bytes: bytes)
         print("ratio: ddkpi/duckdb \(Format.ratio(ours.seconds / duckdb.seconds))")
+    }
+}
+
+struct IngestBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ingest",
+        abstract: "Time `ddkpi ingest` of a sales-audit XLSX of store-day rows into a fresh warehouse.")
+
+    @OptionGroup var options: BenchOptions
+
+    func run() throws {
+        let path = options.file ?? "/tmp/ddkpi-bench-\(options.rows).xlsx"
+        if !(options.reuse && FileSystem.exists(path)) {
+            let started = Clock.now()
+            try SalesAuditData(rows: options.rows).writeXLSX(to: path, strings: .shared)
+            print("generated \(path) in \(Format.seconds(Clock.now() - started))")
+        }
+        let work = "/tmp/ddkpi-bench-ingest-\(getpid())"
+        mkdir(work, 0o755)
+        defer { _ = try? Measurement.run(label: "cleanup", ["rm", "-rf", work]) }
+        let stores = work + "/stores.csv"
+        let output = try TextOutput(path: stores)
+        output.write("code,name,region\n")
+        for number in 1...40 { output.write("\(SalesAuditData.storeCode(number)),Store \(number),Region \(number % 4)\n") }
+        output.flush()
+        let ddkpi = String(CommandLine.arguments[0].dropLast("ddkpi-bench".count)) + "ddkpi"
+        let database = work + "/warehouse.sqlite"
+        _ = try Measurement.run(label: "stores import", [ddkpi, "--db", database, "stores", "import", stores])
+        print("file \(Format.megabytes(FileSystem.size(path))), \(options.rows) store-day rows")
+        let ours = try Measurement.run(label: "ddkpi ingest", [ddkpi, "--db", database, "ingest", "--feed", "sales-audit", path])
+        ours.print(rows: options.rows, bytes: FileSystem.size(path))
+        guard options.compare else { return }
+        let pandas = Measurement.compare(
+            label: "pandas+sqlite3 upsert", ["python3", "-c", Scripts.pandasUpsert, path, work + "/pandas.sqlite"])
+        pandas?.print(rows: options.rows, bytes: FileSystem.size(path))
+        if let pandas { print("speed-up over pandas: \(Format.ratio(pandas.seconds / ours.seconds))") }
     }
 }
 

@@ -138,6 +138,18 @@ enum Scripts {
         con = duckdb.connect()
         print(con.execute("SELECT count(*), sum(net_sales) FROM read_xlsx(?)", [sys.argv[1]]).fetchone())
         """
+    /// The obvious alternative: pandas with the calamine engine, then one sqlite3 transaction of upserts.
+    static let pandasUpsert = """
+        import sys, sqlite3
+        import pandas as pd
+        df = pd.read_excel(sys.argv[1], engine="calamine")
+        con = sqlite3.connect(sys.argv[2])
+        con.execute("CREATE TABLE IF NOT EXISTS store_report (store_code TEXT, date TEXT, total_sales REAL, total_transactions INTEGER, total_items INTEGER, ccp_pct REAL, gp_pct REAL, PRIMARY KEY (store_code, date))")
+        rows = zip(df["Store"].astype(str), pd.to_datetime(df["Date"]).dt.strftime("%Y-%m-%d"), df["Net Sales"], df["Transactions"].astype(int), df["Items"].astype(int), df["CCP %"], df["GP %"])
+        with con:
+            con.executemany("INSERT INTO store_report VALUES (?,?,?,?,?,?,?) ON CONFLICT (store_code, date) DO UPDATE SET total_sales = excluded.total_sales, total_transactions = excluded.total_transactions, total_items = excluded.total_items, ccp_pct = excluded.ccp_pct, gp_pct = excluded.gp_pct", rows)
+        print(f"rows={len(df)}")
+        """
     static let duckdbCSV = """
         import sys, duckdb
         print(duckdb.connect().execute("SELECT count(*), sum(net_sales) FROM read_csv(?)", [sys.argv[1]]).fetchone())

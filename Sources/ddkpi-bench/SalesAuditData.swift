@@ -76,7 +76,7 @@ struct SalesAuditData {
         output.flush()
     }
 
-    private static func storeCode(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
+    static func storeCode(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
 }
 
 /// SplitMix64: a tiny deterministic generator, so every run writes the same file.

@@ -79,7 +79,7 @@ struct Configuration {
                         throw fail("aliases.\(feedName)", "a feed id (\(FeedID.allCases.map(\.rawValue).joined(separator: ", "))) with a table of fields")
                     }
                     for fieldName in fields.keys {
-                        guard let field = CanonicalField(rawValue: fieldName),
+                        guard let field = CanonicalField(name: fieldName),
                               let names = fields[fieldName]?.array?.compactMap({ $0.string })
                         else { throw fail("aliases.\(feedName).\(fieldName)", "a canonical field name with a list of header strings") }
                         feedOptions.extraAliases[feed, default: [:]][field, default: []].append(contentsOf: names)

@@ -17,6 +17,10 @@ struct DDKPI: ParsableCommand {
         ]
     )
 
+    /// `--db` and `--config` before the command name (`ddkpi --db w.sqlite runs`); every command
+    /// declares the same group, so the values reach it from either side of its name.
+    @OptionGroup var global: GlobalOptions
+
     /// Runs the command and maps every outcome to SPEC's exit codes: 0 success, 1 some input
     /// failed, 2 usage or configuration error, 3 lock held.
     static func main() {

@@ -14,8 +14,9 @@ public enum FeedID: String, CaseIterable, Sendable, Codable {
     public static let dataFeeds: [FeedID] = [.salesAudit, .creditApps, .birdeyeReviews, .crmIntakes, .outboundCalls]
 }
 
-/// A canonical field a feed yields, whatever its header says.
-public enum CanonicalField: String, CaseIterable, Sendable, Codable {
+/// A canonical field a feed yields, whatever its header says. Its name (`totalSales`) is how
+/// the config file and messages refer to it; its raw value indexes per-field tables.
+public enum CanonicalField: Int, CaseIterable, Sendable {
     case store, date, weekStart, totalSales, totalTransactions, totalItems, ccpPct, gpPct, upt, ads
     case reviewCount, rating
     case monday, tuesday, wednesday, thursday, friday, saturday, sunday
@@ -25,6 +26,15 @@ public enum CanonicalField: String, CaseIterable, Sendable, Codable {
 
     /// The weekday columns in calendar order, Monday first.
     public static let weekdays: [CanonicalField] = [.monday, .tuesday, .wednesday, .thursday, .friday, .saturday, .sunday]
+
+    /// The field's name, as the config file spells it (`totalSales`).
+    public var name: String { String(describing: self) }
+
+    /// The field with a name, if any.
+    public init?(name: String) {
+        guard let field = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = field
+    }
 
     /// 0 for Monday … 6 for Sunday, for weekday columns.
     public var weekdayIndex: Int? { Self.weekdays.firstIndex(of: self) }

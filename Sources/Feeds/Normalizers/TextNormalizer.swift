@@ -4,6 +4,7 @@ import SheetStream
 public enum TextNormalizer {
     /// Trimmed text with non-breaking spaces read as spaces; `nil` when nothing is left.
     public static func clean(_ text: String) -> String? {
+        if let ascii = trimmedASCII(text) { return ascii.isEmpty ? nil : ascii }
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar.value {
@@ -15,6 +16,47 @@ public enum TextNormalizer {
         let cleaned = String(scalars)
         let trimmed = cleaned.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()
         return trimmed.isEmpty ? nil : String(trimmed)
+    }
+
+    /// The fast path for ASCII text (nearly every cell): trims ASCII whitespace without
+    /// walking Unicode scalars; `nil` when the text is not ASCII.
+    private static func trimmedASCII(_ text: String) -> String? {
+        var first = -1
+        var last = -1
+        var index = 0
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return nil }
+            if byte != 0x20 && (byte < 0x09 || byte > 0x0D) {
+                if first < 0 { first = index }
+                last = index
+            }
+            index += 1
+        }
+        if first < 0 { return "" }
+        if first == 0 && last == index - 1 { return text }
+        let utf8 = text.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: first)
+        let end = utf8.index(utf8.startIndex, offsetBy: last + 1)
+        return String(text[start..<end])
+    }
+
+    /// Whether ASCII-case-insensitive `word` occurs in `text` (a cheap filter before real parsing).
+    static func containsASCII(_ text: String, _ word: StaticString) -> Bool {
+        let needle = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        func search(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let firstNeedle = needle.first else { return true }
+            guard bytes.count >= needle.count else { return false }
+            for start in 0...(bytes.count - needle.count) where bytes[start] | 0x20 == firstNeedle {
+                var matched = true
+                for offset in 1..<needle.count where bytes[start + offset] | 0x20 != needle[offset] {
+                    matched = false
+                    break
+                }
+                if matched { return true }
+            }
+            return false
+        }
+        return text.utf8.withContiguousStorageIfAvailable(search) ?? Array(text.utf8).withUnsafeBufferPointer(search)
     }
 
     /// The text of any cell as a user would read it (numbers in shortest form), cleaned.

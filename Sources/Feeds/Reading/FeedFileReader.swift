@@ -57,7 +57,7 @@ public struct FeedFileReader {
             }
         }
         let layouts = definition.layouts.map { layout in
-            layout.map { $0.anyOf.count == 1 ? $0.anyOf[0].rawValue : "a weekday column" }.joined(separator: " + ")
+            layout.map { $0.anyOf.count == 1 ? $0.anyOf[0].name : "a weekday column" }.joined(separator: " + ")
         }
         throw FeedError(
             file: Self.fileName(file.path),
@@ -79,6 +79,7 @@ private struct MappingState {
     var result: FeedReadResult
     var daily = DailyCounter()
     var weekly: WeeklyCounter
+    let cache: NormalizationCache
 
     init(reader: FeedFileReader, header: HeaderMap, file: String, sheet: String, isCSV: Bool, dateSystem: ExcelDateSystem) {
         self.reader = reader
@@ -89,13 +90,14 @@ private struct MappingState {
         self.dateSystem = dateSystem
         result = FeedReadResult(feed: reader.definition.id, sheet: sheet, headerRow: header.row)
         weekly = WeeklyCounter(weekStart: reader.options.weekStart)
+        cache = NormalizationCache(directory: reader.directory, dateText: reader.options.dateText, dateSystem: dateSystem)
     }
 
     private var definition: FeedDefinition { reader.definition }
 
     mutating func map(_ row: Row, emit: (FeedRecord) throws -> Void) throws {
         result.read += 1
-        if row.isBlank || TotalRow.isTotal(row, storeColumn: header.columns[.store] ?? header.columns[.code])
+        if row.isBlank || TotalRow.isTotal(row, storeColumn: header[.store] ?? header[.code])
             || header.isRepeat(of: row, definition: definition)
         {
             result.skipped += 1
@@ -125,8 +127,9 @@ private struct MappingState {
 
     /// The record of a row for a row-per-key feed; event feeds aggregate and return `nil`.
     private mutating func mapFields(_ fields: inout RowFields) -> FeedRecord? {
-        let date = { (cell: Cell) in ValueNormalizer.date(cell, parser: self.reader.options.dateText, dateSystem: self.dateSystem) }
-        let store = { (cell: Cell) in self.reader.directory.resolve(cell) }
+        let cache = self.cache
+        let date = { (cell: Cell) in cache.date(cell) }
+        let store = { (cell: Cell) in cache.store(cell) }
         switch definition.id {
         case .salesAudit:
             guard let code = fields.required(.store, store), let day = fields.required(.date, date),
@@ -234,5 +237,40 @@ private struct MappingState {
             return .failure(.invalid("is not a metric (expected one of \(GoalRecord.metrics.sorted().joined(separator: ", ")))"))
         }
         return .success(text)
+    }
+}
+
+/// Remembers the normalisation of repeated text cells: a store-day export names the same ~40
+/// stores and the same dates over and over, and parsing them once each is most of the win.
+private final class NormalizationCache {
+    private let directory: StoreDirectory
+    private let dateText: DateText
+    private let dateSystem: ExcelDateSystem
+    private var stores: [String: Result<String, NormalizationFailure>] = [:]
+    private var dates: [String: Result<CivilDate, NormalizationFailure>] = [:]
+    private static let limit = 4096
+
+    init(directory: StoreDirectory, dateText: DateText, dateSystem: ExcelDateSystem) {
+        self.directory = directory
+        self.dateText = dateText
+        self.dateSystem = dateSystem
+    }
+
+    func store(_ cell: Cell) -> Result<String, NormalizationFailure> {
+        guard case .string(let text) = cell else { return directory.resolve(cell) }
+        if let known = stores[text] { return known }
+        let result = directory.resolve(cell)
+        if stores.count >= Self.limit { stores.removeAll(keepingCapacity: true) }
+        stores[text] = result
+        return result
+    }
+
+    func date(_ cell: Cell) -> Result<CivilDate, NormalizationFailure> {
+        guard case .string(let text) = cell else { return ValueNormalizer.date(cell, parser: dateText, dateSystem: dateSystem) }
+        if let known = dates[text] { return known }
+        let result = ValueNormalizer.date(cell, parser: dateText, dateSystem: dateSystem)
+        if dates.count >= Self.limit { dates.removeAll(keepingCapacity: true) }
+        dates[text] = result
+        return result
     }
 }

@@ -4,7 +4,10 @@ import SheetStream
 public struct HeaderMap: Sendable {
     /// 1-based row of the header.
     public var row: Int
-    public var columns: [CanonicalField: Int]
+    /// The column of each field found.
+    public private(set) var columns: [CanonicalField: Int]
+    /// `columns` as an array indexed by the field's raw value (-1: absent), for the per-row path.
+    private var columnByField: [Int]
     /// Header text per column, for reject messages.
     public var headers: [Int: String]
     /// Cells in the header row (the expected field count of CSV records).
@@ -22,17 +25,31 @@ public struct HeaderMap: Sendable {
         let satisfied = definition.layouts.contains { layout in
             layout.allSatisfy { requirement in requirement.anyOf.contains { columns[$0] != nil } }
         }
-        return satisfied ? HeaderMap(row: row.number, columns: columns, headers: headers, width: row.cells.count) : nil
+        guard satisfied else { return nil }
+        var columnByField = Array(repeating: -1, count: CanonicalField.allCases.count)
+        for (field, column) in columns { columnByField[field.rawValue] = column }
+        return HeaderMap(row: row.number, columns: columns, columnByField: columnByField, headers: headers, width: row.cells.count)
     }
 
-    /// Whether `row` repeats this header (exports repeat it at page breaks).
+    /// The column of a field, if the header has it.
+    @inline(__always) public subscript(field: CanonicalField) -> Int? {
+        let column = columnByField[field.rawValue]
+        return column >= 0 ? column : nil
+    }
+
+    /// Whether `row` repeats this header (exports repeat it at page breaks): every mapped
+    /// column holds text naming the same field. Data cells fail on the first, cheap check.
     func isRepeat(of row: Row, definition: FeedDefinition) -> Bool {
-        var matched = 0
-        for (field, column) in columns {
-            guard let text = TextNormalizer.text(of: row[column]), definition.field(forHeader: text) == field else { return false }
-            matched += 1
+        guard !columns.isEmpty else { return false }
+        for column in columns.values {
+            guard case .string = row[column] else { return false }
         }
-        return matched > 0
+        for (field, column) in columns {
+            guard case .string(let raw) = row[column], let text = TextNormalizer.clean(raw),
+                  text == headers[column] || definition.field(forHeader: text) == field
+            else { return false }
+        }
+        return true
     }
 }
 
@@ -42,7 +59,9 @@ enum TotalRow {
     static func isTotal(_ row: Row, storeColumn: Int?) -> Bool {
         let candidates = [storeColumn.map { row[$0] }, row.cells.first { !$0.isEmpty }].compactMap { $0 }
         return candidates.contains { cell in
-            guard case .string(let raw) = cell, let text = TextNormalizer.clean(raw) else { return false }
+            guard case .string(let raw) = cell, TextNormalizer.containsASCII(raw, "total"),
+                  let text = TextNormalizer.clean(raw)
+            else { return false }
             var key = text.lowercased()
             while key.hasSuffix(":") { key.removeLast() }
             let words = key.split(separator: " ")

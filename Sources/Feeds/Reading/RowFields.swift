@@ -15,18 +15,18 @@ struct RowFields {
         self.sheet = sheet
     }
 
-    func has(_ field: CanonicalField) -> Bool { header.columns[field] != nil }
+    func has(_ field: CanonicalField) -> Bool { header[field] != nil }
 
     /// Whether the field's column exists and the cell holds a value.
     func isPresent(_ field: CanonicalField) -> Bool {
-        header.columns[field].map { !row[$0].isEmpty && TextNormalizer.text(of: row[$0]) != nil } ?? false
+        header[field].map { !row[$0].isEmpty && TextNormalizer.text(of: row[$0]) != nil } ?? false
     }
 
     /// A required field: its failure rejects the row.
     mutating func required<Value>(_ field: CanonicalField, _ normalize: (Cell) -> Result<Value, NormalizationFailure>)
         -> Value?
     {
-        guard let column = header.columns[field] else { return nil }
+        guard let column = header[field] else { return nil }
         switch normalize(row[column]) {
         case .success(let value): return value
         case .failure(let failure):
@@ -39,7 +39,7 @@ struct RowFields {
     mutating func optional<Value>(_ field: CanonicalField, _ normalize: (Cell) -> Result<Value, NormalizationFailure>)
         -> Value??
     {
-        guard let column = header.columns[field] else { return .some(nil) }
+        guard let column = header[field] else { return .some(nil) }
         switch normalize(row[column]) {
         case .success(let value): return .some(value)
         case .failure(.missing): return .some(nil)

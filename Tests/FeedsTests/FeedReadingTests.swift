@@ -1,0 +1,158 @@
+import Feeds
+import SheetStream
+import TestSupport
+import XCTest
+
+final class FeedReadingTests: XCTestCase {
+    private let directory = StoreDirectory(stores: [
+        StoreRecord(code: "08", name: "Natick", region: "East", aliases: ["Hannoush Jewelers - Natick", "Natick Mall"]),
+        StoreRecord(code: "10", name: "Framingham", region: "East"),
+    ])
+
+    private func read(_ fixture: String, as feed: FeedID, options: FeedOptions = FeedOptions()) throws
+        -> (FeedReadResult, [FeedRecord])
+    {
+        let file = try SpreadsheetFile.open(path: TestPaths.fixture("feeds/\(fixture)"))
+        let reader = FeedFileReader(definition: options.definition(feed), directory: directory, options: options)
+        var records: [FeedRecord] = []
+        let result = try reader.read(file) { records.append($0) }
+        return (result, records)
+    }
+
+    private func day(_ d: Int) -> CivilDate { CivilDate(year: 2025, month: 7, day: d) }
+
+    func testSalesAuditMappingSkipsAndRejects() throws {
+        let (result, records) = try read("sales_audit_small.csv", as: .salesAudit)
+        XCTAssertEqual(result.headerRow, 4)
+        XCTAssertEqual(result.read, 8)
+        XCTAssertEqual(result.skipped, 2, "the total row and the repeated header")
+        XCTAssertEqual(result.rejected, 2)
+        XCTAssertEqual(
+            records,
+            [
+                .salesAudit(SalesAuditRecord(store: "08", date: day(14), totalSales: 1234.5, totalTransactions: 10, totalItems: 25, ccpPct: 0.452, gpPct: 0.51)),
+                .salesAudit(SalesAuditRecord(store: "10", date: day(14), totalSales: -20, totalTransactions: 1, totalItems: 1, ccpPct: 0.5, gpPct: 0.5)),
+                .salesAudit(SalesAuditRecord(store: "08", date: day(15), totalSales: 100, totalTransactions: 4, totalItems: 4, ccpPct: nil, gpPct: nil)),
+                .salesAudit(SalesAuditRecord(store: "08", date: day(16), totalSales: 50, totalTransactions: 2, totalItems: 3, ccpPct: 0.4, gpPct: 0.45)),
+            ])
+        XCTAssertEqual(result.rejects.map(\.description), [
+            "sales_audit_small.csv!sales_audit_small row 11, column A (Store #): \"99\" is not a known store code (99)",
+            "sales_audit_small.csv!sales_audit_small row 12, column C (Net Sales): \"12.3x4\" is not a number",
+        ])
+        XCTAssertEqual(result.warnings.count, 1, "UPT 9 given where 4/4 = 1 is recomputed; ADS within 1%")
+        XCTAssertTrue(result.warnings[0].contains("row 7: given UPT 9 is more than 1% off the recomputed 1"), result.warnings[0])
+    }
+
+    func testCreditApplicationsAreCountedPerStoreAndDay() throws {
+        let (result, records) = try read("credit_small.csv", as: .creditApps)
+        XCTAssertEqual(result.read, 3)
+        XCTAssertEqual(records, [
+            .creditApplications(DailyCountRecord(store: "08", date: day(14), count: 2)),
+            .creditApplications(DailyCountRecord(store: "10", date: day(15), count: 1)),
+        ])
+    }
+
+    func testCRMIntakesResolveCompanyNamesAndRejectUnknownOnes() throws {
+        let (result, records) = try read("crm_intakes_small.csv", as: .crmIntakes)
+        XCTAssertEqual(records, [
+            .crmIntakes(DailyCountRecord(store: "08", date: day(14), count: 1)),
+            .crmIntakes(DailyCountRecord(store: "10", date: day(14), count: 1)),
+        ])
+        XCTAssertEqual(result.rejects.first?.reason, "is not a known store name or alias")
+        XCTAssertEqual(result.rejects.first?.column, "A")
+    }
+
+    func testReviewsPerReviewAggregateToWeeksWithDailyCounts() throws {
+        let (_, records) = try read("birdeye_reviews_small.csv", as: .birdeyeReviews)
+        XCTAssertEqual(records, [
+            .birdeyeReviews(WeeklyCountRecord(store: "08", weekStart: day(14), total: 2, dailyCounts: [1, 0, 0, 0, 0, 0, 1])),
+            .birdeyeReviews(WeeklyCountRecord(store: "10", weekStart: day(21), total: 1, dailyCounts: [1, 0, 0, 0, 0, 0, 0])),
+        ])
+    }
+
+    func testWeeklyReviewSummariesNormaliseTheWeekStart() throws {
+        let (_, records) = try read("birdeye_weekly_small.csv", as: .birdeyeReviews)
+        XCTAssertEqual(records, [.birdeyeReviews(WeeklyCountRecord(store: "08", weekStart: day(14), total: 7, dailyCounts: nil))])
+    }
+
+    func testCallsFromWeekdayColumnsAndFromACallLog() throws {
+        let (_, weekly) = try read("calls_weekly_small.csv", as: .outboundCalls)
+        XCTAssertEqual(weekly, [
+            .outboundCalls(WeeklyCountRecord(store: "08", weekStart: day(14), total: 28, dailyCounts: [1, 2, 3, 4, 5, 6, 7])),
+            // "Week Starting" 2025-07-16 (a Wednesday): its Monday column is 07-21, its Sunday 07-20.
+            .outboundCalls(WeeklyCountRecord(store: "10", weekStart: day(14), total: 2, dailyCounts: [0, 0, 0, 0, 0, 0, 2])),
+            .outboundCalls(WeeklyCountRecord(store: "10", weekStart: day(21), total: 1, dailyCounts: [1, 0, 0, 0, 0, 0, 0])),
+        ])
+        let (_, log) = try read("calls_log_small.csv", as: .outboundCalls)
+        XCTAssertEqual(log, [.outboundCalls(WeeklyCountRecord(store: "08", weekStart: day(14), total: 2, dailyCounts: [1, 0, 0, 0, 0, 0, 1]))])
+    }
+
+    func testSundayWeeksFromConfiguration() throws {
+        let (_, records) = try read("birdeye_reviews_small.csv", as: .birdeyeReviews, options: FeedOptions(weekStart: 6))
+        XCTAssertEqual(records.first, .birdeyeReviews(WeeklyCountRecord(store: "08", weekStart: day(13), total: 1, dailyCounts: [0, 1, 0, 0, 0, 0, 0])))
+    }
+
+    func testStoresAndGoals() throws {
+        let (_, stores) = try read("stores_small.csv", as: .stores)
+        XCTAssertEqual(stores.first, .store(StoreRecord(code: "08", name: "Natick", region: "East", aliases: ["Hannoush Jewelers - Natick", "Natick Mall"])))
+        let (result, goals) = try read("goals_small.csv", as: .goals)
+        XCTAssertEqual(goals, [
+            .goal(GoalRecord(period: "2025-07", scope: "global", metric: "totalSales", target: 100_000, date: nil)),
+            .goal(GoalRecord(period: "2025-07", scope: "08", metric: "totalSales", target: 150_000, date: nil)),
+            .goal(GoalRecord(period: "2025-07", scope: "08", metric: "totalSales", target: 5000, date: day(14))),
+        ])
+        XCTAssertEqual(result.rejected, 2)
+        XCTAssertTrue(result.rejects[0].reason.hasPrefix("is not a metric"))
+    }
+
+    func testExtraAliasesFromConfiguration() throws {
+        let options = FeedOptions(extraAliases: [.creditApps: [.date: ["Submitted On"]]])
+        XCTAssertEqual(options.definition(.creditApps).field(forHeader: "SUBMITTED_ON"), .date)
+    }
+
+    func testMissingHeaderIsAnErrorNamingTheHeadersSeen() throws {
+        XCTAssertThrowsError(try read("credit_small.csv", as: .salesAudit)) { error in
+            XCTAssertTrue("\(error)".contains("no sales-audit header row in the first 30 rows"), "\(error)")
+            XCTAssertTrue("\(error)".contains("headers seen: Store Code, Application Date, Applicant Name"), "\(error)")
+        }
+    }
+
+    func testRaggedCSVRowsAreRejects() throws {
+        let directoryURL = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directoryURL) }
+        let path = try TestPaths.write(Array("Store,Date\n08,2025-07-14\n08,2025-07-15,extra\n".utf8), named: "credit.csv", in: directoryURL)
+        let reader = FeedFileReader(definition: FeedCatalog.definition(.creditApps), directory: directory, options: FeedOptions())
+        let result = try reader.read(try SpreadsheetFile.open(path: path)) { _ in }
+        XCTAssertEqual(result.rejects.map(\.reason), ["has 3 fields, but the header row has 2"])
+        XCTAssertEqual(result.rejects.first?.row, 3)
+    }
+}
+
+final class FeedDetectorTests: XCTestCase {
+    private func detect(_ name: String, _ content: String, explicit: FeedID? = nil) throws -> FeedID {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try TestPaths.write(Array(content.utf8), named: name, in: directory)
+        return try FeedDetector(options: FeedOptions()).detect(try SpreadsheetFile.open(path: path), explicit: explicit)
+    }
+
+    func testExplicitThenFileNameThenHeaders() throws {
+        XCTAssertEqual(try detect("Credit_0715.csv", "Store,Date\n", explicit: .crmIntakes), .crmIntakes)
+        XCTAssertEqual(try detect("DAILY_SALES-AUDIT.csv", "x\n"), .salesAudit)
+        XCTAssertEqual(try detect("credit_0715.csv", "Store,Date\n"), .creditApps)
+        XCTAssertEqual(try detect("birdeye.csv", "x\n"), .birdeyeReviews)
+        XCTAssertEqual(try detect("intake.csv", "x\n"), .crmIntakes)
+        XCTAssertEqual(try detect("calls.csv", "x\n"), .outboundCalls)
+        XCTAssertEqual(try detect("export1.csv", "Title\nStore,Date,Net Sales,Transactions,Items\n"), .salesAudit)
+        XCTAssertEqual(try detect("export2.csv", "Location,Review Date,Rating\n"), .birdeyeReviews)
+        XCTAssertEqual(try detect("export3.csv", "Store,Week Of,Mon,Tue\n"), .outboundCalls)
+        XCTAssertEqual(try detect("export4.csv", "Store,Application Date\n"), .creditApps)
+    }
+
+    func testAmbiguousOrUnknownFilesAreErrorsNeverGuesses() {
+        XCTAssertThrowsError(try detect("export.csv", "Store,Date,Amount\n08,2025-07-14,3\n")) { error in
+            XCTAssertTrue("\(error)".contains("cannot tell which feed this is; headers seen: Store, Date, Amount"), "\(error)")
+            XCTAssertTrue("\(error)".contains("--feed"), "\(error)")
+        }
+    }
+}

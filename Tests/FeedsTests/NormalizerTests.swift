@@ -1,0 +1,104 @@
+import Feeds
+import SheetStream
+import XCTest
+
+final class NormalizerTests: XCTestCase {
+    private let directory = StoreDirectory(stores: [
+        StoreRecord(code: "08", name: "Natick", region: "East", aliases: ["Hannoush Jewelers - Natick"]),
+        StoreRecord(code: "10", name: "Framingham", region: "East"),
+        StoreRecord(code: "108", name: "Big Store", region: "West"),
+    ])
+
+    private func store(_ cell: Cell) -> String? { try? directory.resolve(cell).get() }
+
+    func testStoreCodesFromEverySpecForm() {
+        for cell: Cell in [.number(8), .number(8.0), .string("8"), .string("8.0"), .string("08"), .string("Store 08"),
+                           .string("#8"), .string("08 - Natick"), .string("Store 8 Natick"), .string(" store #8 ")]
+        {
+            XCTAssertEqual(store(cell), "08", "\(cell)")
+        }
+        XCTAssertEqual(store(.string("108")), "108")
+    }
+
+    func testStoreNamesAndAliasesMatchCaseInsensitivelyWithSpacesCollapsed() {
+        XCTAssertEqual(store(.string("Hannoush Jewelers - Natick")), "08")
+        XCTAssertEqual(store(.string("  hannoush   JEWELERS -  natick\u{A0}")), "08")
+        XCTAssertEqual(store(.string("Natick")), "08")
+        XCTAssertEqual(store(.string("Hannoush Jewelers - Framingham")), "10", "the part after the last dash")
+    }
+
+    func testUnknownStoresAreFailuresNeverNewStores() {
+        XCTAssertEqual(directory.resolve(.string("99")), .failure(.invalid("is not a known store code (99)")))
+        XCTAssertEqual(directory.resolve(.string("Boston")), .failure(.invalid("is not a known store name or alias")))
+        XCTAssertEqual(directory.resolve(.number(8.5)), .failure(.invalid("is not a store code")))
+        XCTAssertEqual(directory.resolve(.empty), .failure(.missing))
+    }
+
+    func testMoney() {
+        XCTAssertEqual(try ValueNormalizer.money(.number(1234.56)).get(), 1234.56)
+        XCTAssertEqual(try ValueNormalizer.money(.string("$1,234.56")).get(), 1234.56)
+        XCTAssertEqual(try ValueNormalizer.money(.string("(1,234.56)")).get(), -1234.56)
+        XCTAssertEqual(try ValueNormalizer.money(.string("-1,234.56")).get(), -1234.56)
+        XCTAssertEqual(try ValueNormalizer.money(.string("-$5")).get(), -5)
+        XCTAssertEqual(ValueNormalizer.money(.string("12,3x4")), .failure(.invalid("is not a number")))
+        XCTAssertEqual(ValueNormalizer.count(.number(2.5)), .failure(.invalid("is not a whole number")))
+        XCTAssertEqual(try ValueNormalizer.count(.string("1,234")).get(), 1234)
+    }
+
+    func testPercentsAreStoredAsFractions() {
+        for cell: Cell in [.number(0.452), .string("45.2%"), .number(45.2), .string("45.2"), .string("0.452")] {
+            XCTAssertEqual(try ValueNormalizer.percent(cell).get(), 0.452, "\(cell)")
+        }
+        XCTAssertEqual(try ValueNormalizer.percent(.number(1.2)).get(), 1.2, "at most 1.5 is already a fraction")
+        XCTAssertEqual(ValueNormalizer.percent(.string("n/a")), .failure(.invalid("is not a percent")))
+    }
+
+    func testDatesFromCellsSerialsAndEveryTextForm() throws {
+        let expected = CivilDate(year: 2025, month: 7, day: 15)
+        let parser = DateText()
+        func date(_ cell: Cell, _ system: ExcelDateSystem = .date1900) -> CivilDate? {
+            try? ValueNormalizer.date(cell, parser: parser, dateSystem: system).get()
+        }
+        XCTAssertEqual(date(.date(CellDateTime(year: 2025, month: 7, day: 15, hour: 13)!)), expected)
+        XCTAssertEqual(date(.number(45_853)), expected)
+        XCTAssertEqual(date(.number(44_391), .date1904), expected)
+        for text in ["2025-07-15", "7/15/2025", "07/15/25", "15-Jul-2025", "Jul 15, 2025", "July 15, 2025",
+                     "2025-07-15 13:45", "2025-07-15T13:45:07", "7/15/2025 1:43 PM", "7/15/2025 13:45:07",
+                     "15 Jul 2025", "Jul 15 2025 12:00 AM"]
+        {
+            XCTAssertEqual(date(.string(text)), expected, text)
+        }
+        XCTAssertNil(date(.string("15/7/2025")), "day-first only when configured")
+        XCTAssertEqual(try ValueNormalizer.date(.string("15/7/2025"), parser: DateText(dayFirst: true), dateSystem: .date1900).get(), expected)
+        XCTAssertNil(date(.string("2025-02-30")))
+        XCTAssertNil(date(.string("7/15/2025 25:00")))
+        XCTAssertNil(date(.string("soon")))
+        XCTAssertEqual(DateText().parse("7/15/2025 12:05 AM")?.secondsOfDay, 300)
+        XCTAssertEqual(DateText().parse("7/15/2025 1:43 PM")?.secondsOfDay, 13 * 3600 + 43 * 60)
+    }
+
+    func testTextCleaning() {
+        XCTAssertEqual(TextNormalizer.clean("\u{A0} Natick\u{A0}Mall \n"), "Natick Mall")
+        XCTAssertNil(TextNormalizer.clean(" \u{A0} "))
+        XCTAssertEqual(TextNormalizer.matchKey("  Natick    MALL "), "natick mall")
+    }
+
+    func testHeaderKeysIgnoreCaseSpacesAndPunctuation() {
+        for header in ["Net Sales", "NET_SALES", "net sales ($)", "Net-Sales"] {
+            XCTAssertEqual(HeaderKey.normalize(header), "netsales", header)
+        }
+        let definition = FeedCatalog.definition(.salesAudit)
+        XCTAssertEqual(definition.field(forHeader: "# Trans"), .totalTransactions)
+        XCTAssertEqual(definition.field(forHeader: "Store #"), .store)
+        XCTAssertEqual(definition.field(forHeader: "Gross Margin %"), .gpPct)
+        XCTAssertNil(definition.field(forHeader: "Associate"))
+    }
+
+    func testWeekStarts() {
+        let options = FeedOptions()
+        XCTAssertEqual(options.weekStart(of: CivilDate(year: 2025, month: 7, day: 20)), CivilDate(year: 2025, month: 7, day: 14))
+        XCTAssertEqual(options.weekStart(of: CivilDate(year: 2025, month: 7, day: 14)), CivilDate(year: 2025, month: 7, day: 14))
+        let sunday = FeedOptions(weekStart: 6)
+        XCTAssertEqual(sunday.weekStart(of: CivilDate(year: 2025, month: 7, day: 15)), CivilDate(year: 2025, month: 7, day: 13))
+    }
+}
