@@ -32,12 +32,16 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        .target(name: "KPI", dependencies: ["Warehouse", "Feeds", "SheetStream"]),
+        .target(name: "Reports", dependencies: ["KPI"]),
         .executableTarget(
             name: "ddkpi",
             dependencies: [
                 "SheetStream",
                 "Feeds",
                 "Warehouse",
+                "KPI",
+                "Reports",
                 "TOMLKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

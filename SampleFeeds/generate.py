@@ -260,8 +260,8 @@ def write_reference():
     ws = wb.active
     ws.title = "Goals"
     ws.append(["period", "scope", "metric", "target", "date"])
-    global_targets = {"totalSales": 150000, "avgAds": 330, "upt": 1.55, "ccpPct": 0.42, "gpPct": 0.52,
-                      "creditApps": 30, "birdeyeReviews": 18, "guestCapture": 45, "outboundCalls": 140}
+    global_targets = {"totalSales": 235000, "avgAds": 330, "upt": 1.55, "ccpPct": 0.42, "gpPct": 0.52,
+                      "creditApps": 36, "birdeyeReviews": 20, "guestCapture": 52, "outboundCalls": 165}
     month = dt.date(2024, 1, 1)
     while month <= dt.date(2025, 12, 1):
         period = month.strftime("%Y-%m")
@@ -269,12 +269,12 @@ def write_reference():
         for metric, target in global_targets.items():
             value = round(target * factor, 2) if metric in ("totalSales", "creditApps", "guestCapture", "outboundCalls") else target
             ws.append([period, "global", metric, value, None])
-        ws.append([period, "08", "totalSales", round(190000 * factor, 2), None])
-        ws.append([period, "27", "totalSales", round(105000 * factor, 2), None])
+        ws.append([period, "08", "totalSales", round(300000 * factor, 2), None])
+        ws.append([period, "27", "totalSales", round(170000 * factor, 2), None])
         ws.append([period, "08", "upt", 1.6, None])
         month = (month.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
     for day in days(dt.date(2025, 5, 1), dt.date(2025, 6, 30)):
-        ws.append([day.strftime("%Y-%m"), "08", "totalSales", 9000 if day.weekday() >= 4 else 6000, day])
+        ws.append([day.strftime("%Y-%m"), "08", "totalSales", 13500 if day.weekday() in (4, 5) else 8500, day])
     for row in ws.iter_rows(min_row=2, min_col=5, max_col=5):
         row[0].number_format = "yyyy-mm-dd"
     wb.save(os.path.join(REFERENCE, "goals.xlsx"))

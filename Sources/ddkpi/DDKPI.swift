@@ -1,4 +1,5 @@
 import ArgumentParser
+import KPI
 import SheetStream
 
 #if canImport(Glibc)
@@ -12,8 +13,8 @@ struct DDKPI: ParsableCommand {
         commandName: "ddkpi",
         abstract: "Ingest retail exports (XLSX/CSV) into a SQLite warehouse and report KPIs against goals.",
         subcommands: [
-            StoresCommand.self, GoalsCommand.self, IngestCommand.self, RunsCommand.self, SheetsCommand.self,
-            DumpCommand.self,
+            StoresCommand.self, GoalsCommand.self, IngestCommand.self, RunsCommand.self, KPICommand.self,
+            ReviewCommand.self, SheetsCommand.self, DumpCommand.self,
         ]
     )
 
@@ -31,6 +32,9 @@ struct DDKPI: ParsableCommand {
             Diagnostics.error(failure.description)
             Glibc.exit(ExitStatus.inputFailed)
         } catch let failure as ConfigurationError {
+            Diagnostics.error(failure.description)
+            Glibc.exit(ExitStatus.usage)
+        } catch let failure as KPIError {
             Diagnostics.error(failure.description)
             Glibc.exit(ExitStatus.usage)
         } catch let code as ExitCode {

@@ -1,0 +1,164 @@
+import Feeds
+import SheetStream
+import Warehouse
+
+/// Which scopes a report covers.
+public enum ScopeFilter: Sendable, Equatable {
+    /// Every store, every region, and the company.
+    case all
+    /// Only these stores.
+    case stores([String])
+    /// The stores of one region, and the region.
+    case region(String)
+}
+
+/// A request the engine cannot answer (unknown store or region, no data): exit code 2.
+public struct KPIError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Computes KPIs against merged goals for stores, regions and the company (SPEC section 7):
+/// measures are summed in SQL per store and month, rollups sum measures, and each metric divides once.
+public struct KPIEngine {
+    public let warehouse: Warehouse
+    public let calendar: FiscalCalendar
+
+    public init(warehouse: Warehouse, calendar: FiscalCalendar) {
+        self.warehouse = warehouse
+        self.calendar = calendar
+    }
+
+    /// Week-, month-, quarter- and year-to-date as of a day, each with last year's same days.
+    public func kpi(asOf: CivilDate, filter: ScopeFilter) throws -> KPIReport {
+        let periods = calendar.toDate(asOf).map { ($0.label, $0.range, FiscalCalendar.lastYear($0.range)) }
+        guard let year = periods.last, try warehouse.hasData(from: year.1.start, through: asOf) else {
+            throw KPIError("no data between \(calendar.fiscalYearStart(containing: asOf).iso8601) and \(asOf.iso8601): nothing to report as of that day")
+        }
+        return KPIReport(kind: .kpi(asOf: asOf.iso8601), scopes: try compute(periods, filter: filter))
+    }
+
+    /// The quarterly business review: each month of the quarter and the quarter, with the
+    /// whole month or quarter a year earlier as LY.
+    public func review(quarter: FiscalQuarter, filter: ScopeFilter) throws -> KPIReport {
+        guard try warehouse.hasData(from: quarter.range.start, through: quarter.range.end) else {
+            throw KPIError("no data in \(quarter.label) (\(quarter.range.start.iso8601) to \(quarter.range.end.iso8601))")
+        }
+        let periods = (quarter.months + [(quarter.label, quarter.range)]).map {
+            ($0.label, $0.range, FiscalCalendar.lastYearWholeMonths($0.range))
+        }
+        return KPIReport(kind: .review(quarter: quarter.label), scopes: try compute(periods, filter: filter))
+    }
+
+    private func compute(_ periods: [(String, DateRange, DateRange)], filter: ScopeFilter) throws -> [ScopeValues] {
+        let scopes = try Scope.resolve(filter, stores: warehouse.stores())
+        var measuresByRange: [DateRange: [StoreMonth: MeasureSums]] = [:]
+        for range in periods.flatMap({ [$0.1, $0.2] }) where measuresByRange[range] == nil {
+            measuresByRange[range] = try warehouse.measures(from: range.start, through: range.end)
+        }
+        let targets = TargetBook(goals: try warehouse.goals(months: TargetBook.months(of: periods.map(\.1))))
+        return scopes.map { scope in
+            ScopeValues(
+                scope: scope.id, title: scope.title,
+                periods: periods.map { label, range, lastYear in
+                    let current = measuresByRange[range] ?? [:]
+                    let actual = scope.total(current, over: range)
+                    let ly = scope.total(measuresByRange[lastYear] ?? [:], over: lastYear)
+                    return PeriodValues(
+                        label: label, range: range, lastYear: lastYear,
+                        metrics: MetricDefinition.all.map { metric in
+                            Self.value(of: metric, actual: actual, ly: ly, target: Self.target(
+                                of: metric, scope: scope, range: range, measures: current, targets: targets))
+                        })
+                })
+        }
+    }
+
+    static func value(of metric: MetricDefinition, actual measures: MeasureSums, ly lastYear: MeasureSums, target: Double?)
+        -> MetricValue
+    {
+        let actual = metric.value(measures)
+        let ly = metric.value(lastYear)
+        return MetricValue(
+            key: metric.key, actual: actual, target: target, pctToTarget: change(actual, from: target), ly: ly,
+            pctVsLY: change(actual, from: ly))
+    }
+
+    /// `actual / base − 1`; no value when either is missing or the base is 0.
+    static func change(_ actual: Double?, from base: Double?) -> Double? {
+        guard let actual, let base, base != 0 else { return nil }
+        return actual / base - 1
+    }
+
+    /// The scope's target: additive targets add up over stores and month parts; a ratio's target
+    /// is the (store, month) targets weighted by each part's actual denominator.
+    static func target(
+        of metric: MetricDefinition, scope: Scope, range: DateRange, measures: [StoreMonth: MeasureSums], targets: TargetBook
+    ) -> Double? {
+        var total = 0.0
+        var weights = 0.0
+        for store in scope.stores {
+            for (month, part) in range.monthParts {
+                switch metric.formula {
+                case .sum:
+                    guard let target = targets.additiveTarget(store: store, month: month, part: part, metric: metric.key)
+                    else { return nil }
+                    total += target
+                case .ratio(_, let denominator):
+                    let weight = measures[StoreMonth(store: store, month: month)]?[keyPath: denominator] ?? 0
+                    guard weight != 0 else { continue }
+                    guard let target = targets.monthlyTarget(store: store, month: month, metric: metric.key) else { return nil }
+                    total += target * weight
+                    weights += weight
+                }
+            }
+        }
+        if case .ratio = metric.formula { return weights == 0 ? nil : total / weights }
+        return total
+    }
+}
+
+/// A set of stores reported together.
+struct Scope {
+    let id: String
+    let title: String
+    let stores: [String]
+
+    /// The scope's measures over a range: its stores' month parts, summed.
+    func total(_ measures: [StoreMonth: MeasureSums], over range: DateRange) -> MeasureSums {
+        var sum = MeasureSums()
+        for month in range.monthParts.map(\.month) {
+            for store in stores { sum += measures[StoreMonth(store: store, month: month)] ?? MeasureSums() }
+        }
+        return sum
+    }
+
+    /// Stores by code, then regions by name, then `ALL` (SPEC section 7).
+    static func resolve(_ filter: ScopeFilter, stores: [StoreRecord]) throws -> [Scope] {
+        func storeScope(_ store: StoreRecord) -> Scope {
+            Scope(id: store.code, title: "\(store.code) \(store.name)" + (store.region.map { " (\($0))" } ?? ""), stores: [store.code])
+        }
+        let regions = Dictionary(grouping: stores.filter { $0.region != nil }) { $0.region ?? "" }
+        func regionScope(_ name: String) -> Scope {
+            Scope(id: "region:\(name)", title: "Region \(name)", stores: (regions[name] ?? []).map(\.code).sorted())
+        }
+        switch filter {
+        case .all:
+            return stores.sorted { $0.code < $1.code }.map(storeScope) + regions.keys.sorted().map(regionScope)
+                + [Scope(id: "ALL", title: "All stores", stores: stores.map(\.code).sorted())]
+        case .stores(let codes):
+            return try codes.map { code in
+                let normalized = StoreDirectory.leadingCode(code) ?? code
+                guard let store = stores.first(where: { $0.code == normalized }) else {
+                    throw KPIError("unknown store \"\(code)\"; known stores: \(stores.map(\.code).joined(separator: ", "))")
+                }
+                return storeScope(store)
+            }
+        case .region(let name):
+            guard let match = regions.keys.first(where: { $0.lowercased() == name.lowercased() }) else {
+                throw KPIError("unknown region \"\(name)\"; known regions: \(regions.keys.sorted().joined(separator: ", "))")
+            }
+            return (regions[match] ?? []).sorted { $0.code < $1.code }.map(storeScope) + [regionScope(match)]
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import KPI
+
+/// How report numbers are written.
+public enum NumberText {
+    /// Plain numbers for CSV and JSON: shortest round-trip, no separators, integers without `.0`.
+    public static func plain(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return value.description
+    }
+
+    /// A value for people, by the metric's format: `$12,345`, `$331.25`, `1,234`, `1.52`, `45.2%`; `—` when there is none.
+    public static func formatted(_ value: Double?, _ format: MetricFormat) -> String {
+        guard let value, value.isFinite else { return "—" }
+        switch format {
+        case .money: return money(value, decimals: 0)
+        case .moneyWithCents: return money(value, decimals: 2)
+        case .count: return grouped(value, decimals: 0)
+        case .decimal: return grouped(value, decimals: 2)
+        case .percent: return grouped(value * 100, decimals: 1) + "%"
+        }
+    }
+
+    /// A change as text people read without colour: `▲ +4.1%`, `▼ −3.0%`, `0.0%`; `—` when there is none.
+    public static func change(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "—" }
+        let points = (value * 1000).rounded() / 10
+        if points > 0 { return "▲ +" + grouped(points, decimals: 1) + "%" }
+        if points < 0 { return "▼ −" + grouped(-points, decimals: 1) + "%" }
+        return "0.0%"
+    }
+
+    static func money(_ value: Double, decimals: Int) -> String {
+        value < 0 ? "−$" + grouped(-value, decimals: decimals) : "$" + grouped(value, decimals: decimals)
+    }
+
+    /// Thousands separators and a fixed number of decimals (half away from zero).
+    static func grouped(_ value: Double, decimals: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        let whole = Int64(scaled / scale)
+        let fraction = Int64(scaled - Double(whole) * scale)
+        let digits = Array(String(whole))
+        var text = value < 0 && scaled != 0 ? "-" : ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        if decimals > 0 {
+            let fractionText = String(fraction)
+            text += "." + String(repeating: "0", count: decimals - fractionText.count) + fractionText
+        }
+        return text
+    }
+}

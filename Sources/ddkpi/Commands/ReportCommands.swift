@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import KPI
+import Reports
+import SheetStream
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `ddkpi kpi --as-of YYYY-MM-DD`: week-, month-, quarter- and year-to-date against goals and last year.
+struct KPICommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kpi", abstract: "Week-, month-, quarter- and year-to-date KPIs against goals and last year.")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case table, csv, json }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "The last day included (YYYY-MM-DD).")
+    var asOf: String
+
+    @Option(help: "Only these stores (repeatable).")
+    var store: [String] = []
+
+    @Option(help: "Only this region's stores and the region.")
+    var region: String?
+
+    @Option(help: "Output format: table, csv or json.")
+    var format: Format = .table
+
+    func validate() throws {
+        guard CivilDate(iso8601: asOf) != nil else { throw ValidationError("--as-of \(asOf): expected a date as YYYY-MM-DD") }
+        if !store.isEmpty && region != nil { throw ValidationError("give --store or --region, not both") }
+    }
+
+    func run() throws {
+        guard let day = CivilDate(iso8601: asOf) else { throw ValidationError("--as-of \(asOf): expected YYYY-MM-DD") }
+        let report = try ReportContext(global: global).engine.kpi(asOf: day, filter: scopeFilter(store: store, region: region))
+        try emit(report, as: ReportFormat(rawValue: format.rawValue) ?? .table, to: nil)
+    }
+}
+
+/// `ddkpi review --quarter YYYYQn`: the quarterly business review.
+struct ReviewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "review",
+        abstract: "The quarterly business review: each month and the quarter, per store, region and company.")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, csv, json }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "The fiscal quarter, such as 2025Q2.")
+    var quarter: String
+
+    @Option(help: "Only these stores (repeatable).")
+    var store: [String] = []
+
+    @Option(help: "Only this region's stores and the region.")
+    var region: String?
+
+    @Option(help: "Output format: text, csv or json.")
+    var format: Format = .text
+
+    @Option(help: "Write the review to this file instead of standard output.")
+    var output: String?
+
+    func validate() throws {
+        guard FiscalCalendar().quarter(named: quarter) != nil else {
+            throw ValidationError("--quarter \(quarter): expected a quarter such as 2025Q2 (Q1 to Q4)")
+        }
+        if !store.isEmpty && region != nil { throw ValidationError("give --store or --region, not both") }
+    }
+
+    func run() throws {
+        let context = try ReportContext(global: global)
+        guard let fiscalQuarter = context.engine.calendar.quarter(named: quarter) else {
+            throw ValidationError("--quarter \(quarter): expected a quarter such as 2025Q2")
+        }
+        let report = try context.engine.review(quarter: fiscalQuarter, filter: scopeFilter(store: store, region: region))
+        try emit(report, as: ReportFormat(rawValue: format.rawValue) ?? .text, to: output)
+    }
+}
+
+/// The engine with the configured calendar.
+private struct ReportContext {
+    let engine: KPIEngine
+
+    init(global: GlobalOptions) throws {
+        let configuration = try global.configuration()
+        let calendar = FiscalCalendar(
+            weekStart: configuration.feedOptions.weekStart, fiscalYearStartMonth: configuration.fiscalYearStartMonth)
+        engine = KPIEngine(warehouse: try global.openWarehouse(configuration), calendar: calendar)
+    }
+}
+
+private func scopeFilter(store: [String], region: String?) -> ScopeFilter {
+    if !store.isEmpty { return .stores(store) }
+    if let region { return .region(region) }
+    return .all
+}
+
+/// Writes a report; colour only for text on a terminal, and never with `NO_COLOR` set.
+private func emit(_ report: KPIReport, as format: ReportFormat, to path: String?) throws {
+    let toTerminal = path == nil && isatty(1) == 1
+    let colour = toTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    let text = ReportRenderer(colour: colour).render(report, as: format)
+    let output = try path.map { try TextOutput(path: $0) } ?? TextOutput()
+    output.write(text)
+    output.flush()
+}
