@@ -54,7 +54,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Warehouse", "Feeds", "SheetStream"], path: "Tests/TestSupport"),
         .testTarget(
             name: "SheetStreamTests",
             dependencies: ["SheetStream", "TestSupport"]
@@ -63,6 +63,10 @@ let package = Package(
         .testTarget(
             name: "WarehouseTests",
             dependencies: ["Warehouse", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "KPITests",
+            dependencies: ["KPI", "Reports", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "ddkpiTests",

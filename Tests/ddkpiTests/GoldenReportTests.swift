@@ -1,0 +1,97 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The reports of `SampleFeeds/`, byte for byte against `Reports/`. `UPDATE_GOLDEN=1 swift test`
+/// re-records them and fails the run, so a re-record never passes silently.
+final class GoldenReportTests: XCTestCase {
+    private static var directory: URL?
+    private static var database: String?
+
+    /// Every golden report: (file in `Reports/`, ddkpi arguments).
+    static let reports: [(String, [String])] = [
+        ("review-2025Q1.txt", ["review", "--quarter", "2025Q1", "--format", "text"]),
+        ("review-2025Q1.csv", ["review", "--quarter", "2025Q1", "--format", "csv"]),
+        ("review-2025Q1.json", ["review", "--quarter", "2025Q1", "--format", "json"]),
+        ("review-2025Q2.txt", ["review", "--quarter", "2025Q2", "--format", "text"]),
+        ("review-2025Q2.csv", ["review", "--quarter", "2025Q2", "--format", "csv"]),
+        ("review-2025Q2.json", ["review", "--quarter", "2025Q2", "--format", "json"]),
+        ("kpi-2025-03-31.txt", ["kpi", "--as-of", "2025-03-31", "--format", "table"]),
+        ("kpi-2025-03-31.json", ["kpi", "--as-of", "2025-03-31", "--format", "json"]),
+        ("kpi-2025-06-15.txt", ["kpi", "--as-of", "2025-06-15", "--format", "table"]),
+        ("kpi-2025-06-15.json", ["kpi", "--as-of", "2025-06-15", "--format", "json"]),
+    ]
+
+    /// Ingests SampleFeeds once, with the binary, as the README's main job does.
+    private func sampleDatabase() throws -> String {
+        if let database = Self.database { return database }
+        let directory = try TestPaths.temporaryDirectory()
+        let database = directory.appendingPathComponent("sample.sqlite").path
+        let samples = TestPaths.packageRoot.appendingPathComponent("SampleFeeds")
+        for arguments in [
+            ["stores", "import", samples.appendingPathComponent("reference/stores.csv").path],
+            ["goals", "import", samples.appendingPathComponent("reference/goals.xlsx").path],
+            ["ingest", samples.appendingPathComponent("feeds").path],
+        ] {
+            let result = try CommandRunner.ddkpi(["--db", database] + arguments)
+            XCTAssertEqual(result.status, 0, result.stderr)
+        }
+        Self.directory = directory
+        Self.database = database
+        return database
+    }
+
+    override class func tearDown() {
+        if let directory { try? FileManager.default.removeItem(at: directory) }
+        super.tearDown()
+    }
+
+    func testGoldenReports() throws {
+        let database = try sampleDatabase()
+        let update = ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1"
+        for (name, arguments) in Self.reports {
+            let result = try CommandRunner.ddkpi(["--db", database] + arguments, environment: ["NO_COLOR": "1"])
+            XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
+            let golden = TestPaths.packageRoot.appendingPathComponent("Reports/\(name)")
+            if update {
+                try result.stdout.write(to: golden, atomically: true, encoding: .utf8)
+                XCTFail("re-recorded Reports/\(name); run again without UPDATE_GOLDEN to check it")
+                continue
+            }
+            let expected = try String(contentsOf: golden, encoding: .utf8)
+            XCTAssertEqual(result.stdout, expected, "Reports/\(name) differs; if the change is intended, run UPDATE_GOLDEN=1 swift test")
+        }
+    }
+
+    func testReportsAreDeterministicAndFitTheTerminal() throws {
+        let database = try sampleDatabase()
+        let first = try CommandRunner.ddkpi(["--db", database, "review", "--quarter", "2025Q2"]).stdout
+        let second = try CommandRunner.ddkpi(["--db", database, "review", "--quarter", "2025Q2"]).stdout
+        XCTAssertEqual(first, second)
+        XCTAssertLessThanOrEqual(first.split(separator: "\n").map(\.count).max() ?? 0, 120)
+        XCTAssertFalse(first.contains("\u{1B}["), "no colour when not on a terminal")
+        let output = Self.directory!.appendingPathComponent("review.csv").path
+        XCTAssertEqual(try CommandRunner.ddkpi(["--db", database, "review", "--quarter", "2025Q2", "--format", "csv", "--output", output]).status, 0)
+        XCTAssertTrue(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("scope,period,metric,actual,target,pct_to_target,ly,pct_vs_ly\n08,2025-04,totalSales,"))
+    }
+
+    func testReportUsageErrorsExitTwo() throws {
+        let database = try sampleDatabase()
+        let cases: [([String], String)] = [
+            (["review", "--quarter", "2025Q5"], "expected a quarter such as 2025Q2"),
+            (["kpi", "--as-of", "2025-02-30"], "expected a date as YYYY-MM-DD"),
+            (["kpi", "--as-of", "2025-06-15", "--store", "99"], "unknown store \"99\""),
+            (["kpi", "--as-of", "2025-06-15", "--region", "North"], "unknown region \"North\"; known regions: East, South"),
+            (["kpi", "--as-of", "2031-01-01"], "no data between 2031-01-01 and 2031-01-01"),
+            (["review", "--quarter", "2019Q1"], "no data in 2019Q1"),
+        ]
+        for (arguments, message) in cases {
+            let result = try CommandRunner.ddkpi(["--db", database] + arguments)
+            XCTAssertEqual(result.status, 2, arguments.joined(separator: " "))
+            XCTAssertTrue(result.stderr.contains(message), result.stderr)
+        }
+        let filtered = try CommandRunner.ddkpi(["--db", database, "kpi", "--as-of", "2025-06-15", "--region", "south", "--format", "csv"])
+        let scopes = Set(filtered.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[0] })
+        XCTAssertEqual(scopes, ["21", "23", "27", "region:South"])
+    }
+}
