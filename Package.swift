@@ -50,6 +50,9 @@ let package = Package(
             name: "ddkpi-bench",
             dependencies: [
                 "SheetStream",
+                "Feeds",
+                "Warehouse",
+                "KPI",
                 "CLibXML2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -18,15 +18,7 @@ public struct DateRange: Hashable, Sendable {
 
     /// The parts of the range in each calendar month it touches: (`YYYY-MM`, part).
     public var monthParts: [(month: String, part: DateRange)] {
-        var parts: [(String, DateRange)] = []
-        var cursor = start
-        while cursor <= end {
-            let monthEnd = CivilDate(year: cursor.year, month: cursor.month, day: CivilDate.daysIn(month: cursor.month, year: cursor.year))
-            let partEnd = min(monthEnd, end)
-            parts.append((FiscalCalendar.monthLabel(cursor), DateRange(start: cursor, end: partEnd)))
-            cursor = partEnd.adding(days: 1)
-        }
-        return parts
+        CivilDate.monthParts(from: start, through: end).map { ($0.month, DateRange(start: $0.start, end: $0.end)) }
     }
 }
 

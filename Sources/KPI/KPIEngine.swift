@@ -52,26 +52,44 @@ public struct KPIEngine {
 
     private func compute(_ periods: [(String, DateRange, DateRange)], filter: ScopeFilter) throws -> [ScopeValues] {
         let scopes = try Scope.resolve(filter, stores: warehouse.stores())
-        var measuresByRange: [DateRange: [StoreMonth: MeasureSums]] = [:]
-        for range in periods.flatMap({ [$0.1, $0.2] }) where measuresByRange[range] == nil {
-            measuresByRange[range] = try warehouse.measures(from: range.start, through: range.end)
-        }
+        let measuresByRange = try fetchMeasures(for: periods.flatMap { [$0.1, $0.2] })
         let targets = TargetBook(goals: try warehouse.goals(months: TargetBook.months(of: periods.map(\.1))))
+        let monthParts = periods.map { (current: $0.1.monthParts, lastYear: $0.2.monthParts.map(\.month)) }
         return scopes.map { scope in
             ScopeValues(
                 scope: scope.id, title: scope.title,
-                periods: periods.map { label, range, lastYear in
+                periods: zip(periods, monthParts).map { period, parts in
+                    let (label, range, lastYear) = period
                     let current = measuresByRange[range] ?? [:]
-                    let actual = scope.total(current, over: range)
-                    let ly = scope.total(measuresByRange[lastYear] ?? [:], over: lastYear)
+                    let actual = scope.total(current, months: parts.current.map(\.month))
+                    let ly = scope.total(measuresByRange[lastYear] ?? [:], months: parts.lastYear)
                     return PeriodValues(
                         label: label, range: range, lastYear: lastYear,
                         metrics: MetricDefinition.all.map { metric in
                             Self.value(of: metric, actual: actual, ly: ly, target: Self.target(
-                                of: metric, scope: scope, range: range, measures: current, targets: targets))
+                                of: metric, scope: scope, parts: parts.current, measures: current, targets: targets))
                         })
                 })
         }
+    }
+
+    /// Measures per store and month for every range, querying as few ranges as possible: a range
+    /// whose month parts are all month parts of a longer range (MTD and QTD inside YTD, the
+    /// review's months inside its quarter) reuses that range's measures.
+    private func fetchMeasures(for ranges: [DateRange]) throws -> [DateRange: [StoreMonth: MeasureSums]] {
+        var fetched: [(range: DateRange, parts: [String: DateRange], measures: [StoreMonth: MeasureSums])] = []
+        var result: [DateRange: [StoreMonth: MeasureSums]] = [:]
+        for range in Set(ranges).sorted(by: { ($0.days, $0.start) > ($1.days, $1.start) }) {
+            let parts = range.monthParts
+            if let superset = fetched.first(where: { candidate in parts.allSatisfy { candidate.parts[$0.month] == $0.part } }) {
+                result[range] = superset.measures
+                continue
+            }
+            let measures = try warehouse.measures(from: range.start, through: range.end)
+            fetched.append((range, Dictionary(uniqueKeysWithValues: parts.map { ($0.month, $0.part) }), measures))
+            result[range] = measures
+        }
+        return result
     }
 
     static func value(of metric: MetricDefinition, actual measures: MeasureSums, ly lastYear: MeasureSums, target: Double?)
@@ -93,12 +111,13 @@ public struct KPIEngine {
     /// The scope's target: additive targets add up over stores and month parts; a ratio's target
     /// is the (store, month) targets weighted by each part's actual denominator.
     static func target(
-        of metric: MetricDefinition, scope: Scope, range: DateRange, measures: [StoreMonth: MeasureSums], targets: TargetBook
+        of metric: MetricDefinition, scope: Scope, parts: [(month: String, part: DateRange)],
+        measures: [StoreMonth: MeasureSums], targets: TargetBook
     ) -> Double? {
         var total = 0.0
         var weights = 0.0
         for store in scope.stores {
-            for (month, part) in range.monthParts {
+            for (month, part) in parts {
                 switch metric.formula {
                 case .sum:
                     guard let target = targets.additiveTarget(store: store, month: month, part: part, metric: metric.key)
@@ -124,10 +143,10 @@ struct Scope {
     let title: String
     let stores: [String]
 
-    /// The scope's measures over a range: its stores' month parts, summed.
-    func total(_ measures: [StoreMonth: MeasureSums], over range: DateRange) -> MeasureSums {
+    /// The scope's measures over a range's months: its stores' month parts, summed.
+    func total(_ measures: [StoreMonth: MeasureSums], months: [String]) -> MeasureSums {
         var sum = MeasureSums()
-        for month in range.monthParts.map(\.month) {
+        for month in months {
             for store in stores { sum += measures[StoreMonth(store: store, month: month)] ?? MeasureSums() }
         }
         return sum

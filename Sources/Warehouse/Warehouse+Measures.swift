@@ -64,38 +64,45 @@ extension Warehouse {
     public func measures(from start: CivilDate, through end: CivilDate) throws -> [StoreMonth: MeasureSums] {
         try pool.read { db in
             var sums: [StoreMonth: MeasureSums] = [:]
-            let range: StatementArguments = [start.iso8601, end.iso8601]
+            // One query per month part, grouped by store only, so SQLite sums along the primary
+            // key (store_code, date) instead of sorting rows into a temporary B-tree by month.
             let sales = try db.cachedStatement(
                 sql: """
-                    SELECT store_code, substr(date, 1, 7), sum(total_sales), sum(total_transactions), sum(total_items),
+                    SELECT store_code, sum(total_sales), sum(total_transactions), sum(total_items),
                         sum(ccp_pct * total_items), sum(CASE WHEN ccp_pct IS NOT NULL THEN total_items END),
                         sum(gp_pct * total_sales), sum(CASE WHEN gp_pct IS NOT NULL THEN total_sales END)
                     FROM store_report
                     WHERE store_code IN (SELECT code FROM store) AND date BETWEEN ? AND ?
-                    GROUP BY 1, 2
+                    GROUP BY store_code
                     """)
-            for row in try GRDB.Row.fetchAll(sales, arguments: range) {
-                var value = MeasureSums()
-                value.sales = row[2] ?? 0
-                value.transactions = row[3] ?? 0
-                value.items = row[4] ?? 0
-                value.ccpWeighted = row[5] ?? 0
-                value.ccpItems = row[6] ?? 0
-                value.gpWeighted = row[7] ?? 0
-                value.gpSales = row[8] ?? 0
-                sums[StoreMonth(store: row[0], month: row[1]), default: MeasureSums()] += value
-            }
-            for (table, column, path) in [
+            let counts = try [
                 ("credit_report", "total_applications", \MeasureSums.applications),
                 ("crm_intake_report", "total_intakes", \MeasureSums.intakes),
-            ] {
-                let statement = try db.cachedStatement(
+            ].map { table, column, path in
+                (try db.cachedStatement(
                     sql: """
-                        SELECT store_code, substr(date, 1, 7), sum(\(column)) FROM \(table)
-                        WHERE store_code IN (SELECT code FROM store) AND date BETWEEN ? AND ? GROUP BY 1, 2
-                        """)
-                for row in try GRDB.Row.fetchAll(statement, arguments: range) {
-                    sums[StoreMonth(store: row[0], month: row[1]), default: MeasureSums()][keyPath: path] += row[2] ?? 0
+                        SELECT store_code, sum(\(column)) FROM \(table)
+                        WHERE store_code IN (SELECT code FROM store) AND date BETWEEN ? AND ? GROUP BY store_code
+                        """), path)
+            }
+            for part in CivilDate.monthParts(from: start, through: end) {
+                let month = part.month
+                let range: StatementArguments = [part.start.iso8601, part.end.iso8601]
+                for row in try GRDB.Row.fetchAll(sales, arguments: range) {
+                    var value = MeasureSums()
+                    value.sales = row[1] ?? 0
+                    value.transactions = row[2] ?? 0
+                    value.items = row[3] ?? 0
+                    value.ccpWeighted = row[4] ?? 0
+                    value.ccpItems = row[5] ?? 0
+                    value.gpWeighted = row[6] ?? 0
+                    value.gpSales = row[7] ?? 0
+                    sums[StoreMonth(store: row[0], month: month), default: MeasureSums()] += value
+                }
+                for (statement, path) in counts {
+                    for row in try GRDB.Row.fetchAll(statement, arguments: range) {
+                        sums[StoreMonth(store: row[0], month: month), default: MeasureSums()][keyPath: path] += row[1] ?? 0
+                    }
                 }
             }
             for (table, column, path) in [
@@ -107,6 +114,7 @@ extension Warehouse {
                         SELECT store_code, week_start, \(column), day_0, day_1, day_2, day_3, day_4, day_5, day_6
                         FROM \(table)
                         WHERE store_code IN (SELECT code FROM store) AND week_start BETWEEN ? AND ?
+                        ORDER BY store_code, week_start
                         """)
                 let arguments: StatementArguments = [start.adding(days: -6).iso8601, end.iso8601]
                 for row in try GRDB.Row.fetchAll(statement, arguments: arguments) {

@@ -64,10 +64,10 @@ final class MetricAndTargetTests: XCTestCase {
         var store12 = MeasureSums()
         store12.transactions = 10
         let measures = [StoreMonth(store: "08", month: july): store08, StoreMonth(store: "12", month: july): store12]
-        let target = KPIEngine.target(of: metric("upt"), scope: scope, range: part(1, 31), measures: measures, targets: book)
+        let target = KPIEngine.target(of: metric("upt"), scope: scope, parts: part(1, 31).monthParts, measures: measures, targets: book)
         XCTAssertEqual(target!, (3 * 30 + 2 * 10) / 40, accuracy: 1e-12)
-        XCTAssertNil(KPIEngine.target(of: metric("upt"), scope: scope, range: part(1, 31), measures: [:], targets: book), "no weight, no target")
-        let sales = KPIEngine.target(of: metric("totalSales"), scope: scope, range: part(1, 31), measures: measures, targets: book)
+        XCTAssertNil(KPIEngine.target(of: metric("upt"), scope: scope, parts: part(1, 31).monthParts, measures: [:], targets: book), "no weight, no target")
+        let sales = KPIEngine.target(of: metric("totalSales"), scope: scope, parts: part(1, 31).monthParts, measures: measures, targets: book)
         XCTAssertEqual(sales, 6200 + 3100, "additive targets add up over stores")
     }
 }

@@ -106,6 +106,22 @@ public struct CivilDate: Hashable, Comparable, Sendable {
     /// The date `days` later (earlier when negative).
     public func adding(days: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + days) }
 
+    /// The calendar-month parts of `[start, end]`: each month's label (`YYYY-MM`) with the first
+    /// and last day of the range inside it.
+    public static func monthParts(from start: CivilDate, through end: CivilDate)
+        -> [(month: String, start: CivilDate, end: CivilDate)]
+    {
+        var parts: [(String, CivilDate, CivilDate)] = []
+        var cursor = start
+        while cursor <= end {
+            let monthEnd = CivilDate(year: cursor.year, month: cursor.month, day: daysIn(month: cursor.month, year: cursor.year))
+            let partEnd = min(monthEnd, end)
+            parts.append((String(cursor.iso8601.prefix(7)), cursor, partEnd))
+            cursor = partEnd.adding(days: 1)
+        }
+        return parts
+    }
+
     /// Parses `YYYY-MM-DD`.
     public init?(iso8601 text: String) {
         let parts = text.split(separator: "-")

@@ -1,0 +1,115 @@
+import ArgumentParser
+import Feeds
+import KPI
+import SheetStream
+import Warehouse
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `ddkpi-bench kpi`: query time of `kpi --as-of` (all scopes) and of the full quarterly review
+/// on a synthetic warehouse of 40 stores × 5 years of daily rows for every feed.
+struct KPIBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kpi", abstract: "Time kpi and review queries on a synthetic 40-store, 5-year warehouse.")
+
+    @Option(help: "Stores in the synthetic chain.")
+    var stores = 40
+
+    @Option(help: "Years of daily data, ending 2025-06-30.")
+    var years = 5
+
+    @Option(help: "Timed repetitions of each query (the median is reported).")
+    var repetitions = 9
+
+    func run() throws {
+        let work = "/tmp/ddkpi-bench-kpi-\(getpid())"
+        mkdir(work, 0o755)
+        defer { _ = try? Measurement.run(label: "cleanup", ["rm", "-rf", work]) }
+        let started = Clock.now()
+        let warehouse = try Warehouse(path: work + "/warehouse.sqlite")
+        let last = CivilDate(year: 2025, month: 6, day: 30)
+        let first = CivilDate(year: 2025 - years, month: 7, day: 1)
+        let files = try SyntheticChain(stores: stores, first: first, last: last).write(to: work)
+        for (path, feed) in files {
+            let outcome = warehouse.ingest(path: path, options: IngestOptions(rejectThreshold: 0)) {
+                let file = try SpreadsheetFile.open(path: path)
+                let reader = FeedFileReader(
+                    definition: FeedCatalog.definition(feed), directory: try warehouse.storeDirectory(), options: FeedOptions())
+                return PreparedFeed(feed: feed) { emit in try reader.read(file, emit: emit) }
+            }
+            guard outcome.status == .ok else { throw BenchError("\(path): \(outcome.error ?? "failed")") }
+            print("ingested \(FeedFileReader.fileName(path)): \(outcome.counts.inserted) keys")
+        }
+        print("built the warehouse in \(Format.seconds(Clock.now() - started))")
+        let engine = KPIEngine(warehouse: warehouse, calendar: FiscalCalendar())
+        guard let quarter = engine.calendar.quarter(named: "2025Q2") else { return }
+        try time("kpi --as-of 2025-06-15, all scopes") { _ = try engine.kpi(asOf: CivilDate(year: 2025, month: 6, day: 15), filter: .all) }
+        try time("review --quarter 2025Q2, all scopes") { _ = try engine.review(quarter: quarter, filter: .all) }
+    }
+
+    private func time(_ label: String, _ body: () throws -> Void) throws {
+        var samples: [Double] = []
+        for _ in 0..<max(repetitions, 1) {
+            let started = Clock.now()
+            try body()
+            samples.append((Clock.now() - started) * 1000)
+        }
+        samples.sort()
+        print("\(label): median \(Format.decimal(samples[samples.count / 2], places: 1)) ms, min \(Format.decimal(samples[0], places: 1)) ms over \(samples.count) runs")
+    }
+}
+
+/// Writes the synthetic chain's reference files and feeds as CSV.
+private struct SyntheticChain {
+    let stores: Int
+    let first: CivilDate
+    let last: CivilDate
+
+    func write(to folder: String) throws -> [(String, FeedID)] {
+        var random = SplitMix(seed: 40)
+        let codes = (1...stores).map(SalesAuditData.storeCode)
+        let outputs: [(String, FeedID, String)] = [
+            ("stores.csv", .stores, "code,name,region\n"), ("goals.csv", .goals, "period,scope,metric,target\n"),
+            ("sales_audit.csv", .salesAudit, "Store,Date,Net Sales,Transactions,Items,CCP %,GP %\n"),
+            ("credit.csv", .creditApps, "Store,Date\n"), ("crm_intakes.csv", .crmIntakes, "Store,Date\n"),
+            ("birdeye.csv", .birdeyeReviews, "Store,Review Date\n"), ("calls.csv", .outboundCalls, "Store,Week Of,Mon,Tue,Wed,Thu,Fri,Sat,Sun\n"),
+        ]
+        var files: [String: TextOutput] = [:]
+        for (name, _, header) in outputs {
+            let output = try TextOutput(path: folder + "/" + name)
+            output.write(header)
+            files[name] = output
+        }
+        func write(_ name: String, _ line: String) { files[name]?.write(line + "\n") }
+        for (index, code) in codes.enumerated() { write("stores.csv", "\(code),Store \(index + 1),Region \(index % 4)") }
+        var month = CivilDate(year: first.year, month: first.month, day: 1)
+        while month <= last {
+            let period = String(month.iso8601.prefix(7))
+            for (metric, target) in [("totalSales", 250_000.0), ("avgAds", 330), ("upt", 1.55), ("ccpPct", 0.42), ("gpPct", 0.52),
+                                     ("creditApps", 36), ("birdeyeReviews", 20), ("guestCapture", 52), ("outboundCalls", 165)]
+            {
+                write("goals.csv", "\(period),global,\(metric),\(target)")
+            }
+            month = month.adding(days: CivilDate.daysIn(month: month.month, year: month.year))
+        }
+        var day = first
+        while day <= last {
+            for code in codes {
+                let transactions = 10 + Int(random.next() % 30)
+                let items = transactions + Int(random.next() % UInt64(transactions))
+                write("sales_audit.csv", "\(code),\(day.iso8601),\(transactions * 330),\(transactions),\(items),0.\(40 + random.next() % 20),0.5")
+                for _ in 0..<(random.next() % 3) { write("credit.csv", "\(code),\(day.iso8601)") }
+                for _ in 0..<(random.next() % 4) { write("crm_intakes.csv", "\(code),\(day.iso8601)") }
+                if random.next() % 2 == 0 { write("birdeye.csv", "\(code),\(day.iso8601)") }
+                if day.weekdayIndex == 0 {
+                    write("calls.csv", "\(code),\(day.iso8601)," + (0..<7).map { _ in String(random.next() % 9) }.joined(separator: ","))
+                }
+            }
+            day = day.adding(days: 1)
+        }
+        files.values.forEach { $0.flush() }
+        return outputs.map { (folder + "/" + $0.0, $0.1) }
+    }
+}
