@@ -33,7 +33,7 @@ let package = Package(
             ]
         ),
         .target(name: "KPI", dependencies: ["Warehouse", "Feeds", "SheetStream"]),
-        .target(name: "Reports", dependencies: ["KPI"]),
+        .target(name: "Reports", dependencies: ["KPI", "SheetStream"]),
         .executableTarget(
             name: "ddkpi",
             dependencies: [

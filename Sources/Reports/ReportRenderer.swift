@@ -1,4 +1,5 @@
 import KPI
+import SheetStream
 
 /// The formats reports come in.
 public enum ReportFormat: String, CaseIterable, Sendable {
@@ -141,16 +142,5 @@ public struct ReportRenderer {
         return out + "\n]}\n"
     }
 
-    private static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case _ where scalar.value < 0x20: result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
+    private static func quoted(_ text: String) -> String { JSONText.quoted(text) }
 }

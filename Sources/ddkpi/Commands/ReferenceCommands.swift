@@ -12,11 +12,9 @@ struct StoresCommand: ParsableCommand {
             commandName: "import",
             abstract: "Upsert stores from a CSV/XLSX file: code, name, region, status, aliases (separated by ;).")
 
-        @OptionGroup var global: GlobalOptions
-        @Argument(help: "The stores file.") var file: String
-        @Flag(help: "Import even if this exact file was imported before.") var force = false
+        @OptionGroup var options: ReferenceImportOptions
 
-        func run() throws { try importReference(.stores, file: file, global: global, force: force) }
+        func run() throws { try options.importFile(as: .stores) }
     }
 }
 
@@ -30,22 +28,27 @@ struct GoalsCommand: ParsableCommand {
             commandName: "import",
             abstract: "Upsert goals from a CSV/XLSX file: period (YYYY-MM), scope (global or a store code), metric, target, date.")
 
-        @OptionGroup var global: GlobalOptions
-        @Argument(help: "The goals file.") var file: String
-        @Flag(help: "Import even if this exact file was imported before.") var force = false
+        @OptionGroup var options: ReferenceImportOptions
 
-        func run() throws { try importReference(.goals, file: file, global: global, force: force) }
+        func run() throws { try options.importFile(as: .goals) }
     }
 }
 
-/// Imports a reference file through the same transactional, ledgered path as feeds.
-private func importReference(_ feed: FeedID, file: String, global: GlobalOptions, force: Bool) throws {
-    let configuration = try global.configuration()
-    let warehouse = try global.openWarehouse(configuration)
-    let ingestor = try FeedIngestor(
-        warehouse: warehouse, configuration: configuration, explicitFeed: feed,
-        options: IngestOptions(force: force, rejectThreshold: 0))
-    var printer = IngestPrinter()
-    printer.print(ingestor.ingest(file))
-    if printer.anyFailed { throw ExitCode(ExitStatus.inputFailed) }
+/// What both reference imports take.
+struct ReferenceImportOptions: ParsableArguments {
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The CSV or XLSX file.") var file: String
+    @Flag(help: "Import even if this exact file was imported before.") var force = false
+
+    /// Imports the file through the same transactional, ledgered path as feeds; reference rows
+    /// must all be valid (reject threshold 0).
+    func importFile(as feed: FeedID) throws {
+        let configuration = try global.configuration()
+        let ingestor = try FeedIngestor(
+            warehouse: try global.openWarehouse(configuration), configuration: configuration, explicitFeed: feed,
+            options: IngestOptions(force: force, rejectThreshold: 0))
+        var printer = IngestPrinter()
+        printer.print(ingestor.ingest(file))
+        if printer.anyFailed { throw ExitCode(ExitStatus.inputFailed) }
+    }
 }
