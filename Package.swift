@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "ddkpi", targets: ["ddkpi"]),
         .executable(name: "ddkpi-bench", targets: ["ddkpi-bench"]),
+        .executable(name: "ddkpi-bench-read", targets: ["ddkpi-bench-read"]),
         .library(name: "SheetStream", targets: ["SheetStream"]),
     ],
     dependencies: [
@@ -53,10 +54,10 @@ let package = Package(
                 "Feeds",
                 "Warehouse",
                 "KPI",
-                "CLibXML2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "ddkpi-bench-read", dependencies: ["SheetStream", "CLibXML2"]),
         .target(name: "TestSupport", dependencies: ["Warehouse", "Feeds", "SheetStream"], path: "Tests/TestSupport"),
         .testTarget(
             name: "SheetStreamTests",

@@ -12,7 +12,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ddkpi-bench",
         abstract: "Measure ddkpi's readers: throughput and peak memory on synthetic sales-audit files.",
-        subcommands: [XLSXBench.self, CSVBench.self, IngestBench.self, KPIBench.self, ReadFile.self, SAXFloor.self]
+        subcommands: [XLSXBench.self, CSVBench.self, IngestBench.self, KPIBench.self]
     )
 }
 
@@ -52,7 +52,7 @@ struct XLSXBench: ParsableCommand {
         print(
             "file \(Format.megabytes(FileSystem.size(path))), sheet XML \(Format.megabytes(sheetBytes)), \(options.rows) rows x 9 columns"
         )
-        let ours = try Measurement.run(label: "ddkpi (SheetStream)", [CommandLine.arguments[0], "read", path])
+        let ours = try Measurement.run(label: "ddkpi (SheetStream)", [Measurement.reader, "read", path])
         ours.print(rows: options.rows, bytes: sheetBytes)
         guard options.compare else { return }
         let calamine = Measurement.compare(label: "python-calamine", ["python3", "-c", Scripts.calamine, path])
@@ -63,7 +63,7 @@ struct XLSXBench: ParsableCommand {
         _ = try Measurement.run(label: "extract", ["sh", "-c", "unzip -p \"$0\" xl/worksheets/sheet1.xml > \"$1\"", path, extracted])
         let unzip = try Measurement.run(label: "unzip -p > /dev/null", ["sh", "-c", "unzip -p \"$0\" xl/worksheets/sheet1.xml > /dev/null", path])
         unzip.print(rows: options.rows, bytes: sheetBytes)
-        let sax = try Measurement.run(label: "libxml2 SAX, no work", [CommandLine.arguments[0], "sax-floor", extracted])
+        let sax = try Measurement.run(label: "libxml2 SAX, no work", [Measurement.reader, "sax-floor", extracted])
         sax.print(rows: options.rows, bytes: sheetBytes)
         FileSystem.remove(extracted)
         let floor = unzip.seconds + sax.seconds
@@ -89,7 +89,7 @@ struct CSVBench: ParsableCommand {
         }
         let bytes = FileSystem.size(path)
         print("file \(Format.megabytes(bytes)), \(options.rows) rows x 9 columns")
-        let ours = try Measurement.run(label: "ddkpi (CSVReader)", [CommandLine.arguments[0], "read", path])
+        let ours = try Measurement.run(label: "ddkpi (CSVReader)", [Measurement.reader, "read", path])
         ours.print(rows: options.rows, bytes: bytes)
         guard options.compare else { return }
         guard let duckdb = Measurement.compare(label: "duckdb read_csv", ["python3", "-c", Scripts.duckdbCSV, path])
@@ -121,7 +121,7 @@ struct IngestBench: ParsableCommand {
         output.write("code,name,region\n")
         for number in 1...40 { output.write("\(SalesAuditData.storeCode(number)),Store \(number),Region \(number % 4)\n") }
         output.flush()
-        let ddkpi = String(CommandLine.arguments[0].dropLast("ddkpi-bench".count)) + "ddkpi"
+        let ddkpi = Measurement.sibling("ddkpi")
         let database = work + "/warehouse.sqlite"
         _ = try Measurement.run(label: "stores import", [ddkpi, "--db", database, "stores", "import", stores])
         print("file \(Format.megabytes(FileSystem.size(path))), \(options.rows) store-day rows")
@@ -135,36 +135,3 @@ struct IngestBench: ParsableCommand {
     }
 }
 
-/// Reads every row of a file's first sheet and prints what it saw; run as a child so that its
-/// peak RSS is the reader's alone.
-struct ReadFile: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "read", abstract: "(internal) Read a file's first sheet and print row and cell counts.")
-
-    @Argument var path: String
-
-    func run() throws {
-        let file = try SpreadsheetFile.open(path: path)
-        guard let sheet = file.sheets.first else { return }
-        var rows = 0
-        var cells = 0
-        var numericSum = 0.0
-        try file.readRows(of: sheet) { row in
-            rows += 1
-            for cell in row.cells {
-                switch cell {
-                case .empty: continue
-                case .number(let value): numericSum += value
-                default: break
-                }
-                cells += 1
-            }
-        }
-        var extra = ""
-        if case .xlsx(let workbook) = file {
-            let stats = workbook.lastReadStatistics
-            extra = " sharedStrings=\(stats.sharedStrings) peakRowCapacity=\(stats.peakRowCapacity) peakCellTextCapacity=\(stats.peakCellTextCapacity)"
-        }
-        print("rows=\(rows) cells=\(cells) numericSum=\(numericSum)\(extra)")
-    }
-}

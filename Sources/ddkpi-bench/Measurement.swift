@@ -40,12 +40,28 @@ struct Measurement {
         var usage = rusage()
         wait4(pid, &exitStatus, 0, &usage)
         let elapsed = Clock.now() - started
-        let text = String(decoding: output, as: UTF8.self).trimmingCharacters(in: " \n")
+        var text = String(decoding: output, as: UTF8.self).trimmingCharacters(in: " \n")
+        var peak = Int(usage.ru_maxrss)
+        // A child that reports its own VmHWM is believed over wait4's ru_maxrss, which includes
+        // the pages of this (Foundation-linked) parent that the child inherited until exec.
+        if let range = text.range(of: " peakRSSKiB=") ?? text.range(of: "peakRSSKiB="), let own = Int(text[range.upperBound...]) {
+            peak = own
+            text = String(text[..<range.lowerBound])
+        }
         guard exitStatus == 0 else {
             throw BenchError("\(label) failed (status \(exitStatus))\(text.isEmpty ? "" : ": " + text)")
         }
-        return Measurement(label: label, seconds: elapsed, peakKilobytes: Int(usage.ru_maxrss), output: text)
+        return Measurement(label: label, seconds: elapsed, peakKilobytes: peak, output: text)
     }
+
+    /// An executable built beside this one.
+    static func sibling(_ name: String) -> String {
+        String(CommandLine.arguments[0].dropLast("ddkpi-bench".count)) + name
+    }
+
+    /// The reading child: SheetStream alone, so its peak RSS is the reader's, not Foundation's
+    /// (which GRDB brings into `ddkpi` and `ddkpi-bench`: about 21 MiB before reading a byte).
+    static var reader: String { sibling("ddkpi-bench-read") }
 
     /// Runs a comparison tool; one that is missing or fails is reported and skipped.
     static func compare(label: String, _ arguments: [String]) -> Measurement? {
