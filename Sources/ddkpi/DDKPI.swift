@@ -68,6 +68,8 @@ struct InputFailure: Error, CustomStringConvertible {
 enum Diagnostics {
     static func error(_ message: String) { write("ddkpi: error: \(message)\n") }
     static func warning(_ message: String) { write("ddkpi: warning: \(message)\n") }
+    /// Text as is (progress lines).
+    static func raw(_ text: String) { write(text) }
 
     private static func write(_ text: String) {
         var bytes = Array(text.utf8)

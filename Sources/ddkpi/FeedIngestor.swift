@@ -2,6 +2,10 @@ import Feeds
 import SheetStream
 import Warehouse
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Wires a file to the warehouse: open it, decide its feed, read it with the store directory.
 struct FeedIngestor {
     let warehouse: Warehouse
@@ -28,12 +32,28 @@ struct FeedIngestor {
                     file: FeedFileReader.fileName(path),
                     message: "the store directory is empty: run `ddkpi stores import FILE` first")
             }
-            let reader = FeedFileReader(
+            var reader = FeedFileReader(
                 definition: configuration.feedOptions.definition(feed), directory: directory,
                 options: configuration.feedOptions)
-            return PreparedFeed(feed: feed) { emit in try reader.read(file, emit: emit) }
+            reader.progress = ProgressLine.forFile(path)
+            return PreparedFeed(feed: feed) { emit in
+                defer { if reader.progress != nil { ProgressLine.clear() } }
+                return try reader.read(file, emit: emit)
+            }
         }
     }
+}
+
+/// A `\r`-rewritten progress line on standard error, only on a terminal and for files over 4 MiB.
+enum ProgressLine {
+    static func forFile(_ path: String) -> ((Int) -> Void)? {
+        var info = stat()
+        guard isatty(2) == 1, stat(path, &info) == 0, info.st_size > 4 << 20 else { return nil }
+        let name = FeedFileReader.fileName(path)
+        return { rows in Diagnostics.raw("\r\(name): \(rows) rows read…") }
+    }
+
+    static func clear() { Diagnostics.raw("\r\u{1B}[K") }
 }
 
 /// Prints ingest outcomes: one line per file on standard output, details on standard error.

@@ -13,6 +13,9 @@ public struct FeedFileReader {
     public let definition: FeedDefinition
     public let directory: StoreDirectory
     public let options: FeedOptions
+    /// Called with the rows read so far, every `progressInterval` rows (for a progress line).
+    public var progress: ((Int) -> Void)?
+    public static let progressInterval = 65_536
 
     public init(definition: FeedDefinition, directory: StoreDirectory, options: FeedOptions) {
         self.definition = definition
@@ -97,6 +100,7 @@ private struct MappingState {
 
     mutating func map(_ row: Row, emit: (FeedRecord) throws -> Void) throws {
         result.read += 1
+        if result.read % FeedFileReader.progressInterval == 0 { reader.progress?(result.read) }
         if row.isBlank || TotalRow.isTotal(row, storeColumn: header[.store] ?? header[.code])
             || header.isRepeat(of: row, definition: definition)
         {
