@@ -32,13 +32,13 @@ struct FeedIngestor {
                     file: FeedFileReader.fileName(path),
                     message: "the store directory is empty: run `ddkpi stores import FILE` first")
             }
-            var reader = FeedFileReader(
+            let reader = FeedFileReader(
                 definition: configuration.feedOptions.definition(feed), directory: directory,
                 options: configuration.feedOptions)
-            reader.progress = ProgressLine.forFile(path)
+            let progress = ProgressLine.forFile(path)
             return PreparedFeed(feed: feed) { emit in
-                defer { if reader.progress != nil { ProgressLine.clear() } }
-                return try reader.read(file, emit: emit)
+                defer { if progress != nil { ProgressLine.clear() } }
+                return try reader.read(file, progress: progress, emit: emit)
             }
         }
     }

@@ -13,8 +13,7 @@ public struct FeedFileReader {
     public let definition: FeedDefinition
     public let directory: StoreDirectory
     public let options: FeedOptions
-    /// Called with the rows read so far, every `progressInterval` rows (for a progress line).
-    public var progress: ((Int) -> Void)?
+    /// How often `read`'s `progress` is told the rows read so far.
     public static let progressInterval = 65_536
 
     public init(definition: FeedDefinition, directory: StoreDirectory, options: FeedOptions) {
@@ -23,12 +22,16 @@ public struct FeedFileReader {
         self.options = options
     }
 
-    /// Reads `file`, handing records to `emit` (which may throw to abort the file).
-    public func read(_ file: SpreadsheetFile, emit: (FeedRecord) throws -> Void) throws -> FeedReadResult {
+    /// Reads `file`, handing records to `emit` (which may throw to abort the file) and the rows
+    /// read so far to `progress` every `progressInterval` rows.
+    public func read(
+        _ file: SpreadsheetFile, progress: ((Int) -> Void)? = nil, emit: (FeedRecord) throws -> Void
+    ) throws -> FeedReadResult {
         let (sheet, header) = try findHeader(in: file)
         var state = MappingState(
             reader: self, header: header, file: Self.fileName(file.path), sheet: sheet.name,
             isCSV: { if case .csv = file { return true } else { return false } }(), dateSystem: file.dateSystem)
+        state.progress = progress
         try withoutActuallyEscaping(emit) { emit in
             try file.readRows(of: sheet) { row in
                 guard row.number > header.row else { return }
@@ -83,6 +86,7 @@ private struct MappingState {
     var daily = DailyCounter()
     var weekly: WeeklyCounter
     let cache: NormalizationCache
+    var progress: ((Int) -> Void)?
 
     init(reader: FeedFileReader, header: HeaderMap, file: String, sheet: String, isCSV: Bool, dateSystem: ExcelDateSystem) {
         self.reader = reader
@@ -100,7 +104,7 @@ private struct MappingState {
 
     mutating func map(_ row: Row, emit: (FeedRecord) throws -> Void) throws {
         result.read += 1
-        if result.read % FeedFileReader.progressInterval == 0 { reader.progress?(result.read) }
+        if result.read % FeedFileReader.progressInterval == 0 { progress?(result.read) }
         if row.isBlank || TotalRow.isTotal(row, storeColumn: header[.store] ?? header[.code])
             || header.isRepeat(of: row, definition: definition)
         {
