@@ -104,6 +104,29 @@ final class IngestCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("another ingest holds"), result.stderr)
     }
 
+    func testConfigFileAddsAliasesPatternsAndDayFirstDates() throws {
+        try importReference()
+        let config = directory.appendingPathComponent("ddkpi.toml")
+        try """
+            week_start = "sunday"
+            day_first_dates = true
+            reject_threshold = 0
+            [aliases.credit-apps]
+            date = ["Submitted On"]
+            [file_patterns]
+            credit-apps = ["applications_export"]
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let feed = directory.appendingPathComponent("applications_export_0715.csv")
+        try "Store,Submitted On\n08,15/07/2025\n08,16/07/2025\n".write(to: feed, atomically: true, encoding: .utf8)
+        let result = try CommandRunner.ddkpi(["--config", config.path, "--db", database, "ingest", feed.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("feed=credit-apps read=2 inserted=2"), result.stdout)
+        let kpi = try CommandRunner.ddkpi([
+            "--config", config.path, "--db", database, "kpi", "--as-of", "2025-07-16", "--store", "08", "--format", "csv",
+        ])
+        XCTAssertTrue(kpi.stdout.contains("08,WTD,2025-07-13,2025-07-16,creditApps,2,"), kpi.stdout)
+    }
+
     func testUsageErrorsExitTwo() throws {
         XCTAssertEqual(try ddkpi(["ingest"]).status, 2)
         XCTAssertEqual(try ddkpi(["ingest", "--inbox", "x"]).status, 2)
