@@ -47,9 +47,11 @@ struct CSVRecordParser {
                 }
             case .unquoted:
                 let start = index
+                var seen: UInt8 = 0
                 while index < count {
                     let byte = bytes[index]
                     if byte == delimiter || byte == Self.lineFeed || byte == Self.carriageReturn { break }
+                    seen |= byte
                     index += 1
                 }
                 if index > start { recordHasContent = true }
@@ -60,7 +62,7 @@ struct CSVRecordParser {
                 if field.count == 0 {
                     // The whole field lies in this chunk: decode it in place, without copying.
                     try checkLength(index - start, at: fileOffset + index)
-                    try storeField(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: fileOffset + index)
+                    try storeField(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: fileOffset + index, isASCII: seen < 0x80)
                     try endOfRecordOrField(terminator: bytes[index], body)
                 } else {
                     try append(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: fileOffset + index)
@@ -134,7 +136,8 @@ struct CSVRecordParser {
         state = terminator == Self.carriageReturn ? .afterCarriageReturn : .fieldStart
     }
 
-    private mutating func storeField(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
+    /// Appends a field's cell; `isASCII` is known when the scan already saw every byte.
+    private mutating func storeField(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, isASCII: Bool = false) throws {
         guard row.cells.count < options.maxFields else {
             throw error(at: offset, "record has more than \(options.maxFields) fields (the limit)")
         }
@@ -142,7 +145,8 @@ struct CSVRecordParser {
             row.append(.empty)
             return
         }
-        row.append(.string(UTF8Text.decode(bytes) ?? fallbackDecode(bytes)))
+        let text = isASCII ? String(decoding: bytes, as: UTF8.self) : UTF8Text.decode(bytes) ?? fallbackDecode(bytes)
+        row.append(.string(text))
     }
 
     private func fallbackDecode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
