@@ -1,13 +1,19 @@
 import Feeds
 import GRDB
 
-/// Writes feed records into their tables, inside the caller's transaction, one cached upsert
-/// statement per table.
+/// Writes feed records into their tables, inside the caller's transaction, in batches of
+/// `batchSize` rows per upsert statement; `finish` writes the last partial batch.
 struct RecordWriter {
+    static let batchSize = 64
+
     private let runID: Int64
-    private(set) var tally: UpsertTally
-    /// The upsert statement of the file's table, prepared on the first record.
-    private var prepared: Statement?
+    private var tally: UpsertTally
+    /// Rows waiting for their batch: their statement and values, `columnCount` per row.
+    private var pendingUpsert: UpsertStatement?
+    private var pending: [SQLValue] = []
+    private var pendingRows = 0
+    /// The full-batch statement, prepared once per file.
+    private var batchStatement: Statement?
 
     private static let dailyColumns = (0..<7).map { "day_\($0)" }
     private static let salesAudit = UpsertStatement(
@@ -33,34 +39,62 @@ struct RecordWriter {
     }
 
     mutating func write(_ record: FeedRecord, _ db: Database) throws {
-        let changed: Bool
         switch record {
         case .salesAudit(let r):
-            changed = try Self.salesAudit.run(
-                db,
+            try enqueue(
+                Self.salesAudit,
                 [.text(r.store), .text(r.date.iso8601), .real(r.totalSales), SQLValue(r.totalTransactions),
-                 SQLValue(r.totalItems), SQLValue(r.ccpPct), SQLValue(r.gpPct), SQLValue(r.upt), SQLValue(r.ads), run],
-                prepared: &prepared)
+                 SQLValue(r.totalItems), SQLValue(r.ccpPct), SQLValue(r.gpPct), SQLValue(r.upt), SQLValue(r.ads), run], db)
         case .creditApplications(let r):
-            changed = try Self.credit.run(
-                db, [.text(r.store), .text(r.date.iso8601), SQLValue(r.count), run], prepared: &prepared)
+            try enqueue(Self.credit, [.text(r.store), .text(r.date.iso8601), SQLValue(r.count), run], db)
         case .crmIntakes(let r):
-            changed = try Self.intakes.run(
-                db, [.text(r.store), .text(r.date.iso8601), SQLValue(r.count), run], prepared: &prepared)
+            try enqueue(Self.intakes, [.text(r.store), .text(r.date.iso8601), SQLValue(r.count), run], db)
         case .birdeyeReviews(let r):
-            changed = try Self.reviews.run(db, weeklyValues(r), prepared: &prepared)
+            try enqueue(Self.reviews, weeklyValues(r), db)
         case .outboundCalls(let r):
-            changed = try Self.calls.run(db, weeklyValues(r), prepared: &prepared)
-        case .store(let r):
-            changed = try Self.store.run(
-                db, [.text(r.code), .text(r.name), SQLValue(r.region), .text(r.status)], prepared: &prepared)
-            try replaceAliases(of: r, db)
+            try enqueue(Self.calls, weeklyValues(r), db)
         case .goal(let r):
-            changed = try Self.goal.run(
-                db, [.text(r.period), .text(r.scope), .text(r.metric), .text(r.date?.iso8601 ?? ""), .real(r.target)],
-                prepared: &prepared)
+            try enqueue(
+                Self.goal, [.text(r.period), .text(r.scope), .text(r.metric), .text(r.date?.iso8601 ?? ""), .real(r.target)], db)
+        case .store(let r):
+            // One at a time: each store's aliases are replaced right after it.
+            let statement = try db.cachedStatement(sql: Self.store.sql(rows: 1))
+            let changed = try Self.store.run(db, [.text(r.code), .text(r.name), SQLValue(r.region), .text(r.status)], on: statement)
+            tally.record(rows: 1, changed: changed)
+            try replaceAliases(of: r, db)
         }
-        tally.record(changed: changed)
+    }
+
+    /// Writes what is still pending and returns the file's counts.
+    mutating func finish(_ db: Database) throws -> UpsertCounts {
+        try flush(db)
+        return try tally.counts(db)
+    }
+
+    private mutating func enqueue(_ upsert: UpsertStatement, _ values: [SQLValue], _ db: Database) throws {
+        if let current = pendingUpsert, current.table != upsert.table {
+            try flush(db)
+            batchStatement = nil
+        }
+        pendingUpsert = upsert
+        pending.append(contentsOf: values)
+        pendingRows += 1
+        if pendingRows == Self.batchSize { try flush(db) }
+    }
+
+    private mutating func flush(_ db: Database) throws {
+        guard let upsert = pendingUpsert, pendingRows > 0 else { return }
+        let statement: Statement
+        if pendingRows == Self.batchSize {
+            statement = try batchStatement ?? db.makeStatement(sql: upsert.sql(rows: pendingRows))
+            batchStatement = statement
+        } else {
+            statement = try db.makeStatement(sql: upsert.sql(rows: pendingRows))
+        }
+        let changed = try upsert.run(db, pending, on: statement)
+        tally.record(rows: pendingRows, changed: changed)
+        pending.removeAll(keepingCapacity: true)
+        pendingRows = 0
     }
 
     private var run: SQLValue { .integer(runID) }

@@ -28,8 +28,10 @@ struct UpsertTally {
         rowsBefore = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
     }
 
-    mutating func record(changed didChange: Bool) {
-        if didChange { changed += 1 } else { unchanged += 1 }
+    /// Records a statement that upserted `rows` rows, of which `changed` were inserted or changed.
+    mutating func record(rows: Int, changed: Int) {
+        self.changed += changed
+        unchanged += rows - changed
     }
 
     func counts(_ db: Database) throws -> UpsertCounts {
@@ -38,31 +40,41 @@ struct UpsertTally {
     }
 }
 
-/// An `INSERT … ON CONFLICT(key) DO UPDATE … WHERE changed` statement for one table
-/// (https://sqlite.org/lang_upsert.html), prepared once per file by its caller.
+/// An `INSERT … VALUES (…), (…) ON CONFLICT(key) DO UPDATE … WHERE changed` statement for one
+/// table (https://sqlite.org/lang_upsert.html), for any number of rows at once.
 ///
-/// The `WHERE` clause leaves identical rows untouched, so SQLite reports no change for them.
+/// The `WHERE` clause leaves identical rows untouched, so SQLite's change count tells changed
+/// rows from unchanged ones. Many rows per statement spread SQLite's per-statement work over
+/// the batch.
 struct UpsertStatement {
-    let sql: String
+    let table: String
+    let columnCount: Int
+    private let head: String
+    private let tail: String
+    private let rowPlaceholders: String
 
     init(table: String, key: [String], values: [String], untracked: [String] = []) {
         let columns = key + values + untracked
         let assignments = (values + untracked).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         let changed = values.map { "\($0) IS NOT excluded.\($0)" }.joined(separator: " OR ")
-        sql = """
-            INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
-            ON CONFLICT(\(key.joined(separator: ", "))) DO UPDATE SET \(assignments) WHERE \(changed)
-            """
+        self.table = table
+        columnCount = columns.count
+        head = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+        rowPlaceholders = "(" + columns.map { _ in "?" }.joined(separator: ", ") + ")"
+        tail = " ON CONFLICT(\(key.joined(separator: ", "))) DO UPDATE SET \(assignments) WHERE \(changed)"
     }
 
-    /// Runs the statement with `values` (key, values, untracked, in order); returns whether
-    /// the row was inserted or changed.
+    /// The SQL for `rows` rows.
+    func sql(rows: Int) -> String {
+        head + repeatElement(rowPlaceholders, count: rows).joined(separator: ", ") + tail
+    }
+
+    /// Runs `statement` (prepared from `sql(rows:)`) with `values`, `columnCount` per row in
+    /// column order; returns how many rows were inserted or changed.
     ///
-    /// Binds through the SQLite C API on GRDB's cached statement: building `StatementArguments`
-    /// from existential values cost more than the upsert itself on million-row files.
-    func run(_ db: Database, _ values: [SQLValue], prepared: inout Statement?) throws -> Bool {
-        let statement = try prepared ?? db.makeStatement(sql: sql)
-        prepared = statement
+    /// Binds through the SQLite C API: building GRDB `StatementArguments` from existential values
+    /// cost more than the upsert itself on million-row files.
+    func run(_ db: Database, _ values: [SQLValue], on statement: Statement) throws -> Int {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         for (offset, value) in values.enumerated() {
@@ -79,9 +91,9 @@ struct UpsertStatement {
         guard status == SQLITE_DONE else {
             throw DatabaseError(
                 resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
-                sql: sql)
+                sql: statement.sql)
         }
-        return sqlite3_changes(db.sqliteConnection) > 0
+        return Int(sqlite3_changes(db.sqliteConnection))
     }
 }
 

@@ -88,7 +88,7 @@ extension Warehouse {
                     outcome.rejected = result.rejected
                     outcome.rejects = result.rejects
                     outcome.warnings = result.warnings
-                    outcome.counts = try writer.tally.counts(db)
+                    outcome.counts = try writer.finish(db)
                     if result.rejectRate > options.rejectThreshold {
                         throw IngestFailure(
                             message: "\(result.rejected) of \(result.read - result.skipped) rows rejected (\(Self.percent(result.rejectRate))), over the \(Self.percent(options.rejectThreshold)) threshold; nothing was written")
