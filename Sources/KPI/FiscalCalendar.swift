@@ -40,7 +40,7 @@ public struct FiscalCalendar: Sendable {
 
     /// Week, month, quarter and year to date, each ending on `asOf` (inclusive).
     public func toDate(_ asOf: CivilDate) -> [(label: String, range: DateRange)] {
-        let week = asOf.adding(days: -((asOf.weekdayIndex - weekStart + 7) % 7))
+        let week = asOf.weekStart(on: weekStart)
         let month = CivilDate(year: asOf.year, month: asOf.month, day: 1)
         let year = fiscalYearStart(containing: asOf)
         let monthsIn = (asOf.year - year.year) * 12 + asOf.month - year.month

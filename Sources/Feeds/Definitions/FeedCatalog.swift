@@ -31,11 +31,11 @@ public enum FeedCatalog {
                     .upt: ["UPT"], .ads: ["ADS", "Avg Sale", "Average Sale", "Avg Ticket"],
                 ],
                 layouts: [[.field(.store), .field(.date), .field(.totalSales), .field(.totalTransactions), .field(.totalItems)]],
-                table: "store_report", key: ["store_code", "date"])
+                table: "store_report")
         case .creditApps:
             return FeedDefinition(
                 id: id, fields: [.store: storeAliases, .date: dateAliases],
-                layouts: [[.field(.store), .field(.date)]], table: "credit_report", key: ["store_code", "date"])
+                layouts: [[.field(.store), .field(.date)]], table: "credit_report")
         case .birdeyeReviews:
             return FeedDefinition(
                 id: id,
@@ -44,18 +44,18 @@ public enum FeedCatalog {
                     .reviewCount: ["Reviews", "Review Count", "# Reviews"], .rating: ["Rating", "Star Rating", "Stars"],
                 ],
                 layouts: [[.field(.store), .field(.weekStart), .field(.reviewCount)], [.field(.store), .field(.date)]],
-                table: "birdeye_report", key: ["store_code", "week_start"])
+                table: "birdeye_report")
         case .crmIntakes:
             return FeedDefinition(
                 id: id, fields: [.store: storeAliases, .date: dateAliases],
-                layouts: [[.field(.store), .field(.date)]], table: "crm_intake_report", key: ["store_code", "date"])
+                layouts: [[.field(.store), .field(.date)]], table: "crm_intake_report")
         case .outboundCalls:
             var fields: [CanonicalField: [String]] = [.store: storeAliases, .date: dateAliases, .weekStart: weekStartAliases]
             fields.merge(weekdayAliases) { $1 }
             return FeedDefinition(
                 id: id, fields: fields,
                 layouts: [[.field(.store), .field(.weekStart), .anyWeekday()], [.field(.store), .field(.date)]],
-                table: "outbound_call_report", key: ["store_code", "week_start"])
+                table: "outbound_call_report")
         case .stores:
             return FeedDefinition(
                 id: id,
@@ -63,7 +63,7 @@ public enum FeedCatalog {
                     .code: ["Code", "Store Code", "Store", "Store #", "Store No"], .name: ["Name", "Store Name"],
                     .region: ["Region", "District"], .status: ["Status"], .aliases: ["Aliases", "Alias", "Also Known As"],
                 ],
-                layouts: [[.field(.code), .field(.name)]], table: "store", key: ["code"])
+                layouts: [[.field(.code), .field(.name)]], table: "store")
         case .goals:
             return FeedDefinition(
                 id: id,
@@ -71,8 +71,7 @@ public enum FeedCatalog {
                     .period: ["Period", "Month"], .scope: ["Scope", "Store"], .metric: ["Metric", "KPI"],
                     .target: ["Target", "Goal"], .date: ["Date", "Day"],
                 ],
-                layouts: [[.field(.period), .field(.scope), .field(.metric), .field(.target)]], table: "goal",
-                key: ["period", "scope", "metric", "date"])
+                layouts: [[.field(.period), .field(.scope), .field(.metric), .field(.target)]], table: "goal")
         }
     }
 

@@ -17,18 +17,15 @@ public struct FeedDefinition: Sendable {
     public private(set) var aliases: [String: CanonicalField]
     /// Accepted layouts: a header row must satisfy every requirement of one of them.
     public var layouts: [[FieldRequirement]]
-    /// The warehouse table the records land in.
+    /// The warehouse table the records land in (keyed by the feed's dedup key).
     public var table: String
-    /// The dedup key, as the table's columns.
-    public var key: [String]
 
     public init(
-        id: FeedID, fields: [CanonicalField: [String]], layouts: [[FieldRequirement]], table: String, key: [String]
+        id: FeedID, fields: [CanonicalField: [String]], layouts: [[FieldRequirement]], table: String
     ) {
         self.id = id
         self.layouts = layouts
         self.table = table
-        self.key = key
         aliases = [:]
         for (field, names) in fields { addAliases(names, for: field) }
     }

@@ -27,9 +27,7 @@ struct WeeklyCounter {
 
     init(weekStart: Int) { self.weekStart = weekStart }
 
-    private func start(of date: CivilDate) -> CivilDate {
-        date.adding(days: -((date.weekdayIndex - weekStart + 7) % 7))
-    }
+    private func start(of date: CivilDate) -> CivilDate { date.weekStart(on: weekStart) }
 
     /// Adds `count` on a known day.
     mutating func add(store: String, date: CivilDate, count: Int = 1) {

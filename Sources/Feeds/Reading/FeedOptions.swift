@@ -30,6 +30,6 @@ public struct FeedOptions: Sendable {
 
     /// The configured week's first day at or before `date`.
     public func weekStart(of date: CivilDate) -> CivilDate {
-        date.adding(days: -((date.weekdayIndex - weekStart + 7) % 7))
+        date.weekStart(on: weekStart)
     }
 }

@@ -103,6 +103,12 @@ public struct CivilDate: Hashable, Comparable, Sendable {
     /// 0 for Monday … 6 for Sunday.
     public var weekdayIndex: Int { ((daysSinceEpoch % 7) + 7 + 3) % 7 }
 
+    /// The last day on or before this one that falls on `weekday` (0 Monday … 6 Sunday): the
+    /// start of its week when weeks start on that weekday.
+    public func weekStart(on weekday: Int) -> CivilDate {
+        adding(days: -((weekdayIndex - weekday + 7) % 7))
+    }
+
     /// The date `days` later (earlier when negative).
     public func adding(days: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + days) }
 
