@@ -21,12 +21,6 @@ public enum Cell: Equatable, Sendable {
         if case .empty = self { return true }
         return false
     }
-
-    /// The text of a `.string` cell, otherwise `nil`.
-    @inlinable public var stringValue: String? {
-        if case .string(let text) = self { return text }
-        return nil
-    }
 }
 
 /// One row of cells, numbered as the source numbers it.

@@ -10,8 +10,6 @@ struct XMLName {
         for index in 0..<count where bytes[index] != expected[index] { return false }
         return bytes[count] == 0
     }
-
-    var string: String { String(cString: bytes) }
 }
 
 /// The attributes of one start tag (libxml2 SAX2 layout: five pointers per attribute —
