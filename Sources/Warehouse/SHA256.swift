@@ -33,14 +33,12 @@ public struct SHA256 {
             pending.append(contentsOf: input.prefix(take))
             input = input.dropFirst(take)
             guard pending.count == 64 else { return }
-            pending.withUnsafeBytes { compress(block: $0) }
+            pending.withUnsafeBytes { compress(blocks: $0) }
             pending.removeAll(keepingCapacity: true)
         }
-        while input.count >= 64 {
-            compress(block: UnsafeRawBufferPointer(rebasing: input.prefix(64)))
-            input = input.dropFirst(64)
-        }
-        pending.append(contentsOf: input)
+        let whole = input.count / 64 * 64
+        if whole > 0 { compress(blocks: UnsafeRawBufferPointer(rebasing: input.prefix(whole))) }
+        pending.append(contentsOf: input.dropFirst(whole))
     }
 
     /// The digest as 64 lowercase hex digits.
@@ -77,36 +75,44 @@ public struct SHA256 {
         return (hasher.finalize(), size)
     }
 
-    private mutating func compress(block: UnsafeRawBufferPointer) {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            for index in 0..<16 {
-                w[index] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
-            }
-            for index in 16..<64 {
-                let s0 = w[index - 15].rotatedRight(7) ^ w[index - 15].rotatedRight(18) ^ (w[index - 15] >> 3)
-                let s1 = w[index - 2].rotatedRight(17) ^ w[index - 2].rotatedRight(19) ^ (w[index - 2] >> 10)
-                w[index] = w[index - 16] &+ s0 &+ w[index - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-            Self.k.withUnsafeBufferPointer { k in
-                for index in 0..<64 {
-                    let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-                    let choice = (e & f) ^ (~e & g)
-                    let t1 = h &+ s1 &+ choice &+ k[index] &+ w[index]
-                    let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-                    let majority = (a & b) ^ (a & c) ^ (b & c)
-                    (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ majority)
+    /// Runs the compression function over whole 64-byte blocks, with the state in locals.
+    private mutating func compress(blocks: UnsafeRawBufferPointer) {
+        var h0 = state[0], h1 = state[1], h2 = state[2], h3 = state[3]
+        var h4 = state[4], h5 = state[5], h6 = state[6], h7 = state[7]
+        Self.k.withUnsafeBufferPointer { k in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                var offset = 0
+                while offset + 64 <= blocks.count {
+                    for index in 0..<16 {
+                        w[index] = UInt32(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + index * 4, as: UInt32.self))
+                    }
+                    for index in 16..<64 {
+                        let s0 = w[index - 15].rotatedRight(7) ^ w[index - 15].rotatedRight(18) ^ (w[index - 15] >> 3)
+                        let s1 = w[index - 2].rotatedRight(17) ^ w[index - 2].rotatedRight(19) ^ (w[index - 2] >> 10)
+                        w[index] = w[index - 16] &+ s0 &+ w[index - 7] &+ s1
+                    }
+                    var (a, b, c, d, e, f, g, h) = (h0, h1, h2, h3, h4, h5, h6, h7)
+                    for index in 0..<64 {
+                        let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+                        let choice = (e & f) ^ (~e & g)
+                        let t1 = h &+ s1 &+ choice &+ k[index] &+ w[index]
+                        let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+                        let majority = (a & b) ^ (a & c) ^ (b & c)
+                        (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ majority)
+                    }
+                    h0 &+= a
+                    h1 &+= b
+                    h2 &+= c
+                    h3 &+= d
+                    h4 &+= e
+                    h5 &+= f
+                    h6 &+= g
+                    h7 &+= h
+                    offset += 64
                 }
             }
-            state[0] &+= a
-            state[1] &+= b
-            state[2] &+= c
-            state[3] &+= d
-            state[4] &+= e
-            state[5] &+= f
-            state[6] &+= g
-            state[7] &+= h
         }
+        state = [h0, h1, h2, h3, h4, h5, h6, h7]
     }
 }
 
