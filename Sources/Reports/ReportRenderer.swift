@@ -127,13 +127,13 @@ public struct ReportRenderer {
         case .review(let quarter): out = "{\"quarter\":\"\(quarter)\",\"scopes\":["
         }
         for (scopeIndex, scope) in report.scopes.enumerated() {
-            out += (scopeIndex > 0 ? ",\n" : "\n") + "{\"scope\":\(Self.quoted(scope.scope)),\"periods\":{"
+            out += (scopeIndex > 0 ? ",\n" : "\n") + "{\"scope\":\(JSONText.quoted(scope.scope)),\"periods\":{"
             for (periodIndex, period) in scope.periods.enumerated() {
-                out += (periodIndex > 0 ? "," : "") + "\n  \(Self.quoted(period.label)):{\"start\":\"\(period.range.start.iso8601)\",\"end\":\"\(period.range.end.iso8601)\","
+                out += (periodIndex > 0 ? "," : "") + "\n  \(JSONText.quoted(period.label)):{\"start\":\"\(period.range.start.iso8601)\",\"end\":\"\(period.range.end.iso8601)\","
                 out += "\"lyStart\":\"\(period.lastYear.start.iso8601)\",\"lyEnd\":\"\(period.lastYear.end.iso8601)\",\"metrics\":{"
                 out += period.metrics.map { metric in
                     let fields = [("actual", metric.actual), ("target", metric.target), ("pctToTarget", metric.pctToTarget), ("ly", metric.ly), ("pctVsLy", metric.pctVsLY)]
-                    return "\(Self.quoted(metric.key)):{" + fields.map { "\"\($0.0)\":\($0.1.map(NumberText.plain) ?? "null")" }.joined(separator: ",") + "}"
+                    return "\(JSONText.quoted(metric.key)):{" + fields.map { "\"\($0.0)\":\($0.1.map(NumberText.plain) ?? "null")" }.joined(separator: ",") + "}"
                 }.joined(separator: ",")
                 out += "}}"
             }
@@ -141,6 +141,4 @@ public struct ReportRenderer {
         }
         return out + "\n]}\n"
     }
-
-    private static func quoted(_ text: String) -> String { JSONText.quoted(text) }
 }

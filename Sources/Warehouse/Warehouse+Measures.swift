@@ -139,15 +139,19 @@ extension Warehouse {
 
     /// Goals whose period is one of `months` (`YYYY-MM`).
     public func goals(months: Set<String>) throws -> [GoalRecord] {
-        try pool.read { db in
-            try GRDB.Row.fetchAll(db, sql: "SELECT period, scope, metric, target, date FROM goal ORDER BY period, scope, metric, date")
-                .filter { months.contains($0["period"]) }
-                .map { row in
-                    let date: String = row["date"]
-                    return GoalRecord(
-                        period: row["period"], scope: row["scope"], metric: row["metric"], target: row["target"],
-                        date: date.isEmpty ? nil : CivilDate(iso8601: date))
-                }
+        guard !months.isEmpty else { return [] }
+        let placeholders = months.map { _ in "?" }.joined(separator: ", ")
+        return try pool.read { db in
+            try GRDB.Row.fetchAll(
+                db,
+                sql: "SELECT period, scope, metric, target, date FROM goal WHERE period IN (\(placeholders)) ORDER BY period, scope, metric, date",
+                arguments: StatementArguments(months.sorted())
+            ).map { row in
+                let date: String = row["date"]
+                return GoalRecord(
+                    period: row["period"], scope: row["scope"], metric: row["metric"], target: row["target"],
+                    date: date.isEmpty ? nil : CivilDate(iso8601: date))
+            }
         }
     }
 

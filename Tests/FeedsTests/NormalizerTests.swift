@@ -96,9 +96,9 @@ final class NormalizerTests: XCTestCase {
 
     func testWeekStarts() {
         let options = FeedOptions()
-        XCTAssertEqual(options.weekStart(of: CivilDate(year: 2025, month: 7, day: 20)), CivilDate(year: 2025, month: 7, day: 14))
-        XCTAssertEqual(options.weekStart(of: CivilDate(year: 2025, month: 7, day: 14)), CivilDate(year: 2025, month: 7, day: 14))
+        XCTAssertEqual(CivilDate(year: 2025, month: 7, day: 20).weekStart(on: options.weekStart), CivilDate(year: 2025, month: 7, day: 14))
+        XCTAssertEqual(CivilDate(year: 2025, month: 7, day: 14).weekStart(on: options.weekStart), CivilDate(year: 2025, month: 7, day: 14))
         let sunday = FeedOptions(weekStart: 6)
-        XCTAssertEqual(sunday.weekStart(of: CivilDate(year: 2025, month: 7, day: 15)), CivilDate(year: 2025, month: 7, day: 13))
+        XCTAssertEqual(CivilDate(year: 2025, month: 7, day: 15).weekStart(on: sunday.weekStart), CivilDate(year: 2025, month: 7, day: 13))
     }
 }

@@ -27,11 +27,9 @@ struct WeeklyCounter {
 
     init(weekStart: Int) { self.weekStart = weekStart }
 
-    private func start(of date: CivilDate) -> CivilDate { date.weekStart(on: weekStart) }
-
     /// Adds `count` on a known day.
     mutating func add(store: String, date: CivilDate, count: Int = 1) {
-        let first = start(of: date)
+        let first = date.weekStart(on: weekStart)
         let key = Key(store: store, weekStart: first.daysSinceEpoch)
         var entry = counts[key] ?? Counts(total: 0, days: Array(repeating: 0, count: 7))
         entry.total += count
@@ -41,7 +39,7 @@ struct WeeklyCounter {
 
     /// Adds a weekly total whose days are unknown (the week's per-day counts become unknown too).
     mutating func add(store: String, weekOf date: CivilDate, total: Int) {
-        let key = Key(store: store, weekStart: start(of: date).daysSinceEpoch)
+        let key = Key(store: store, weekStart: date.weekStart(on: weekStart).daysSinceEpoch)
         var entry = counts[key] ?? Counts()
         entry.total += total
         entry.days = nil

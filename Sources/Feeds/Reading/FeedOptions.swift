@@ -1,5 +1,3 @@
-import SheetStream
-
 /// How feeds read what the spec leaves to configuration.
 public struct FeedOptions: Sendable {
     /// Text dates (`D/M/YYYY` only when day-first).
@@ -26,10 +24,5 @@ public struct FeedOptions: Sendable {
         var definition = FeedCatalog.definition(id)
         for (field, names) in extraAliases[id] ?? [:] { definition.addAliases(names, for: field) }
         return definition
-    }
-
-    /// The configured week's first day at or before `date`.
-    public func weekStart(of date: CivilDate) -> CivilDate {
-        date.weekStart(on: weekStart)
     }
 }
