@@ -51,6 +51,15 @@ public enum SpreadsheetFile {
         }
     }
 
+    /// Reads the rows of `sheet` on a background thread and hands them to `body` on this one
+    /// (see `BatchPipeline`): parsing overlaps with what `body` does with each row. Each row is
+    /// `body`'s to keep.
+    public func readRowsConcurrently(of sheet: SheetInfo, _ body: (Row) throws -> Void) throws {
+        try BatchPipeline.run(
+            produce: { emit in try withoutActuallyEscaping(emit) { emit in try readRows(of: sheet) { try emit($0) } } },
+            consume: body)
+    }
+
     /// The date system serial numbers count in (CSV has no serials of its own; 1900 is assumed).
     public var dateSystem: ExcelDateSystem {
         if case .xlsx(let workbook) = self { return workbook.dateSystem }

@@ -10,7 +10,7 @@ struct RecordWriter {
     private var tally: UpsertTally
     /// Rows waiting for their batch: their statement and values, `columnCount` per row.
     private var pendingUpsert: UpsertStatement?
-    private var pending: [SQLValue] = []
+    private var pending = PendingValues(capacity: RecordWriter.batchSize * 12)
     private var pendingRows = 0
     /// The full-batch statement, prepared once per file.
     private var batchStatement: Statement?
@@ -41,28 +41,49 @@ struct RecordWriter {
     mutating func write(_ record: FeedRecord, _ db: Database) throws {
         switch record {
         case .salesAudit(let r):
-            try enqueue(
-                Self.salesAudit,
-                [.text(r.store), .text(r.date.iso8601), .real(r.totalSales), SQLValue(r.totalTransactions),
-                 SQLValue(r.totalItems), SQLValue(r.ccpPct), SQLValue(r.gpPct), SQLValue(r.upt), SQLValue(r.ads), run], db)
+            try startRow(Self.salesAudit, db)
+            pending.add(r.store)
+            pending.add(r.date)
+            pending.add(r.totalSales)
+            pending.add(r.totalTransactions)
+            pending.add(r.totalItems)
+            pending.add(r.ccpPct)
+            pending.add(r.gpPct)
+            pending.add(r.upt)
+            pending.add(r.ads)
+            pending.add(runID)
         case .creditApplications(let r):
-            try enqueue(Self.credit, [.text(r.store), .text(r.date.iso8601), SQLValue(r.count), run], db)
+            try startRow(Self.credit, db)
+            addDailyCount(r)
         case .crmIntakes(let r):
-            try enqueue(Self.intakes, [.text(r.store), .text(r.date.iso8601), SQLValue(r.count), run], db)
+            try startRow(Self.intakes, db)
+            addDailyCount(r)
         case .birdeyeReviews(let r):
-            try enqueue(Self.reviews, weeklyValues(r), db)
+            try startRow(Self.reviews, db)
+            addWeeklyCounts(r)
         case .outboundCalls(let r):
-            try enqueue(Self.calls, weeklyValues(r), db)
+            try startRow(Self.calls, db)
+            addWeeklyCounts(r)
         case .goal(let r):
-            try enqueue(
-                Self.goal, [.text(r.period), .text(r.scope), .text(r.metric), .text(r.date?.iso8601 ?? ""), .real(r.target)], db)
+            try startRow(Self.goal, db)
+            pending.add(r.period)
+            pending.add(r.scope)
+            pending.add(r.metric)
+            pending.add(r.date?.iso8601 ?? "")
+            pending.add(r.target)
         case .store(let r):
             // One at a time: each store's aliases are replaced right after it.
-            let statement = try db.cachedStatement(sql: Self.store.sql(rows: 1))
-            let changed = try Self.store.run(db, [.text(r.code), .text(r.name), SQLValue(r.region), .text(r.status)], on: statement)
-            tally.record(rows: 1, changed: changed)
+            try startRow(Self.store, db)
+            pending.add(r.code)
+            pending.add(r.name)
+            pending.add(r.region)
+            pending.add(r.status)
+            try endRow(db)
+            try flush(db)
             try replaceAliases(of: r, db)
+            return
         }
+        try endRow(db)
     }
 
     /// Writes what is still pending and returns the file's counts.
@@ -71,13 +92,16 @@ struct RecordWriter {
         return try tally.counts(db)
     }
 
-    private mutating func enqueue(_ upsert: UpsertStatement, _ values: [SQLValue], _ db: Database) throws {
+    /// Starts a row for `upsert`, first writing the pending rows if they are for another table.
+    private mutating func startRow(_ upsert: UpsertStatement, _ db: Database) throws {
         if let current = pendingUpsert, current.table != upsert.table {
             try flush(db)
             batchStatement = nil
         }
         pendingUpsert = upsert
-        pending.append(contentsOf: values)
+    }
+
+    private mutating func endRow(_ db: Database) throws {
         pendingRows += 1
         if pendingRows == Self.batchSize { try flush(db) }
     }
@@ -89,21 +113,27 @@ struct RecordWriter {
             statement = try batchStatement ?? db.makeStatement(sql: upsert.sql(rows: pendingRows))
             batchStatement = statement
         } else {
-            statement = try db.makeStatement(sql: upsert.sql(rows: pendingRows))
+            statement = try db.cachedStatement(sql: upsert.sql(rows: pendingRows))
         }
         let changed = try upsert.run(db, pending, on: statement)
         tally.record(rows: pendingRows, changed: changed)
-        pending.removeAll(keepingCapacity: true)
+        pending.removeAll()
         pendingRows = 0
     }
 
-    private var run: SQLValue { .integer(runID) }
+    private mutating func addDailyCount(_ record: DailyCountRecord) {
+        pending.add(record.store)
+        pending.add(record.date)
+        pending.add(record.count)
+        pending.add(runID)
+    }
 
-    private func weeklyValues(_ record: WeeklyCountRecord) -> [SQLValue] {
-        var values: [SQLValue] = [.text(record.store), .text(record.weekStart.iso8601), SQLValue(record.total)]
-        for day in 0..<7 { values.append(SQLValue(record.dailyCounts?[day])) }
-        values.append(run)
-        return values
+    private mutating func addWeeklyCounts(_ record: WeeklyCountRecord) {
+        pending.add(record.store)
+        pending.add(record.weekStart)
+        pending.add(record.total)
+        for day in 0..<7 { pending.add(record.dailyCounts?[day]) }
+        pending.add(runID)
     }
 
     private func replaceAliases(of store: StoreRecord, _ db: Database) throws {

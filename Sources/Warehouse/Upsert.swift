@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import SheetStream
 
 /// Per-file upsert counts.
 public struct UpsertCounts: Sendable, Equatable, Codable {
@@ -74,19 +75,10 @@ struct UpsertStatement {
     ///
     /// Binds through the SQLite C API: building GRDB `StatementArguments` from existential values
     /// cost more than the upsert itself on million-row files.
-    func run(_ db: Database, _ values: [SQLValue], on statement: Statement) throws -> Int {
+    func run(_ db: Database, _ values: PendingValues, on statement: Statement) throws -> Int {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            switch value {
-            case .null: sqlite3_bind_null(handle, index)
-            case .integer(let number): sqlite3_bind_int64(handle, index, number)
-            case .real(let number): sqlite3_bind_double(handle, index, number)
-            case .text(let text): sqlite3_bind_text(handle, index, text, -1, SQLValue.transient)
-            }
-        }
-        let status = sqlite3_step(handle)
+        let status = values.bind(to: handle) { sqlite3_step(handle) }
         sqlite3_reset(handle)
         guard status == SQLITE_DONE else {
             throw DatabaseError(
@@ -97,17 +89,85 @@ struct UpsertStatement {
     }
 }
 
-/// A value bound into an upsert.
-enum SQLValue {
-    case null
-    case integer(Int64)
-    case real(Double)
-    case text(String)
+/// The values of the rows waiting for one upsert statement, held without an allocation per
+/// value: numbers inline and all text in one byte arena, which stays put while the statement
+/// runs, so SQLite reads it in place (`SQLITE_STATIC`) instead of copying it.
+struct PendingValues {
+    private enum Value {
+        case null
+        case integer(Int64)
+        case real(Double)
+        case text(offset: Int, count: Int)
+    }
 
-    /// SQLite copies the bytes (`SQLITE_TRANSIENT`), since Swift strings are bridged only for the call.
-    static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    private var values: [Value] = []
+    private var text: [UInt8] = []
 
-    init(_ value: Double?) { self = value.map(SQLValue.real) ?? .null }
-    init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
-    init(_ value: String?) { self = value.map(SQLValue.text) ?? .null }
+    init(capacity: Int) {
+        values.reserveCapacity(capacity)
+        text.reserveCapacity(capacity * 8)
+    }
+
+    var isEmpty: Bool { values.isEmpty }
+
+    mutating func removeAll() {
+        values.removeAll(keepingCapacity: true)
+        text.removeAll(keepingCapacity: true)
+    }
+
+    mutating func add(_ value: Int?) { values.append(value.map { .integer(Int64($0)) } ?? .null) }
+    mutating func add(_ value: Int64) { values.append(.integer(value)) }
+    mutating func add(_ value: Double?) { values.append(value.map(Value.real) ?? .null) }
+
+    mutating func add(_ value: String?) {
+        guard let value else { return values.append(.null) }
+        let offset = text.count
+        text.append(contentsOf: value.utf8)
+        values.append(.text(offset: offset, count: text.count - offset))
+    }
+
+    /// Adds a date as `YYYY-MM-DD` text, written straight into the arena.
+    mutating func add(_ date: CivilDate) {
+        guard (0...9999).contains(date.year) else { return add(date.iso8601) }
+        let offset = text.count
+        appendTwoDigits(date.year / 100)
+        appendTwoDigits(date.year % 100)
+        text.append(UInt8(ascii: "-"))
+        appendTwoDigits(date.month)
+        text.append(UInt8(ascii: "-"))
+        appendTwoDigits(date.day)
+        values.append(.text(offset: offset, count: 10))
+    }
+
+    private mutating func appendTwoDigits(_ number: Int) {
+        text.append(UInt8(ascii: "0") + UInt8(number / 10))
+        text.append(UInt8(ascii: "0") + UInt8(number % 10))
+    }
+
+    /// SQLite copies the bytes (`SQLITE_TRANSIENT`).
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// Binds every value to `handle`'s parameters in order and runs `body` while the text they
+    /// point into is valid.
+    func bind(to handle: OpaquePointer?, _ body: () -> Int32) -> Int32 {
+        text.withUnsafeBufferPointer { arena in
+            let base = arena.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
+            for (offset, value) in values.enumerated() {
+                let index = Int32(offset + 1)
+                switch value {
+                case .null: sqlite3_bind_null(handle, index)
+                case .integer(let number): sqlite3_bind_int64(handle, index, number)
+                case .real(let number): sqlite3_bind_double(handle, index, number)
+                case .text(let start, let count):
+                    if let base {
+                        sqlite3_bind_text(handle, index, base + start, Int32(count), nil)
+                    } else {
+                        // Only empty strings and no arena: still text, never NULL.
+                        sqlite3_bind_text(handle, index, "", 0, Self.transient)
+                    }
+                }
+            }
+            return body()
+        }
+    }
 }

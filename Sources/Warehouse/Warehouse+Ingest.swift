@@ -1,6 +1,7 @@
 import Feeds
 import Foundation
 import GRDB
+import SheetStream
 
 /// How one ingest behaves.
 public struct IngestOptions: Sendable {
@@ -18,9 +19,8 @@ public struct IngestOptions: Sendable {
     }
 }
 
-/// A file ready to be read: its feed and the reading itself (records go to `emit`).
-///
-/// `read` runs on a background thread while the records are upserted on the database's.
+/// A file ready to be read: its feed and the reading itself (records go to `emit`, which
+/// `read` calls on the calling thread, the database's).
 public struct PreparedFeed {
     public var feed: FeedID
     public var read: (_ emit: (FeedRecord) throws -> Void) throws -> FeedReadResult
@@ -58,31 +58,34 @@ extension Warehouse {
     /// ingested `ok` is a `duplicate` unless forced; otherwise every record is upserted, and the
     /// file either lands whole (`ok`) or not at all (`failed`: an error, or a reject rate over
     /// the threshold). Every attempt but a dry run is written to the ledger.
+    ///
+    /// The file is hashed on a background thread while it is read, rather than in a pass
+    /// before: the duplicate check runs as soon as the digest is ready (always before the
+    /// commit) and stops the read of a duplicate there.
     public func ingest(path: String, options: IngestOptions, prepare: () throws -> PreparedFeed) -> IngestOutcome {
         var outcome = IngestOutcome(path: path, status: .failed, dryRun: options.dryRun)
         let started = Self.timestamp()
-        let fingerprint: (digest: String, size: UInt64)
+        let check: DuplicateCheck
         do {
-            fingerprint = try SHA256.ofFile(path)
+            check = DuplicateCheck(hashing: try BackgroundTask { try SHA256.ofFile(path) }, force: options.force)
         } catch {
             outcome.error = "\(error)"
             return outcome
         }
         do {
-            if !options.force, let previous = try previousOK(sha256: fingerprint.digest) {
-                outcome.status = .duplicate
-                outcome.feed = previous
-                outcome.error = "already ingested ok with the same SHA-256; use --force to ingest again"
-                if !options.dryRun { outcome.runID = try recordAttempt(outcome, path: path, fingerprint: fingerprint, started: started) }
-                return outcome
-            }
             let prepared = try prepare()
             outcome.feed = prepared.feed
             try pool.writeWithoutTransaction { db in
                 try db.inTransaction {
-                    let runID = try insertRun(db, path: path, fingerprint: fingerprint, feed: prepared.feed, started: started)
+                    let runID = try insertRun(db, path: path, feed: prepared.feed, started: started)
                     var writer = try RecordWriter(db, table: FeedCatalog.definition(prepared.feed).table, runID: runID)
-                    let result = try RecordPipeline.run(produce: prepared.read) { record in try writer.write(record, db) }
+                    var records = 0
+                    let result = try prepared.read { record in
+                        records += 1
+                        if records % 1024 == 0, check.isReady { try check.run(db) }
+                        try writer.write(record, db)
+                    }
+                    try check.run(db)
                     outcome.read = result.read
                     outcome.skipped = result.skipped
                     outcome.rejected = result.rejected
@@ -96,52 +99,53 @@ extension Warehouse {
                     if options.dryRun { return .rollback }
                     outcome.status = .ok
                     outcome.runID = runID
-                    try finishRun(db, runID: runID, outcome: outcome)
+                    try finishRun(db, runID: runID, outcome: outcome, fingerprint: check.fingerprint)
                     return .commit
                 }
             }
         } catch {
-            outcome.status = .failed
-            outcome.counts = UpsertCounts()
-            outcome.error = (error as? IngestFailure)?.message ?? "\(error)"
-            if !options.dryRun {
+            var failure = error
+            if check.fingerprint == nil {
+                // The duplicate verdict wins over a read error, as when the check ran first.
+                do { try pool.read { try check.run($0) } } catch { if error is DuplicateFile { failure = error } }
+            }
+            if let duplicate = failure as? DuplicateFile {
+                outcome = IngestOutcome(path: path, status: .duplicate, feed: duplicate.feed, dryRun: options.dryRun)
+                outcome.error = "already ingested ok with the same SHA-256; use --force to ingest again"
+            } else {
+                outcome.status = .failed
+                outcome.counts = UpsertCounts()
+                outcome.error = (failure as? IngestFailure)?.message ?? "\(failure)"
+            }
+            if !options.dryRun, let fingerprint = check.fingerprint {
                 outcome.runID = try? recordAttempt(outcome, path: path, fingerprint: fingerprint, started: started)
             }
         }
         return outcome
     }
 
-    private func previousOK(sha256: String) throws -> FeedID? {
-        try pool.read { db in
-            try String.fetchOne(
-                db, sql: "SELECT feed FROM ingest_run WHERE sha256 = ? AND status = 'ok' ORDER BY id DESC LIMIT 1",
-                arguments: [sha256]
-            ).flatMap(FeedID.init(rawValue:))
-        }
-    }
-
-    private func insertRun(
-        _ db: Database, path: String, fingerprint: (digest: String, size: UInt64), feed: FeedID?, started: String
-    ) throws -> Int64 {
+    /// Starts the file's ledger row; `finishRun` completes it.
+    private func insertRun(_ db: Database, path: String, feed: FeedID?, started: String) throws -> Int64 {
         try db.execute(
             sql: """
                 INSERT INTO ingest_run (path, size, sha256, feed, started_at, finished_at, status)
-                VALUES (?, ?, ?, ?, ?, ?, 'failed')
+                VALUES (?, 0, '', ?, ?, ?, 'failed')
                 """,
-            arguments: [path, Int64(fingerprint.size), fingerprint.digest, feed?.rawValue, started, started])
+            arguments: [path, feed?.rawValue, started, started])
         return db.lastInsertedRowID
     }
 
-    private func finishRun(_ db: Database, runID: Int64, outcome: IngestOutcome) throws {
+    private func finishRun(_ db: Database, runID: Int64, outcome: IngestOutcome, fingerprint: Fingerprint?) throws {
         try db.execute(
             sql: """
-                UPDATE ingest_run SET finished_at = ?, status = ?, read_rows = ?, inserted = ?, updated = ?,
-                    unchanged = ?, skipped = ?, rejected = ?, error = ?
+                UPDATE ingest_run SET size = ?, sha256 = ?, finished_at = ?, status = ?, read_rows = ?, inserted = ?,
+                    updated = ?, unchanged = ?, skipped = ?, rejected = ?, error = ?
                 WHERE id = ?
                 """,
             arguments: [
-                Self.timestamp(), outcome.status.rawValue, outcome.read, outcome.counts.inserted, outcome.counts.updated,
-                outcome.counts.unchanged, outcome.skipped, outcome.rejected, outcome.error, runID,
+                Int64(fingerprint?.size ?? 0), fingerprint?.digest ?? "", Self.timestamp(), outcome.status.rawValue,
+                outcome.read, outcome.counts.inserted, outcome.counts.updated, outcome.counts.unchanged, outcome.skipped,
+                outcome.rejected, outcome.error, runID,
             ])
         let insert = try db.cachedStatement(
             sql: "INSERT INTO ingest_reject (run_id, sheet, row, column_name, header, value, reason) VALUES (?, ?, ?, ?, ?, ?, ?)")
@@ -151,13 +155,43 @@ extension Warehouse {
     }
 
     /// Writes a ledger row for an attempt that wrote no data (failed or duplicate).
-    private func recordAttempt(
-        _ outcome: IngestOutcome, path: String, fingerprint: (digest: String, size: UInt64), started: String
-    ) throws -> Int64 {
+    private func recordAttempt(_ outcome: IngestOutcome, path: String, fingerprint: Fingerprint, started: String) throws -> Int64 {
         try pool.write { db in
-            let runID = try insertRun(db, path: path, fingerprint: fingerprint, feed: outcome.feed, started: started)
-            try finishRun(db, runID: runID, outcome: outcome)
+            let runID = try insertRun(db, path: path, feed: outcome.feed, started: started)
+            try finishRun(db, runID: runID, outcome: outcome, fingerprint: fingerprint)
             return runID
+        }
+    }
+
+    /// One ingest's duplicate check: once the file's digest is ready, looks for an `ok` run of
+    /// the same bytes and throws `DuplicateFile` if there is one (unless forced).
+    private final class DuplicateCheck {
+        private let hashing: BackgroundTask<Fingerprint>
+        private let force: Bool
+        /// The file's digest and size, once the check has run.
+        private(set) var fingerprint: Fingerprint?
+
+        init(hashing: BackgroundTask<Fingerprint>, force: Bool) {
+            self.hashing = hashing
+            self.force = force
+        }
+
+        /// Whether the digest is ready and not yet checked.
+        var isReady: Bool { fingerprint == nil && hashing.isFinished }
+
+        /// Waits for the digest and checks it (once; later calls return at once).
+        func run(_ db: Database) throws {
+            guard fingerprint == nil else { return }
+            let digest = try hashing.value()
+            fingerprint = digest
+            if !force, let previous = try Self.previousOK(db, sha256: digest.digest) { throw DuplicateFile(feed: previous) }
+        }
+
+        private static func previousOK(_ db: Database, sha256: String) throws -> FeedID? {
+            try String.fetchOne(
+                db, sql: "SELECT feed FROM ingest_run WHERE sha256 = ? AND status = 'ok' ORDER BY id DESC LIMIT 1",
+                arguments: [sha256]
+            ).flatMap(FeedID.init(rawValue:))
         }
     }
 
@@ -176,3 +210,11 @@ extension Warehouse {
 struct IngestFailure: Error {
     let message: String
 }
+
+/// The file's bytes already ingested `ok`, as `feed`.
+struct DuplicateFile: Error {
+    let feed: FeedID
+}
+
+/// A file's SHA-256 (hex) and size.
+typealias Fingerprint = (digest: String, size: UInt64)

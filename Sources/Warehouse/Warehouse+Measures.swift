@@ -64,8 +64,8 @@ extension Warehouse {
     public func measures(from start: CivilDate, through end: CivilDate) throws -> [StoreMonth: MeasureSums] {
         try pool.read { db in
             var sums: [StoreMonth: MeasureSums] = [:]
-            // One query per month part, grouped by store only, so SQLite sums along the primary
-            // key (store_code, date) instead of sorting rows into a temporary B-tree by month.
+            // One query per month part, grouped by store only: SQLite scans the part's slice of the
+            // primary key (date, store_code) and groups a month's rows, never the range's, by store.
             let sales = try db.cachedStatement(
                 sql: """
                     SELECT store_code, sum(total_sales), sum(total_transactions), sum(total_items),

@@ -65,54 +65,52 @@ extension Warehouse {
                     """)
         }
         migrator.registerMigration("v1: feed tables") { db in
-            let dailyCounts = (0..<7).map { "day_\($0) INTEGER" }.joined(separator: ",\n    ")
-            try db.execute(
-                sql: """
-                    CREATE TABLE store_report (
-                        store_code TEXT NOT NULL REFERENCES store(code),
-                        date TEXT NOT NULL,
-                        total_sales REAL NOT NULL,
-                        total_transactions INTEGER NOT NULL,
-                        total_items INTEGER NOT NULL,
-                        ccp_pct REAL,
-                        gp_pct REAL,
-                        upt REAL,
-                        ads REAL,
-                        ingest_run_id INTEGER,
-                        PRIMARY KEY (store_code, date)
-                    ) WITHOUT ROWID;
-                    CREATE TABLE credit_report (
-                        store_code TEXT NOT NULL REFERENCES store(code),
-                        date TEXT NOT NULL,
-                        total_applications INTEGER NOT NULL,
-                        ingest_run_id INTEGER,
-                        PRIMARY KEY (store_code, date)
-                    ) WITHOUT ROWID;
-                    CREATE TABLE crm_intake_report (
-                        store_code TEXT NOT NULL REFERENCES store(code),
-                        date TEXT NOT NULL,
-                        total_intakes INTEGER NOT NULL,
-                        ingest_run_id INTEGER,
-                        PRIMARY KEY (store_code, date)
-                    ) WITHOUT ROWID;
-                    CREATE TABLE birdeye_report (
-                        store_code TEXT NOT NULL REFERENCES store(code),
-                        week_start TEXT NOT NULL,
-                        review_count INTEGER NOT NULL,
-                        \(dailyCounts),
-                        ingest_run_id INTEGER,
-                        PRIMARY KEY (store_code, week_start)
-                    ) WITHOUT ROWID;
-                    CREATE TABLE outbound_call_report (
-                        store_code TEXT NOT NULL REFERENCES store(code),
-                        week_start TEXT NOT NULL,
-                        total_calls INTEGER NOT NULL,
-                        \(dailyCounts),
-                        ingest_run_id INTEGER,
-                        PRIMARY KEY (store_code, week_start)
-                    ) WITHOUT ROWID;
-                    """)
+            try db.execute(sql: feedTables.map { $0.definition(keyedDateFirst: false) }.joined(separator: "\n"))
+        }
+        migrator.registerMigration("v2: feed tables keyed date first") { db in
+            // Exports arrive a day (or week) at a time for every store, so a date-first key makes
+            // each file's inserts append at the end of the B-tree instead of splitting a page per store.
+            for table in feedTables {
+                try db.execute(
+                    sql: """
+                        \(table.definition(keyedDateFirst: true, name: "\(table.name)_v2"))
+                        INSERT INTO \(table.name)_v2 SELECT * FROM \(table.name);
+                        DROP TABLE \(table.name);
+                        ALTER TABLE \(table.name)_v2 RENAME TO \(table.name);
+                        """)
+            }
         }
         return migrator
     }
+
+    /// A feed table: its name, its date column (`date` or `week_start`) and the other columns.
+    private struct FeedTable {
+        let name: String
+        let dateColumn: String
+        let columns: [String]
+
+        /// `CREATE TABLE` for the table, its primary key the dedup key in the order given.
+        func definition(keyedDateFirst: Bool, name: String? = nil) -> String {
+            let key = keyedDateFirst ? "\(dateColumn), store_code" : "store_code, \(dateColumn)"
+            let body = ["store_code TEXT NOT NULL REFERENCES store(code)", "\(dateColumn) TEXT NOT NULL"] + columns
+                + ["ingest_run_id INTEGER", "PRIMARY KEY (\(key))"]
+            return "CREATE TABLE \(name ?? self.name) (\n    \(body.joined(separator: ",\n    "))\n) WITHOUT ROWID;"
+        }
+    }
+
+    private static let feedTables: [FeedTable] = {
+        let dailyCounts = (0..<7).map { "day_\($0) INTEGER" }
+        return [
+            FeedTable(
+                name: "store_report", dateColumn: "date",
+                columns: [
+                    "total_sales REAL NOT NULL", "total_transactions INTEGER NOT NULL", "total_items INTEGER NOT NULL",
+                    "ccp_pct REAL", "gp_pct REAL", "upt REAL", "ads REAL",
+                ]),
+            FeedTable(name: "credit_report", dateColumn: "date", columns: ["total_applications INTEGER NOT NULL"]),
+            FeedTable(name: "crm_intake_report", dateColumn: "date", columns: ["total_intakes INTEGER NOT NULL"]),
+            FeedTable(name: "birdeye_report", dateColumn: "week_start", columns: ["review_count INTEGER NOT NULL"] + dailyCounts),
+            FeedTable(name: "outbound_call_report", dateColumn: "week_start", columns: ["total_calls INTEGER NOT NULL"] + dailyCounts),
+        ]
+    }()
 }

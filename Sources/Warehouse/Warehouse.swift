@@ -19,6 +19,8 @@ public final class Warehouse {
             // 32 MiB of page cache: a million-row file's upserts stay in memory (the default 2 MiB
             // thrashed), within the ingest's memory budget.
             try db.execute(sql: "PRAGMA cache_size = -32768")
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            try db.execute(sql: "PRAGMA page_size = 16384")
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)

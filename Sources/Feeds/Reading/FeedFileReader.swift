@@ -24,6 +24,9 @@ public struct FeedFileReader {
 
     /// Reads `file`, handing records to `emit` (which may throw to abort the file) and the rows
     /// read so far to `progress` every `progressInterval` rows.
+    ///
+    /// The file is parsed on a background thread; rows are mapped, and `emit` and `progress`
+    /// called, on the calling thread.
     public func read(
         _ file: SpreadsheetFile, progress: ((Int) -> Void)? = nil, emit: (FeedRecord) throws -> Void
     ) throws -> FeedReadResult {
@@ -32,11 +35,9 @@ public struct FeedFileReader {
             reader: self, header: header, file: Self.fileName(file.path), sheet: sheet.name,
             isCSV: { if case .csv = file { return true } else { return false } }(), dateSystem: file.dateSystem)
         state.progress = progress
-        try withoutActuallyEscaping(emit) { emit in
-            try file.readRows(of: sheet) { row in
-                guard row.number > header.row else { return }
-                try state.map(row, emit: emit)
-            }
+        try file.readRowsConcurrently(of: sheet) { row in
+            guard row.number > header.row else { return }
+            try state.map(row, emit: emit)
         }
         try state.finish(emit: emit)
         state.result.warnings.append(contentsOf: file.warnings)
@@ -78,8 +79,7 @@ public struct FeedFileReader {
 private struct MappingState {
     let reader: FeedFileReader
     let header: HeaderMap
-    let file: String
-    let sheet: String
+    let source: RowSource
     let isCSV: Bool
     let dateSystem: ExcelDateSystem
     var result: FeedReadResult
@@ -91,8 +91,7 @@ private struct MappingState {
     init(reader: FeedFileReader, header: HeaderMap, file: String, sheet: String, isCSV: Bool, dateSystem: ExcelDateSystem) {
         self.reader = reader
         self.header = header
-        self.file = file
-        self.sheet = sheet
+        source = RowSource(header: header, file: file, sheet: sheet)
         self.isCSV = isCSV
         self.dateSystem = dateSystem
         result = FeedReadResult(feed: reader.definition.id, sheet: sheet, headerRow: header.row)
@@ -111,7 +110,7 @@ private struct MappingState {
             result.skipped += 1
             return
         }
-        var fields = RowFields(row: row, header: header, file: file, sheet: sheet)
+        var fields = RowFields(row: row, source: source)
         if isCSV && row.cells.count != header.width {
             fields.failRow("has \(row.cells.count) fields, but the header row has \(header.width)")
         } else if let record = mapFields(&fields) {
@@ -203,7 +202,7 @@ private struct MappingState {
         guard let given, let recomputed, recomputed != 0, abs(given - recomputed) / abs(recomputed) > 0.01 else { return }
         if result.warnings.count < 20 {
             result.warnings.append(
-                "\(file)!\(sheet) row \(row): given \(name) \(CellText.number(given)) is more than 1% off the recomputed \(CellText.number((recomputed * 10_000).rounded() / 10_000)); the recomputed value is stored")
+                "\(source.file)!\(source.sheet) row \(row): given \(name) \(CellText.number(given)) is more than 1% off the recomputed \(CellText.number((recomputed * 10_000).rounded() / 10_000)); the recomputed value is stored")
         }
     }
 

@@ -41,7 +41,7 @@ public struct HeaderMap: Sendable {
     /// column holds text naming the same field. Data cells fail on the first, cheap check.
     func isRepeat(of row: Row, definition: FeedDefinition) -> Bool {
         guard !columns.isEmpty else { return false }
-        for column in columns.values {
+        for column in columnByField where column >= 0 {
             guard case .string = row[column] else { return false }
         }
         for (field, column) in columns {
@@ -56,18 +56,21 @@ public struct HeaderMap: Sendable {
 /// Recognises total and subtotal rows (`Total`, `Grand Total`, `Subtotal`, `Company Total`,
 /// `Region Total:`), which feeds skip.
 enum TotalRow {
+    /// Whether the row's store cell or its first non-empty cell is a total label.
     static func isTotal(_ row: Row, storeColumn: Int?) -> Bool {
-        let candidates = [storeColumn.map { row[$0] }, row.cells.first { !$0.isEmpty }].compactMap { $0 }
-        return candidates.contains { cell in
-            guard case .string(let raw) = cell, TextNormalizer.containsASCII(raw, "total"),
-                  let text = TextNormalizer.clean(raw)
-            else { return false }
-            var key = text.lowercased()
-            while key.hasSuffix(":") { key.removeLast() }
-            let words = key.split(separator: " ")
-            guard let first = words.first, let last = words.last else { return false }
-            return first == "total" || first == "totals" || last == "total" || last == "totals" || first == "subtotal"
-                || first == "sub-total"
-        }
+        if let storeColumn, isTotalLabel(row[storeColumn]) { return true }
+        return row.cells.first { !$0.isEmpty }.map(isTotalLabel) ?? false
+    }
+
+    private static func isTotalLabel(_ cell: Cell) -> Bool {
+        guard case .string(let raw) = cell, TextNormalizer.containsASCII(raw, "total"),
+              let text = TextNormalizer.clean(raw)
+        else { return false }
+        var key = text.lowercased()
+        while key.hasSuffix(":") { key.removeLast() }
+        let words = key.split(separator: " ")
+        guard let first = words.first, let last = words.last else { return false }
+        return first == "total" || first == "totals" || last == "total" || last == "totals" || first == "subtotal"
+            || first == "sub-total"
     }
 }

@@ -1,19 +1,31 @@
 import SheetStream
 
-/// Typed access to one data row's fields; the first field that fails becomes the row's reject.
-struct RowFields {
-    let row: Row
+/// Where a file's rows come from: its header, file and sheet names (shared by every row's
+/// `RowFields`, so that making one per row costs one reference).
+final class RowSource {
     let header: HeaderMap
     let file: String
     let sheet: String
-    private(set) var reject: Reject?
 
-    init(row: Row, header: HeaderMap, file: String, sheet: String) {
-        self.row = row
+    init(header: HeaderMap, file: String, sheet: String) {
         self.header = header
         self.file = file
         self.sheet = sheet
     }
+}
+
+/// Typed access to one data row's fields; the first field that fails becomes the row's reject.
+struct RowFields {
+    let row: Row
+    let source: RowSource
+    private(set) var reject: Reject?
+
+    init(row: Row, source: RowSource) {
+        self.row = row
+        self.source = source
+    }
+
+    private var header: HeaderMap { source.header }
 
     func has(_ field: CanonicalField) -> Bool { header[field] != nil }
 
@@ -53,14 +65,14 @@ struct RowFields {
     mutating func failRow(_ reason: String) {
         guard reject == nil else { return }
         reject = Reject(
-            file: file, sheet: sheet, row: row.number, column: nil, header: nil,
+            file: source.file, sheet: source.sheet, row: row.number, column: nil, header: nil,
             value: row.cells.map(CellText.text).joined(separator: ","), reason: reason)
     }
 
     private mutating func fail(column: Int, _ reason: String) {
         guard reject == nil else { return }
         reject = Reject(
-            file: file, sheet: sheet, row: row.number, column: ColumnName.letters(for: column),
+            file: source.file, sheet: source.sheet, row: row.number, column: ColumnName.letters(for: column),
             header: header.headers[column], value: CellText.text(row[column]), reason: reason)
     }
 }

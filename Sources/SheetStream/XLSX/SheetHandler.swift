@@ -56,13 +56,13 @@ final class SheetHandler: SAXHandler {
             if name.is("sheetData") { inSheetData = true }
             return
         }
-        switch name.bytes[0] {
-        case UInt8(ascii: "c") where name.bytes[1] == 0:
+        switch name.first {
+        case UInt8(ascii: "c") where name.count == 1:
             startCell(attributes)
-        case UInt8(ascii: "v") where name.bytes[1] == 0:
+        case UInt8(ascii: "v") where name.count == 1:
             text.removeAll()
             collecting = true
-        case UInt8(ascii: "t") where name.bytes[1] == 0:
+        case UInt8(ascii: "t") where name.count == 1:
             if inInlineString && phoneticDepth == 0 { collecting = true }
         case UInt8(ascii: "r"):
             if name.is("row") { startRow(attributes) } else if name.is("rPh") { phoneticDepth += 1 }
@@ -77,13 +77,13 @@ final class SheetHandler: SAXHandler {
 
     override func endElement(_ name: XMLName) {
         guard inSheetData, rowError == nil else { return }
-        switch name.bytes[0] {
-        case UInt8(ascii: "c") where name.bytes[1] == 0:
+        switch name.first {
+        case UInt8(ascii: "c") where name.count == 1:
             endCell()
-        case UInt8(ascii: "v") where name.bytes[1] == 0:
+        case UInt8(ascii: "v") where name.count == 1:
             collecting = false
             hasValue = true
-        case UInt8(ascii: "t") where name.bytes[1] == 0:
+        case UInt8(ascii: "t") where name.count == 1:
             collecting = false
         case UInt8(ascii: "r"):
             if name.is("row") { endRow() } else if name.is("rPh") { phoneticDepth = max(0, phoneticDepth - 1) }
@@ -128,7 +128,7 @@ final class SheetHandler: SAXHandler {
     private func startCell(_ attributes: XMLAttributes) {
         if !inRow {
             // A cell outside any <row>: start an implicit row after the previous one.
-            startRow(XMLAttributes(base: nil, count: 0))
+            startRow(.none)
         }
         var referencedColumn: Int?
         cellType = .number

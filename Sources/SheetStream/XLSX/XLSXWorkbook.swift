@@ -111,7 +111,7 @@ public final class XLSXWorkbook {
             file: path, sheet: sheet.name, sharedStrings: strings, cellFormats: formats, dateSystem: dateSystem,
             maxCellBytes: limits.maxCellBytes, onRow: body)
         do {
-            try XMLPartReader.parse(entry, in: archive, handler: handler, prefetch: true)
+            try XMLPartReader.parseBulk(entry, in: archive, handler: handler)
         } catch {
             throw handler.rowError ?? error
         }

@@ -16,11 +16,19 @@ struct ByteBuffer {
 
     @inline(__always) mutating func removeAll() { count = 0 }
 
+    @inline(__always) mutating func removeLast(_ dropped: Int) { count -= min(dropped, count) }
+
     @inline(__always) mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         if count + bytes.count > capacity { grow(to: count + bytes.count) }
         (base + count).update(from: source, count: bytes.count)
         count += bytes.count
+    }
+
+    @inline(__always) mutating func append(_ byte: UInt8) {
+        if count == capacity { grow(to: count + 1) }
+        base[count] = byte
+        count += 1
     }
 
     /// The bytes held, valid until the next mutation.

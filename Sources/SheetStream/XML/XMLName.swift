@@ -1,32 +1,67 @@
-/// An element or attribute local name as libxml2 hands it over: a NUL-terminated UTF-8 string
-/// valid only during the callback. Compared byte-wise with no allocation.
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// An element or attribute local name (the part after any prefix), valid only during the
+/// callback that hands it over. Compared byte-wise with no allocation.
 struct XMLName {
     let bytes: UnsafePointer<UInt8>
+    /// The name's length in bytes (at least 1).
+    let count: Int
+
+    init(bytes: UnsafePointer<UInt8>, count: Int) {
+        self.bytes = bytes
+        self.count = count
+    }
+
+    /// A NUL-terminated name (as libxml2 hands names over).
+    init(cString: UnsafePointer<UInt8>) {
+        self.init(bytes: cString, count: strlen(UnsafeRawPointer(cString).assumingMemoryBound(to: CChar.self)))
+    }
+
+    /// The first byte, for switching on names.
+    @inline(__always) var first: UInt8 { bytes[0] }
+
+    /// Whether the name is the single ASCII letter `letter`.
+    @inline(__always) func isLetter(_ letter: Unicode.Scalar) -> Bool { count == 1 && bytes[0] == UInt8(ascii: letter) }
 
     /// Whether the name equals `literal` (ASCII).
     @inline(__always) func `is`(_ literal: StaticString) -> Bool {
+        guard count == literal.utf8CodeUnitCount else { return false }
         let expected = literal.utf8Start
-        let count = literal.utf8CodeUnitCount
         for index in 0..<count where bytes[index] != expected[index] { return false }
-        return bytes[count] == 0
+        return true
     }
 }
 
-/// The attributes of one start tag (libxml2 SAX2 layout: five pointers per attribute —
-/// local name, prefix, URI, value start, value end).
+/// One attribute of a start tag, as either parser reports it.
+struct XMLAttribute {
+    /// The local name.
+    var name: XMLName
+    /// Whether the name had a namespace prefix (as `r:id` has).
+    var namespaced: Bool
+    /// The value as it stands in the document: predefined entities and character references are
+    /// still encoded (see `XMLAttributes.string`).
+    var value: UnsafeBufferPointer<UInt8>
+}
+
+/// The attributes of one start tag, valid only during the callback that hands them over.
+/// Namespace declarations (`xmlns`, `xmlns:p`) are not among them.
 struct XMLAttributes {
-    let base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
+    let base: UnsafePointer<XMLAttribute>?
     let count: Int
 
-    /// The raw value bytes of the first attribute with this local name.
+    static let none = XMLAttributes(base: nil, count: 0)
+
+    /// The raw value bytes of the first attribute with this local name (and, when `namespaced`
+    /// is given, with or without a prefix).
     @inline(__always) func value(_ name: StaticString, namespaced: Bool? = nil) -> UnsafeBufferPointer<UInt8>? {
         guard let base else { return nil }
-        for index in 0..<count {
-            let slot = base + index * 5
-            guard let local = slot[0], XMLName(bytes: local).is(name) else { continue }
-            if let namespaced, (slot[2] != nil) != namespaced { continue }
-            guard let start = slot[3], let end = slot[4] else { return UnsafeBufferPointer(start: nil, count: 0) }
-            return UnsafeBufferPointer(start: start, count: end - start)
+        for index in 0..<count where base[index].name.is(name) {
+            if let namespaced, base[index].namespaced != namespaced { continue }
+            return base[index].value
         }
         return nil
     }
@@ -35,33 +70,49 @@ struct XMLAttributes {
     /// `t` and `s` are), in one pass over the attributes.
     @inline(__always) func forEachSingleLetter(_ body: (UInt8, UnsafeBufferPointer<UInt8>) -> Void) {
         guard let base else { return }
-        for index in 0..<count {
-            let slot = base + index * 5
-            guard let local = slot[0], local[1] == 0, let start = slot[3], let end = slot[4] else { continue }
-            body(local[0], UnsafeBufferPointer(start: start, count: end - start))
+        for index in 0..<count where base[index].name.count == 1 {
+            body(base[index].name.first, base[index].value)
         }
     }
 
-    /// The value of the first attribute with this local name, as a String.
-    ///
-    /// Without entity substitution (`XML_PARSE_NOENT`, which the parser refuses) libxml2 hands
-    /// every `&` in an attribute value over as the character reference `&#38;`; it is decoded here.
+    /// The value of the first attribute with this local name, as a String with its entity and
+    /// character references decoded.
     func string(_ name: StaticString, namespaced: Bool? = nil) -> String? {
         guard let bytes = value(name, namespaced: namespaced) else { return nil }
         guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
-        let reference = Array("&#38;".utf8)
-        var decoded: [UInt8] = []
-        var index = 0
-        while index < bytes.count {
-            if index + reference.count <= bytes.count, bytes[index..<(index + reference.count)].elementsEqual(reference) {
-                decoded.append(UInt8(ascii: "&"))
-                index += reference.count
-            } else {
-                decoded.append(bytes[index])
-                index += 1
-            }
-        }
-        return String(decoding: decoded, as: UTF8.self)
+        var decoded = ByteBuffer(capacity: bytes.count)
+        defer { decoded.deallocate() }
+        guard (try? XMLReferences.decode(bytes, into: &decoded)) != nil else { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: decoded.bytes, as: UTF8.self)
     }
 }
 
+/// Reusable storage for the attributes of the start tag being reported.
+struct XMLAttributeBuffer {
+    private(set) var base: UnsafeMutablePointer<XMLAttribute>
+    private(set) var count = 0
+    private var capacity = 16
+
+    init() { base = .allocate(capacity: capacity) }
+
+    /// Frees the storage; the owner calls this exactly once.
+    func deallocate() { base.deallocate() }
+
+    @inline(__always) mutating func removeAll() { count = 0 }
+
+    @inline(__always) mutating func append(_ attribute: XMLAttribute) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: attribute)
+        count += 1
+    }
+
+    @inline(__always) var attributes: XMLAttributes { XMLAttributes(base: base, count: count) }
+
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<XMLAttribute>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity *= 2
+    }
+}

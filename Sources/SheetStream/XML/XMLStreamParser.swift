@@ -35,7 +35,8 @@ protocol ByteSource: AnyObject {
 extension ZipEntryStream: ByteSource {}
 
 /// Parses one XML part with libxml2's SAX2 interface, pulling bytes from a `ByteSource` as it
-/// goes (an inflating zip entry), so no part is ever held whole.
+/// goes (an inflating zip entry), so no part is ever held whole. Used for the small parts of a
+/// workbook and for worksheets in encodings other than UTF-8; `XMLScanner` reads the rest.
 ///
 /// Hardened for hostile input: no entity substitution, no DTD loading, no network access, and
 /// any DOCTYPE (which OOXML parts never carry, ECMA-376 Part 2 §8.1.4) stops the parse with an
@@ -43,8 +44,9 @@ extension ZipEntryStream: ByteSource {}
 enum XMLStreamParser {
     static func parse(_ source: ByteSource, handler: SAXHandler, file: String, part: String) throws {
         let input = InputBox(source: source)
+        let session = Session(handler: handler)
         var sax = Self.callbacks
-        let userData = Unmanaged.passUnretained(handler).toOpaque()
+        let userData = Unmanaged.passUnretained(session).toOpaque()
         let inputData = Unmanaged.passUnretained(input).toOpaque()
         guard
             let context = xmlCreateIOParserCtxt(
@@ -65,7 +67,7 @@ enum XMLStreamParser {
         }
         handler.context = context
         xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_HUGE.rawValue))
-        let status = withExtendedLifetime((handler, input)) { xmlParseDocument(context) }
+        let status = withExtendedLifetime((session, input)) { xmlParseDocument(context) }
         if let error = input.error { throw error }
         if let failure = handler.failure {
             throw XMLError(file: file, part: part, line: failure.line > 0 ? failure.line : nil, message: failure.message)
@@ -93,8 +95,33 @@ enum XMLStreamParser {
         }
     }
 
-    private static func handler(_ context: UnsafeMutableRawPointer) -> Unmanaged<SAXHandler> {
-        Unmanaged<SAXHandler>.fromOpaque(context)
+    /// What the callbacks reach: the handler, and storage for converting attributes.
+    private final class Session {
+        let handler: SAXHandler
+        var attributes = XMLAttributeBuffer()
+
+        init(handler: SAXHandler) { self.handler = handler }
+        deinit { attributes.deallocate() }
+
+        /// Converts libxml2's SAX2 attribute layout (five pointers per attribute: local name,
+        /// prefix, URI, value start, value end).
+        func attributes(_ base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int) -> XMLAttributes {
+            attributes.removeAll()
+            guard let base else { return .none }
+            for index in 0..<count {
+                let slot = base + index * 5
+                guard let local = slot[0], let start = slot[3], let end = slot[4] else { continue }
+                attributes.append(
+                    XMLAttribute(
+                        name: XMLName(cString: local), namespaced: slot[2] != nil,
+                        value: UnsafeBufferPointer(start: start, count: end - start)))
+            }
+            return attributes.attributes
+        }
+    }
+
+    private static func session(_ context: UnsafeMutableRawPointer) -> Unmanaged<Session> {
+        Unmanaged<Session>.fromOpaque(context)
     }
 
     private static let callbacks: xmlSAXHandler = {
@@ -102,18 +129,18 @@ enum XMLStreamParser {
         sax.initialized = XML_SAX2_MAGIC
         sax.startElementNs = { context, localName, _, _, _, _, attributeCount, _, attributes in
             guard let context, let localName else { return }
-            handler(context)._withUnsafeGuaranteedRef {
-                $0.startElement(XMLName(bytes: localName), XMLAttributes(base: attributes, count: Int(attributeCount)))
+            session(context)._withUnsafeGuaranteedRef {
+                $0.handler.startElement(XMLName(cString: localName), $0.attributes(attributes, count: Int(attributeCount)))
             }
         }
         sax.endElementNs = { context, localName, _, _ in
             guard let context, let localName else { return }
-            handler(context)._withUnsafeGuaranteedRef { $0.endElement(XMLName(bytes: localName)) }
+            session(context)._withUnsafeGuaranteedRef { $0.handler.endElement(XMLName(cString: localName)) }
         }
         let characters: charactersSAXFunc = { context, text, length in
             guard let context, let text, length > 0 else { return }
-            handler(context)._withUnsafeGuaranteedRef {
-                $0.characters(UnsafeBufferPointer(start: text, count: Int(length)))
+            session(context)._withUnsafeGuaranteedRef {
+                $0.handler.characters(UnsafeBufferPointer(start: text, count: Int(length)))
             }
         }
         sax.characters = characters
@@ -121,15 +148,15 @@ enum XMLStreamParser {
         sax.cdataBlock = characters
         sax.internalSubset = { context, _, _, _ in
             guard let context else { return }
-            handler(context)._withUnsafeGuaranteedRef {
-                $0.stop("a DOCTYPE declaration is not allowed in an OOXML part (entity expansion and DTD loading are refused)")
+            session(context)._withUnsafeGuaranteedRef {
+                $0.handler.stop("a DOCTYPE declaration is not allowed in an OOXML part (entity expansion and DTD loading are refused)")
             }
         }
         sax.serror = { context, error in
             guard let context, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
             let message = error.pointee.message.map { String(cString: $0) } ?? "XML error \(error.pointee.code)"
-            handler(context)._withUnsafeGuaranteedRef {
-                $0.recordLibraryError(message.trimmingTrailingNewlines(), line: Int(error.pointee.line))
+            session(context)._withUnsafeGuaranteedRef {
+                $0.handler.recordLibraryError(message.trimmingTrailingNewlines(), line: Int(error.pointee.line))
             }
         }
         return sax
@@ -146,11 +173,19 @@ extension String {
 
 /// Streams one zip entry through a SAX handler.
 enum XMLPartReader {
-    /// Parses `entry` of `archive` with `handler`. With `prefetch`, the entry is inflated on a
-    /// second thread while this one parses (worth it for worksheets, not for small parts).
-    static func parse(_ entry: ZipEntry, in archive: ZipArchive, handler: SAXHandler, prefetch: Bool = false) throws {
-        let stream = try archive.stream(entry)
-        let source: ByteSource = prefetch ? PrefetchingSource(stream) : stream
-        try XMLStreamParser.parse(source, handler: handler, file: archive.path, part: entry.name)
+    /// Parses `entry` of `archive` with `handler`, using libxml2.
+    static func parse(_ entry: ZipEntry, in archive: ZipArchive, handler: SAXHandler) throws {
+        try XMLStreamParser.parse(try archive.stream(entry), handler: handler, file: archive.path, part: entry.name)
+    }
+
+    /// Parses a bulk part (a worksheet) with `XMLScanner`, inflating it on a second thread while
+    /// this one parses; a part that is not UTF-8 is read again with libxml2.
+    static func parseBulk(_ entry: ZipEntry, in archive: ZipArchive, handler: SAXHandler) throws {
+        let scanner = XMLScanner(
+            source: PrefetchingSource(try archive.stream(entry)), handler: handler, file: archive.path, part: entry.name)
+        if try scanner.parse() != .parsed {
+            try XMLStreamParser.parse(
+                PrefetchingSource(try archive.stream(entry)), handler: handler, file: archive.path, part: entry.name)
+        }
     }
 }
