@@ -158,6 +158,28 @@ def bomb(name, declared_ratio_lie=False):
         open(path(name), "wb").write(bytes(data))
 
 
+def worksheet_xml_fixtures():
+    """Worksheets for the XML scanner: another encoding (read by libxml2), prefixed names with
+    every markup kind, and a DOCTYPE."""
+    latin1 = ('<?xml version="1.0" encoding="ISO-8859-1"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+              '<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Caf\u00e9</t></is></c><c r="B1"><v>7</v></c></row></sheetData></worksheet>')
+    minimal("latin1_sheet.xlsx", {"xl/worksheets/sheet1.xml": latin1.encode("latin-1")})
+    prefixed = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n<!-- written by hand -->'
+                '<x:worksheet xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:mc="urn:mc">'
+                '<?app hint?><x:sheetData>\r\n  <x:row r=\'1\'>'
+                '<x:c r="A1" t="inlineStr"><x:is><x:t xml:space="preserve">a &amp; b &lt;c&gt; &#x263A;&#65;\r\nnext</x:t></x:is></x:c>'
+                '<x:c r="B1" t="inlineStr"><x:is><x:t><![CDATA[<raw> & ]]></x:t></x:is></x:c>'
+                '<x:c r="C1" ><x:v >12.5</x:v ></x:c>'
+                '<x:c r="D1" t="s"><x:v>0</x:v></x:c><x:c r="E1" t="inlineStr"/></x:row>'
+                '<x:row r="3"><x:c r="B3" t="str"><x:f>A1&amp;"!"</x:f><x:v>a &amp; b!</x:v></x:c></x:row>'
+                '</x:sheetData></x:worksheet>')
+    minimal("prefixed_sheet.xlsx", {"xl/worksheets/sheet1.xml": prefixed})
+    doctype = ('<?xml version="1.0"?><!DOCTYPE worksheet [<!ENTITY lol "lol">]>'
+               '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1">'
+               '<c r="A1" t="inlineStr"><is><t>&lol;</t></is></c></row></sheetData></worksheet>')
+    minimal("doctype_sheet.xlsx", {"xl/worksheets/sheet1.xml": doctype})
+
+
 def main():
     openpyxl_sales_audit()
     xlsxwriter_book("xlsxwriter_shared.xlsx")
@@ -182,6 +204,7 @@ def main():
     minimal("external_entity.xlsx", {"xl/sharedStrings.xml": xxe})
     minimal("shared_string_out_of_range.xlsx", {"xl/worksheets/sheet1.xml": MINIMAL_PARTS["xl/worksheets/sheet1.xml"].replace("<v>0</v>", "<v>5</v>")})
     minimal("malformed_sheet.xlsx", {"xl/worksheets/sheet1.xml": MINIMAL_PARTS["xl/worksheets/sheet1.xml"].replace("</row>", "</rowx>")})
+    worksheet_xml_fixtures()
     minimal("encrypted_entry_flag.xlsx")
     data = bytearray(open(path("encrypted_entry_flag.xlsx"), "rb").read())
     # Set the encryption bit of every central directory entry.

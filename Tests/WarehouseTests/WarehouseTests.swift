@@ -96,6 +96,23 @@ final class WarehouseTests: XCTestCase {
         XCTAssertEqual(try warehouse.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM store_report") }, 2)
     }
 
+    func testLedgerHasTheDigestComputedWhileReading() throws {
+        XCTAssertEqual(ingest("credit_small.csv", as: .creditApps).status, .ok)
+        let run = try XCTUnwrap(warehouse.runs(limit: 1).first)
+        let path = TestPaths.fixture("feeds/credit_small.csv")
+        XCTAssertEqual(run.sha256, try SHA256.ofFile(path).digest)
+        XCTAssertEqual(run.size, Int64(try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)))
+    }
+
+    func testDuplicateVerdictWinsOverAFailureToRead() throws {
+        XCTAssertEqual(ingest("credit_small.csv", as: .creditApps).status, .ok)
+        // The same bytes as another feed: its header is not found, but the file is a duplicate first.
+        let again = ingest("credit_small.csv", as: .salesAudit)
+        XCTAssertEqual(again.status, .duplicate, again.error ?? "")
+        XCTAssertEqual(again.feed, .creditApps)
+        XCTAssertEqual(try warehouse.runs(limit: 1).first?.status, "duplicate")
+    }
+
     func testRejectThresholdRollsBackTheWholeFile() throws {
         let outcome = ingest("sales_audit_small.csv", as: .salesAudit)
         XCTAssertEqual(outcome.status, .failed)

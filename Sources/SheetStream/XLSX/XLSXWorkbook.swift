@@ -23,6 +23,8 @@ public final class XLSXWorkbook {
 
     /// Statistics of the last `readRows` call, for memory-bound checks and benchmarks.
     public private(set) var lastReadStatistics = ReadStatistics()
+    /// Which parser reads worksheets (tests compare the two).
+    var worksheetParser = XMLPartReader.BulkParser.scanner
 
     /// What a sheet read held in memory at most.
     public struct ReadStatistics: Sendable {
@@ -111,7 +113,7 @@ public final class XLSXWorkbook {
             file: path, sheet: sheet.name, sharedStrings: strings, cellFormats: formats, dateSystem: dateSystem,
             maxCellBytes: limits.maxCellBytes, onRow: body)
         do {
-            try XMLPartReader.parseBulk(entry, in: archive, handler: handler)
+            try XMLPartReader.parseBulk(entry, in: archive, handler: handler, parser: worksheetParser)
         } catch {
             throw handler.rowError ?? error
         }

@@ -29,7 +29,7 @@ final class XMLScanner {
         case unsupportedEncoding(String)
     }
 
-    /// The longest tag, comment, processing instruction or CDATA section accepted.
+    /// The longest tag, comment, processing instruction or CDATA section accepted by default.
     static let maxMarkupBytes = 16 << 20
     /// The deepest element nesting accepted.
     static let maxDepth = 4096
@@ -38,6 +38,7 @@ final class XMLScanner {
     private let handler: SAXHandler
     private let file: String
     private let part: String
+    private let markupLimit: Int
 
     private var buffer: UnsafeMutablePointer<UInt8>
     private var capacity: Int
@@ -57,12 +58,16 @@ final class XMLScanner {
     private var attributes = XMLAttributeBuffer()
     private var decoded = ByteBuffer()
 
-    init(source: ByteSource, handler: SAXHandler, file: String, part: String, bufferSize: Int = 256 << 10) {
+    init(
+        source: ByteSource, handler: SAXHandler, file: String, part: String, bufferSize: Int = 256 << 10,
+        maxMarkupBytes: Int = XMLScanner.maxMarkupBytes
+    ) {
         self.source = source
         self.handler = handler
         self.file = file
         self.part = part
-        capacity = max(bufferSize, 64)
+        markupLimit = max(maxMarkupBytes, 64)
+        capacity = min(max(bufferSize, 64), markupLimit)
         buffer = .allocate(capacity: capacity)
         openNameEnds[0] = 0
     }
@@ -106,14 +111,14 @@ final class XMLScanner {
             end = remaining
         }
         if end == capacity {
-            guard capacity < Self.maxMarkupBytes else {
-                throw error("a tag, comment or CDATA section is longer than \(Self.maxMarkupBytes >> 20) MiB (the limit)")
+            guard capacity < markupLimit else {
+                throw error("a tag, comment or CDATA section is longer than \(markupLimit) bytes (the limit)")
             }
-            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: min(capacity * 2, Self.maxMarkupBytes))
+            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: min(capacity * 2, markupLimit))
             larger.update(from: buffer, count: end)
             buffer.deallocate()
             buffer = larger
-            capacity = min(capacity * 2, Self.maxMarkupBytes)
+            capacity = min(capacity * 2, markupLimit)
         }
         let count = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer + end, count: capacity - end))
         guard count > 0 else {

@@ -178,14 +178,23 @@ enum XMLPartReader {
         try XMLStreamParser.parse(try archive.stream(entry), handler: handler, file: archive.path, part: entry.name)
     }
 
+    /// Which parser reads bulk parts.
+    enum BulkParser {
+        /// `XMLScanner`, with libxml2 for parts that are not UTF-8.
+        case scanner
+        /// libxml2 only (to compare the two).
+        case libxml2
+    }
+
     /// Parses a bulk part (a worksheet) with `XMLScanner`, inflating it on a second thread while
     /// this one parses; a part that is not UTF-8 is read again with libxml2.
-    static func parseBulk(_ entry: ZipEntry, in archive: ZipArchive, handler: SAXHandler) throws {
-        let scanner = XMLScanner(
-            source: PrefetchingSource(try archive.stream(entry)), handler: handler, file: archive.path, part: entry.name)
-        if try scanner.parse() != .parsed {
-            try XMLStreamParser.parse(
-                PrefetchingSource(try archive.stream(entry)), handler: handler, file: archive.path, part: entry.name)
+    static func parseBulk(_ entry: ZipEntry, in archive: ZipArchive, handler: SAXHandler, parser: BulkParser = .scanner) throws {
+        if parser == .scanner {
+            let scanner = XMLScanner(
+                source: PrefetchingSource(try archive.stream(entry)), handler: handler, file: archive.path, part: entry.name)
+            if try scanner.parse() == .parsed { return }
         }
+        try XMLStreamParser.parse(
+            PrefetchingSource(try archive.stream(entry)), handler: handler, file: archive.path, part: entry.name)
     }
 }

@@ -1,0 +1,239 @@
+@testable import SheetStream
+import TestSupport
+import XCTest
+
+/// Records every SAX event as text: `<name a="v">`, `</name>`, and the text between tags
+/// (consecutive character events joined, as chunking is the parser's business).
+private final class RecordingHandler: SAXHandler {
+    var events: [String] = []
+    private var text = ""
+
+    override func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
+        flushText()
+        var event = "<" + String(decoding: UnsafeBufferPointer(start: name.bytes, count: name.count), as: UTF8.self)
+        for index in 0..<attributes.count {
+            guard let attribute = attributes.base?[index] else { continue }
+            let attributeName = String(decoding: UnsafeBufferPointer(start: attribute.name.bytes, count: attribute.name.count), as: UTF8.self)
+            event += " \(attribute.namespaced ? "ns:" : "")\(attributeName)=\"\(String(decoding: attribute.value, as: UTF8.self))\""
+        }
+        events.append(event + ">")
+    }
+
+    override func endElement(_ name: XMLName) {
+        flushText()
+        events.append("</" + String(decoding: UnsafeBufferPointer(start: name.bytes, count: name.count), as: UTF8.self) + ">")
+    }
+
+    override func characters(_ chunk: UnsafeBufferPointer<UInt8>) { text += String(decoding: chunk, as: UTF8.self) }
+
+    private func flushText() {
+        if !text.isEmpty { events.append(text) }
+        text = ""
+    }
+}
+
+/// Hands out a byte string `chunk` bytes at a time, so that every token boundary is crossed.
+private final class ChunkedSource: ByteSource {
+    private let bytes: [UInt8]
+    private let chunk: Int
+    private var offset = 0
+
+    init(_ text: [UInt8], chunk: Int) {
+        bytes = text
+        self.chunk = chunk
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count = min(chunk, buffer.count, bytes.count - offset)
+        guard count > 0 else { return 0 }
+        bytes[offset..<(offset + count)].withUnsafeBytes { buffer.copyMemory(from: $0) }
+        offset += count
+        return count
+    }
+}
+
+final class XMLScannerTests: XCTestCase {
+    private func scan(_ xml: String, chunk: Int = 1 << 20, bufferSize: Int = 256 << 10, maxMarkupBytes: Int = XMLScanner.maxMarkupBytes)
+        throws -> [String]
+    {
+        try scan(Array(xml.utf8), chunk: chunk, bufferSize: bufferSize, maxMarkupBytes: maxMarkupBytes)
+    }
+
+    private func scan(_ bytes: [UInt8], chunk: Int = 1 << 20, bufferSize: Int = 256 << 10, maxMarkupBytes: Int = XMLScanner.maxMarkupBytes)
+        throws -> [String]
+    {
+        let handler = RecordingHandler()
+        let scanner = XMLScanner(
+            source: ChunkedSource(bytes, chunk: chunk), handler: handler, file: "f.xlsx", part: "p.xml", bufferSize: bufferSize,
+            maxMarkupBytes: maxMarkupBytes)
+        let outcome = try scanner.parse()
+        XCTAssertEqual(outcome, .parsed)
+        return handler.events
+    }
+
+    private func scanError(_ xml: String) -> String {
+        do {
+            _ = try scan(xml)
+            return "no error"
+        } catch {
+            return (error as? XMLError)?.message ?? "\(error)"
+        }
+    }
+
+    private let everyKindOfMarkup = """
+        \u{FEFF}<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n<!-- a comment -->\
+        <x:root xmlns:x="urn:x" xmlns="urn:default" a='1' r:id = "rId2">\
+        <?pi data?><x:c r="A1" t="s"><v>12</v></x:c><empty/>\
+        <t xml:space="preserve"> a &amp; b &lt;c&gt; &quot;q&quot; &apos;s&apos; &#65;&#x263A;\r\nnext\rlast </t>\
+        <t><![CDATA[<raw> & \r\n]]>after</t><t>caf\u{E9} \u{1F600}</t></x:root >\n<!-- trailing -->
+        """
+
+    func testEventsOfEveryKindOfMarkup() throws {
+        XCTAssertEqual(
+            try scan(everyKindOfMarkup),
+            [
+                #"<root a="1" ns:id="rId2">"#, #"<c r="A1" t="s">"#, "<v>", "12", "</v>", "</c>", "<empty>", "</empty>",
+                #"<t ns:space="preserve">"#, " a & b <c> \"q\" 's' A\u{263A}\nnext\nlast ", "</t>",
+                "<t>", "<raw> & \nafter", "</t>", "<t>", "caf\u{E9} \u{1F600}", "</t>", "</root>",
+            ])
+    }
+
+    func testTokensSplitAcrossReadsAndBufferRefills() throws {
+        let whole = try scan(everyKindOfMarkup)
+        for chunk in [1, 2, 3, 7, 64] {
+            XCTAssertEqual(try scan(everyKindOfMarkup, chunk: chunk, bufferSize: 64), whole, "chunk \(chunk)")
+        }
+    }
+
+    func testATagLongerThanTheBufferGrowsItUpToTheLimit() throws {
+        let value = String(repeating: "v", count: 10_000)
+        XCTAssertEqual(try scan("<a b=\"\(value)\"/>", chunk: 100, bufferSize: 64), ["<a b=\"\(value)\">", "</a>"])
+        XCTAssertThrowsError(try scan("<a b=\"\(value)\"/>", bufferSize: 64, maxMarkupBytes: 4096)) { error in
+            XCTAssertEqual((error as? XMLError)?.message, "a tag, comment or CDATA section is longer than 4096 bytes (the limit)")
+        }
+        // Text is handed over in pieces and needs no room for all of it.
+        let text = String(repeating: "t", count: 10_000)
+        XCTAssertEqual(try scan("<a>\(text)</a>", bufferSize: 64, maxMarkupBytes: 64), ["<a>", text, "</a>"])
+    }
+
+    func testWellFormednessErrors() {
+        XCTAssertEqual(scanError("<a><b></a>"), "the end tag </a> does not match: <b> is open")
+        XCTAssertEqual(scanError("<a><b>"), "the part ends inside <b>")
+        XCTAssertEqual(scanError("<a b=\"1\""), "the part ends inside a tag")
+        XCTAssertEqual(scanError(""), "the part has no root element")
+        XCTAssertEqual(scanError("<a/><b/>"), "a second root element <b>")
+        XCTAssertEqual(scanError("<a/>text"), "text outside the root element")
+        XCTAssertEqual(scanError("<a b=1/>"), "the value of attribute b in <a> is not quoted")
+        XCTAssertEqual(scanError("<a b=\"<\"/>"), "the value of attribute b in <a> contains '<'")
+        XCTAssertEqual(scanError("<a b=\"1\"c=\"2\"/>"), "attributes of <a> must be separated by white space")
+        XCTAssertEqual(scanError("<a b/>"), "malformed attribute \"b\" in <a>")
+        XCTAssertEqual(scanError("<a>x &nbsp; y</a>"), "\"&nbsp;\" is not a predefined entity or a valid character reference")
+        XCTAssertEqual(scanError("<a>&#0;</a>"), "\"&#0;\" is not a predefined entity or a valid character reference")
+        XCTAssertEqual(scanError("<a>& b</a>"), "\"& b\" is not a predefined entity or a valid character reference")
+        XCTAssertEqual(scanError("<a>\u{1}</a>"), "control character 0x1 in text (not allowed in XML)")
+        XCTAssertEqual(scanError("<a><?xml version=\"1.0\"?></a>"), "an XML declaration is only allowed at the start of the part")
+        XCTAssertEqual(scanError("<a><!ELEMENT a></a>"), "unexpected markup \"<!ELEMENT\"")
+    }
+
+    func testInvalidUTF8IsAnError() {
+        XCTAssertThrowsError(try scan(Array("<a>".utf8) + [0xC3, 0x28] + Array("</a>".utf8))) { error in
+            XCTAssertEqual((error as? XMLError)?.message, "text is not valid UTF-8")
+        }
+    }
+
+    func testErrorsGiveTheByteOffset() {
+        XCTAssertThrowsError(try scan("<root><a></b></root>")) { error in
+            XCTAssertEqual("\(error)", "f.xlsx: p.xml byte 9: the end tag </b> does not match: <a> is open")
+        }
+    }
+
+    func testDoctypeIsRefusedBeforeAnyEntityIsDeclared() {
+        let laughs = """
+            <?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]><lolz>&lol2;</lolz>
+            """
+        XCTAssertEqual(
+            scanError(laughs),
+            "a DOCTYPE declaration is not allowed in an OOXML part (entity expansion and DTD loading are refused)")
+    }
+
+    func testNestingIsLimited() {
+        let deep = String(repeating: "<a>", count: XMLScanner.maxDepth + 1)
+        XCTAssertEqual(scanError(deep), "elements nest deeper than \(XMLScanner.maxDepth) (the limit)")
+    }
+
+    func testOtherEncodingsAreLeftToLibxml2BeforeAnyEvent() throws {
+        for document in [
+            [0xFF, 0xFE] + Array("<\0a\0/\0>\0".utf8),
+            Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a>caf\u{E9}</a>".utf8),
+        ] {
+            let handler = RecordingHandler()
+            let scanner = XMLScanner(source: ChunkedSource(document, chunk: 3), handler: handler, file: "f", part: "p")
+            if case .unsupportedEncoding = try scanner.parse() {} else { XCTFail("expected another encoding") }
+            XCTAssertEqual(handler.events, [])
+        }
+        // Through the workbook reader: the latin-1 worksheet is read by libxml2.
+        let workbook = try XLSXWorkbook(path: TestPaths.fixture("latin1_sheet.xlsx"))
+        var rows: [Row] = []
+        try workbook.readRows(of: try XCTUnwrap(workbook.sheets.first)) { rows.append($0) }
+        XCTAssertEqual(rows.map(\.cells), [[.string("Caf\u{E9}"), .number(7)]])
+    }
+
+    func testPrefixedWorksheetWithEveryMarkupKind() throws {
+        let workbook = try XLSXWorkbook(path: TestPaths.fixture("prefixed_sheet.xlsx"))
+        var rows: [Row] = []
+        try workbook.readRows(of: try XCTUnwrap(workbook.sheets.first)) { rows.append($0) }
+        XCTAssertEqual(rows.map(\.number), [1, 3])
+        XCTAssertEqual(
+            rows[0].cells, [.string("a & b <c> \u{263A}A\nnext"), .string("<raw> & "), .number(12.5), .string("only")])
+        XCTAssertEqual(rows[1].cells, [.empty, .string("a & b!")])
+    }
+
+    func testWorksheetDoctypeIsRefused() throws {
+        let workbook = try XLSXWorkbook(path: TestPaths.fixture("doctype_sheet.xlsx"))
+        XCTAssertThrowsError(try workbook.readRows(of: try XCTUnwrap(workbook.sheets.first)) { _ in }) { error in
+            XCTAssertEqual(
+                "\(error)",
+                "\(TestPaths.fixture("doctype_sheet.xlsx")): xl/worksheets/sheet1.xml byte 21: a DOCTYPE declaration is not allowed in an OOXML part (entity expansion and DTD loading are refused)"
+            )
+        }
+    }
+
+    /// Every worksheet of every fixture and corpus file gives the same rows through the scanner
+    /// as through libxml2, or the same failure.
+    func testScannerAgreesWithLibxml2OnEveryWorksheet() throws {
+        var paths = try FileManager.default.contentsOfDirectory(atPath: TestPaths.fixture(""))
+            .filter { $0.hasSuffix(".xlsx") }.map { TestPaths.fixture($0) }
+        if let corpus = TestPaths.corpus {
+            let folder = corpus.appendingPathComponent("calamine").path
+            paths += try FileManager.default.contentsOfDirectory(atPath: folder)
+                .filter { $0.hasSuffix(".xlsx") || $0.hasSuffix(".xlsm") }.map { folder + "/" + $0 }
+        }
+        var compared = 0
+        for path in paths.sorted() {
+            guard let workbook = try? XLSXWorkbook(path: path) else { continue }
+            for sheet in workbook.sheets where sheet.kind == "worksheet" {
+                func read(_ parser: XMLPartReader.BulkParser) -> ReadOutcome {
+                    workbook.worksheetParser = parser
+                    var rows: [Row] = []
+                    do {
+                        try workbook.readRows(of: sheet) { rows.append($0) }
+                        return .rows(numbers: rows.map(\.number), cells: rows.map(\.cells))
+                    } catch {
+                        return .failed(String(describing: type(of: error)))
+                    }
+                }
+                let scanned = read(.scanner)
+                let parsed = read(.libxml2)
+                XCTAssertEqual(scanned, parsed, "\(path) sheet \(sheet.name)")
+                compared += 1
+            }
+        }
+        XCTAssertGreaterThan(compared, 20)
+    }
+}
+
+/// Rows read, or the type of the error that stopped the read.
+private enum ReadOutcome: Equatable {
+    case rows(numbers: [Int], cells: [[Cell]])
+    case failed(String)
+}
