@@ -75,7 +75,9 @@ public struct SHA256 {
         return (hasher.finalize(), size)
     }
 
-    /// Runs the compression function over whole 64-byte blocks, with the state in locals.
+    /// Runs the compression function over whole 64-byte blocks, with the state in locals and
+    /// the rounds unrolled eight at a time, so that the working variables rotate by renaming
+    /// instead of by moves.
     private mutating func compress(blocks: UnsafeRawBufferPointer) {
         var h0 = state[0], h1 = state[1], h2 = state[2], h3 = state[3]
         var h4 = state[4], h5 = state[5], h6 = state[6], h7 = state[7]
@@ -92,13 +94,15 @@ public struct SHA256 {
                         w[index] = w[index - 16] &+ s0 &+ w[index - 7] &+ s1
                     }
                     var (a, b, c, d, e, f, g, h) = (h0, h1, h2, h3, h4, h5, h6, h7)
-                    for index in 0..<64 {
-                        let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-                        let choice = (e & f) ^ (~e & g)
-                        let t1 = h &+ s1 &+ choice &+ k[index] &+ w[index]
-                        let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-                        let majority = (a & b) ^ (a & c) ^ (b & c)
-                        (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ majority)
+                    for index in stride(from: 0, to: 64, by: 8) {
+                        Self.round(a, b, c, &d, e, f, g, &h, k[index] &+ w[index])
+                        Self.round(h, a, b, &c, d, e, f, &g, k[index + 1] &+ w[index + 1])
+                        Self.round(g, h, a, &b, c, d, e, &f, k[index + 2] &+ w[index + 2])
+                        Self.round(f, g, h, &a, b, c, d, &e, k[index + 3] &+ w[index + 3])
+                        Self.round(e, f, g, &h, a, b, c, &d, k[index + 4] &+ w[index + 4])
+                        Self.round(d, e, f, &g, h, a, b, &c, k[index + 5] &+ w[index + 5])
+                        Self.round(c, d, e, &f, g, h, a, &b, k[index + 6] &+ w[index + 6])
+                        Self.round(b, c, d, &e, f, g, h, &a, k[index + 7] &+ w[index + 7])
                     }
                     h0 &+= a
                     h1 &+= b
@@ -113,6 +117,18 @@ public struct SHA256 {
             }
         }
         state = [h0, h1, h2, h3, h4, h5, h6, h7]
+    }
+
+    /// One round (FIPS 180-4 §6.2.2 step 3), written for renaming: `d` becomes the new `e` and
+    /// `h` the new `a`; `roundInput` is K[t] + W[t].
+    @inline(__always) private static func round(
+        _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32, _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32,
+        _ roundInput: UInt32
+    ) {
+        let t1 = h &+ (e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)) &+ (g ^ (e & (f ^ g))) &+ roundInput
+        let t2 = (a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)) &+ ((a & b) | (c & (a | b)))
+        d &+= t1
+        h = t1 &+ t2
     }
 }
 

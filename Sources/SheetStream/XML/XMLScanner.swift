@@ -219,6 +219,9 @@ final class XMLScanner {
     }
 
     private func startTag() throws -> Int? {
+        // Locals, not properties, in the loops: the compiler would reload properties after every store.
+        let buffer = self.buffer
+        let end = self.end
         var index = position + 1
         let nameStart = index
         var localStart = index
@@ -258,6 +261,8 @@ final class XMLScanner {
     /// Reads one `name="value"` at `index` into `attributes`; the index after it, or nil when
     /// more input is needed.
     private func attribute(at start: Int, element: Range<Int>) throws -> Int? {
+        let buffer = self.buffer
+        let end = self.end
         var index = start
         var localStart = index
         while index < end, !Self.endsName(buffer[index]) {
@@ -317,6 +322,8 @@ final class XMLScanner {
     }
 
     private func endTag() throws -> Int? {
+        let buffer = self.buffer
+        let end = self.end
         var index = position + 2
         let nameStart = index
         var localStart = index
