@@ -58,51 +58,31 @@ public struct StoreMonth: Hashable, Sendable, Comparable {
 }
 
 extension Warehouse {
-    /// Measures per store and month over `[start, end]` (inclusive), summed in SQL over the
-    /// dedup-key indexes. Weekly feeds count each day's count on its own day when the days are
-    /// known, else the week's total in the month of its week start, when that lies in the range.
+    /// Measures per store and month over `[start, end]` (inclusive). Weekly feeds count each
+    /// day's count on its own day when the days are known, else the week's total in the month of
+    /// its week start, when that lies in the range.
+    ///
+    /// Daily tables are read once per range in primary-key order (date, store) and summed here
+    /// by store and month: a `GROUP BY store` in SQL would sort every month part's rows instead.
     public func measures(from start: CivilDate, through end: CivilDate) throws -> [StoreMonth: MeasureSums] {
         try pool.read { db in
             var sums: [StoreMonth: MeasureSums] = [:]
-            // One query per month part, grouped by store only: SQLite scans the part's slice of the
-            // primary key (date, store_code) and groups a month's rows, never the range's, by store.
-            let sales = try db.cachedStatement(
-                sql: """
-                    SELECT store_code, sum(total_sales), sum(total_transactions), sum(total_items),
-                        sum(ccp_pct * total_items), sum(CASE WHEN ccp_pct IS NOT NULL THEN total_items END),
-                        sum(gp_pct * total_sales), sum(CASE WHEN gp_pct IS NOT NULL THEN total_sales END)
-                    FROM store_report
-                    WHERE store_code IN (SELECT code FROM store) AND date BETWEEN ? AND ?
-                    GROUP BY store_code
-                    """)
-            let counts = try [
-                ("credit_report", "total_applications", \MeasureSums.applications),
-                ("crm_intake_report", "total_intakes", \MeasureSums.intakes),
-            ].map { table, column, path in
-                (try db.cachedStatement(
+            let range: StatementArguments = [start.iso8601, end.iso8601]
+            for source in Self.dailyMeasureSources {
+                let statement = try db.cachedStatement(
                     sql: """
-                        SELECT store_code, sum(\(column)) FROM \(table)
-                        WHERE store_code IN (SELECT code FROM store) AND date BETWEEN ? AND ? GROUP BY store_code
-                        """), path)
-            }
-            for part in CivilDate.monthParts(from: start, through: end) {
-                let month = part.month
-                let range: StatementArguments = [part.start.iso8601, part.end.iso8601]
-                for row in try GRDB.Row.fetchAll(sales, arguments: range) {
-                    var value = MeasureSums()
-                    value.sales = row[1] ?? 0
-                    value.transactions = row[2] ?? 0
-                    value.items = row[3] ?? 0
-                    value.ccpWeighted = row[4] ?? 0
-                    value.ccpItems = row[5] ?? 0
-                    value.gpWeighted = row[6] ?? 0
-                    value.gpSales = row[7] ?? 0
-                    sums[StoreMonth(store: row[0], month: month), default: MeasureSums()] += value
-                }
-                for (statement, path) in counts {
-                    for row in try GRDB.Row.fetchAll(statement, arguments: range) {
-                        sums[StoreMonth(store: row[0], month: month), default: MeasureSums()][keyPath: path] += row[1] ?? 0
-                    }
+                        SELECT date, store_code, \(source.expressions.joined(separator: ", ")) FROM \(source.table)
+                        WHERE date BETWEEN ? AND ? AND store_code IN (SELECT code FROM store)
+                        """)
+                var month = ""
+                let rows = try GRDB.Row.fetchCursor(statement, arguments: range)
+                while let row = try rows.next() {
+                    let date: String = row[0]
+                    if !date.hasPrefix(month) || month.isEmpty { month = String(date.prefix(7)) }
+                    let key = StoreMonth(store: row[1], month: month)
+                    var value = sums[key] ?? MeasureSums()
+                    for (offset, path) in source.measures.enumerated() { value[keyPath: path] += row[2 + offset] ?? 0 }
+                    sums[key] = value
                 }
             }
             for (table, column, path) in [
@@ -136,6 +116,26 @@ extension Warehouse {
             return sums
         }
     }
+
+    /// A daily feed table and the SQL expressions its measures are summed from.
+    private struct DailyMeasureSource {
+        let table: String
+        let expressions: [String]
+        let measures: [WritableKeyPath<MeasureSums, Double>]
+    }
+
+    private static let dailyMeasureSources = [
+        DailyMeasureSource(
+            table: "store_report",
+            expressions: [
+                "total_sales", "total_transactions", "total_items", "ccp_pct * total_items",
+                "CASE WHEN ccp_pct IS NOT NULL THEN total_items END", "gp_pct * total_sales",
+                "CASE WHEN gp_pct IS NOT NULL THEN total_sales END",
+            ],
+            measures: [\.sales, \.transactions, \.items, \.ccpWeighted, \.ccpItems, \.gpWeighted, \.gpSales]),
+        DailyMeasureSource(table: "credit_report", expressions: ["total_applications"], measures: [\.applications]),
+        DailyMeasureSource(table: "crm_intake_report", expressions: ["total_intakes"], measures: [\.intakes]),
+    ]
 
     /// Goals whose period is one of `months` (`YYYY-MM`).
     public func goals(months: Set<String>) throws -> [GoalRecord] {
