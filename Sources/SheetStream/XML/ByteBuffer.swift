@@ -21,7 +21,12 @@ struct ByteBuffer {
     @inline(__always) mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         if count + bytes.count > capacity { grow(to: count + bytes.count) }
-        (base + count).update(from: source, count: bytes.count)
+        if bytes.count <= 8 {
+            // Names and short values: a loop beats a memcpy call.
+            for index in 0..<bytes.count { base[count + index] = source[index] }
+        } else {
+            (base + count).update(from: source, count: bytes.count)
+        }
         count += bytes.count
     }
 

@@ -196,7 +196,7 @@ final class XMLScanner {
     // MARK: - Markup
 
     /// Reads the markup at `position` (a `<`), reading more input until it is complete.
-    private func markup() throws {
+    @inline(__always) private func markup() throws {
         while true {
             if let next = try scanMarkup() {
                 position = next
@@ -208,7 +208,7 @@ final class XMLScanner {
 
     /// Reads the markup at `position` if the buffer holds all of it: the index after it, or nil
     /// (having reported nothing) when more input is needed.
-    private func scanMarkup() throws -> Int? {
+    @inline(__always) private func scanMarkup() throws -> Int? {
         guard end - position >= 2 else { return nil }
         switch buffer[position + 1] {
         case UInt8(ascii: "/"): return try endTag()
@@ -303,7 +303,7 @@ final class XMLScanner {
         return close + 1
     }
 
-    private func open(qualifiedName: Range<Int>, localStart: Int) throws {
+    @inline(__always) private func open(qualifiedName: Range<Int>, localStart: Int) throws {
         if depth == 0 {
             guard !rootSeen else { throw error("a second root element <\(name(qualifiedName))>") }
             rootSeen = true
@@ -315,7 +315,7 @@ final class XMLScanner {
         handler.startElement(XMLName(bytes: buffer + localStart, count: qualifiedName.upperBound - localStart), attributes.attributes)
     }
 
-    private func close(localStart: Int, nameEnd: Int) {
+    @inline(__always) private func close(localStart: Int, nameEnd: Int) {
         depth -= 1
         openNames.removeLast(openNames.count - openNameEnds[depth])
         handler.endElement(XMLName(bytes: buffer + localStart, count: nameEnd - localStart))
