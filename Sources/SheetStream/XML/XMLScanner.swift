@@ -219,16 +219,10 @@ final class XMLScanner {
     }
 
     private func startTag() throws -> Int? {
-        // Locals, not properties, in the loops: the compiler would reload properties after every store.
-        let buffer = self.buffer
-        let end = self.end
-        var index = position + 1
-        let nameStart = index
-        var localStart = index
-        while index < end, !Self.endsName(buffer[index]) {
-            if buffer[index] == UInt8(ascii: ":") { localStart = index + 1 }
-            index += 1
-        }
+        let nameStart = position + 1
+        let scanned = scanName(from: nameStart)
+        var index = scanned.end
+        let localStart = scanned.localStart
         guard index < end else { return nil }
         guard index > nameStart, localStart < index else { throw error("a '<' that starts no element") }
         let nameEnd = index
@@ -261,14 +255,9 @@ final class XMLScanner {
     /// Reads one `name="value"` at `index` into `attributes`; the index after it, or nil when
     /// more input is needed.
     private func attribute(at start: Int, element: Range<Int>) throws -> Int? {
-        let buffer = self.buffer
-        let end = self.end
-        var index = start
-        var localStart = index
-        while index < end, !Self.endsName(buffer[index]) {
-            if buffer[index] == UInt8(ascii: ":") { localStart = index + 1 }
-            index += 1
-        }
+        let scanned = scanName(from: start)
+        var index = scanned.end
+        let localStart = scanned.localStart
         let nameEnd = index
         while index < end, Self.isSpace(buffer[index]) { index += 1 }
         guard index < end else { return nil }
@@ -303,6 +292,18 @@ final class XMLScanner {
         return close + 1
     }
 
+    /// Scans the (possibly prefixed) name at `start`: the index after it, and where its local
+    /// part starts.
+    @inline(__always) private func scanName(from start: Int) -> (end: Int, localStart: Int) {
+        var index = start
+        var localStart = start
+        while index < end, !Self.endsName(buffer[index]) {
+            if buffer[index] == UInt8(ascii: ":") { localStart = index + 1 }
+            index += 1
+        }
+        return (index, localStart)
+    }
+
     @inline(__always) private func open(qualifiedName: Range<Int>, localStart: Int) throws {
         if depth == 0 {
             guard !rootSeen else { throw error("a second root element <\(name(qualifiedName))>") }
@@ -322,15 +323,10 @@ final class XMLScanner {
     }
 
     private func endTag() throws -> Int? {
-        let buffer = self.buffer
-        let end = self.end
-        var index = position + 2
-        let nameStart = index
-        var localStart = index
-        while index < end, !Self.endsName(buffer[index]) {
-            if buffer[index] == UInt8(ascii: ":") { localStart = index + 1 }
-            index += 1
-        }
+        let nameStart = position + 2
+        let scanned = scanName(from: nameStart)
+        var index = scanned.end
+        let localStart = scanned.localStart
         let nameEnd = index
         while index < end, Self.isSpace(buffer[index]) { index += 1 }
         guard index < end else { return nil }
