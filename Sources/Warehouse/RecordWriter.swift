@@ -4,7 +4,7 @@ import GRDB
 /// Writes feed records into their tables, inside the caller's transaction, in batches of
 /// `batchSize` rows per upsert statement; `finish` writes the last partial batch.
 struct RecordWriter {
-    static let batchSize = 64
+    static let batchSize = 256
 
     private let runID: Int64
     private var tally: UpsertTally
