@@ -105,6 +105,15 @@ final class XMLScannerTests: XCTestCase {
         }
     }
 
+    func testShortMarkupAtTheEndOfThePart() throws {
+        for chunk in [1, 3, 100] {
+            XCTAssertEqual(try scan("<a/><!---->", chunk: chunk), ["<a>", "</a>"])
+            XCTAssertEqual(try scan("<a/><?p?>\n", chunk: chunk), ["<a>", "</a>"])
+        }
+        XCTAssertEqual(scanError("<a/><!--"), "the part ends inside a tag")
+        XCTAssertEqual(scanError("<a><![CDA"), "the part ends inside a tag")
+    }
+
     func testATagLongerThanTheBufferGrowsItUpToTheLimit() throws {
         let value = String(repeating: "v", count: 10_000)
         XCTAssertEqual(try scan("<a b=\"\(value)\"/>", chunk: 100, bufferSize: 64), ["<a b=\"\(value)\">", "</a>"])
