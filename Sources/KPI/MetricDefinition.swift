@@ -18,8 +18,8 @@ public enum MetricFormat: Sendable {
 /// metric is one line in `all`.
 public struct MetricDefinition: Sendable {
     public enum Formula: Sendable {
-        case sum(KeyPath<MeasureSums, Double>)
-        case ratio(numerator: KeyPath<MeasureSums, Double>, denominator: KeyPath<MeasureSums, Double>)
+        case sum(any KeyPath<MeasureSums, Double> & Sendable)
+        case ratio(numerator: any KeyPath<MeasureSums, Double> & Sendable, denominator: any KeyPath<MeasureSums, Double> & Sendable)
     }
 
     /// The JSON key, also the `metric` of goals files.
