@@ -27,15 +27,25 @@ struct RunsCommand: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             output.write(String(decoding: try encoder.encode(runs), as: UTF8.self) + "\n")
         case .table:
-            output.write("  id  status     feed             read  ins   upd   same  skip  rej  finished                  file\n")
-            for run in runs {
-                let columns = [
-                    String(run.id).leftPadded(4), run.status.padded(to: 10), (run.feed ?? "?").padded(to: 16),
-                    String(run.read).leftPadded(5), String(run.inserted).leftPadded(5), String(run.updated).leftPadded(5),
-                    String(run.unchanged).leftPadded(5), String(run.skipped).leftPadded(5), String(run.rejected).leftPadded(4),
-                    " " + String(run.finishedAt.prefix(24)).padded(to: 25), run.path,
+            // Columns as wide as their widest value; counts right-aligned, the path last and free.
+            let header = ["id", "status", "feed", "read", "ins", "upd", "same", "skip", "rej", "finished", "file"]
+            let counts: Set<Int> = [0, 3, 4, 5, 6, 7, 8]
+            let rows = runs.map { run in
+                [
+                    String(run.id), run.status, run.feed ?? "?", String(run.read), String(run.inserted), String(run.updated),
+                    String(run.unchanged), String(run.skipped), String(run.rejected), String(run.finishedAt.prefix(24)), run.path,
                 ]
-                output.write(columns.joined(separator: " ") + "\n")
+            }
+            let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+            for row in [header] + rows {
+                let cells = row.indices.map { column in
+                    column == row.count - 1
+                        ? row[column]
+                        : counts.contains(column)
+                            ? row[column].leftPadded(widths[column])
+                            : row[column] + String(repeating: " ", count: widths[column] - row[column].count)
+                }
+                output.write(cells.joined(separator: "  ") + "\n")
             }
         }
         output.flush()
