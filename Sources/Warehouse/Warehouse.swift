@@ -19,7 +19,11 @@ public final class Warehouse {
             // 32 MiB of page cache: a million-row file's upserts stay in memory (the default 2 MiB
             // thrashed), within the ingest's memory budget.
             try db.execute(sql: "PRAGMA cache_size = -32768")
+            // Statement journals (multi-row upserts keep one per statement) stay in memory instead
+            // of a file in /var/tmp, which cost a million-row ingest about 5 GB of writes.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            // 16 KiB pages for new warehouses (an existing file keeps its own): a quarter of the
+            // page writes and B-tree splits of 4 KiB pages on bulk ingests.
             try db.execute(sql: "PRAGMA page_size = 16384")
         }
         do {
