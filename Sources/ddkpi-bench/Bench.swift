@@ -1,5 +1,6 @@
 import ArgumentParser
 import SheetStream
+import Warehouse
 
 #if canImport(Glibc)
 import Glibc
@@ -125,6 +126,10 @@ struct IngestBench: ParsableCommand {
         let database = work + "/warehouse.sqlite"
         _ = try Measurement.run(label: "stores import", [ddkpi, "--db", database, "stores", "import", stores])
         print("file \(Format.megabytes(FileSystem.size(path))), \(options.rows) store-day rows")
+        // A fixed one-core workload, so that runs on a machine whose speed varies can be compared.
+        let referenceStart = Clock.now()
+        _ = try SHA256.ofFile(path)
+        print("reference: SHA-256 of the file on one core took \(Format.seconds(Clock.now() - referenceStart))")
         let ours = try Measurement.run(label: "ddkpi ingest", [ddkpi, "--db", database, "ingest", "--feed", "sales-audit", path])
         ours.print(rows: options.rows, bytes: FileSystem.size(path))
         guard options.compare else { return }
