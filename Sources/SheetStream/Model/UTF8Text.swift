@@ -1,5 +1,6 @@
-/// Fast text decoding for CSV fields: ASCII and valid UTF-8 become Strings directly; anything
-/// else is reported as invalid so the caller can fall back to Windows-1252.
+/// Fast UTF-8 checks and decoding for the readers: CSV fields (ASCII and valid UTF-8 become
+/// Strings directly; anything else is reported as invalid so the caller can fall back to
+/// Windows-1252) and the text of worksheet XML.
 enum UTF8Text {
     /// The String of `bytes` if they are valid UTF-8, else `nil`.
     @inline(__always) static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
