@@ -31,6 +31,38 @@ final class TextDecodingTests: XCTestCase {
         XCTAssertNil(parse("1.2.3"))
         XCTAssertNil(parse("abc"))
         XCTAssertNil(parse("1e"))
+        XCTAssertEqual(parse("5."), 5)
+        XCTAssertEqual(parse(".5"), 0.5)
+        XCTAssertEqual(parse("+3"), 3)
+        XCTAssertEqual(parse("-0")?.sign, .minus)
+        XCTAssertEqual(parse("0001.2500"), 1.25)
+        XCTAssertEqual(parse("9007199254740993"), 9007199254740993.0, "above 2^53: read by the general parser")
+        XCTAssertNil(parse("."))
+        XCTAssertNil(parse("-"))
+        XCTAssertNil(parse("-."))
+        XCTAssertNil(parse("1-2"))
+    }
+
+    /// Plain decimals of every length and scale read exactly as the standard library reads them.
+    func testDecimalParserAgreesWithStandardLibrary() {
+        // A fixed linear congruential sequence (Knuth's MMIX constants): the same inputs every run.
+        var state: UInt64 = 20_261_122
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        for _ in 0..<20_000 {
+            let digits = Int(next() % 19) + 1
+            var text = next() % 2 == 0 ? "-" : ""
+            let point = Int(next() % UInt64(digits + 1))
+            for index in 0..<digits {
+                if index == point && index > 0 { text += "." }
+                text += String(next() % 10)
+            }
+            var copy = text
+            let parsed = copy.withUTF8 { DecimalParser.parse($0) }
+            XCTAssertEqual(parsed, Double(text), text)
+        }
     }
 
     func testCellTextForDump() {

@@ -12,6 +12,38 @@ enum DecimalParser {
 
     /// The value of `bytes` (surrounding whitespace allowed), or `nil` if it is not a number.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        plainValue(bytes) ?? generalValue(bytes)
+    }
+
+    /// The value of the text almost every cell holds, `-?digits[.digits]` with at most 19
+    /// digits and nothing else, in one lean pass; `nil` for any other text, which
+    /// `generalValue` then reads.
+    @inline(__always) private static func plainValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard let base = bytes.baseAddress, bytes.count <= 20 else { return nil }
+        let negative = bytes.count > 0 && base[0] == UInt8(ascii: "-")
+        var index = negative ? 1 : 0
+        var mantissa: UInt64 = 0
+        var fractionStart: Int?
+        while index < bytes.count {
+            let digit = base[index] &- UInt8(ascii: "0")
+            if digit < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+            } else if base[index] == UInt8(ascii: "."), fractionStart == nil {
+                fractionStart = index + 1
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        let fractionDigits = fractionStart.map { bytes.count - $0 } ?? 0
+        let digits = bytes.count - (negative ? 1 : 0) - (fractionStart == nil ? 0 : 1)
+        guard digits > 0, digits <= 19, mantissa < (1 << 53) else { return nil }
+        let value = fractionDigits == 0 ? Double(mantissa) : Double(mantissa) / powersOfTen[fractionDigits]
+        return negative ? -value : value
+    }
+
+    /// Any decimal text: surrounding whitespace, a sign, an exponent, any number of digits.
+    private static func generalValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         var index = 0
         var end = bytes.count
         while index < end, isSpace(bytes[index]) { index += 1 }

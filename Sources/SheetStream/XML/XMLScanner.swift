@@ -53,6 +53,8 @@ final class XMLScanner {
     /// (`openNameEnds[0]` is 0, the start of the first).
     private var openNames = ByteBuffer(capacity: 256)
     private let openNameEnds = UnsafeMutablePointer<Int>.allocate(capacity: XMLScanner.maxDepth + 1)
+    /// Where the local part of each open element's name starts, from the start of its name.
+    private let openLocalOffsets = UnsafeMutablePointer<Int>.allocate(capacity: XMLScanner.maxDepth + 1)
     private var depth = 0
     private var rootSeen = false
     private var attributes = XMLAttributeBuffer()
@@ -76,6 +78,7 @@ final class XMLScanner {
         buffer.deallocate()
         openNames.deallocate()
         openNameEnds.deallocate()
+        openLocalOffsets.deallocate()
         attributes.deallocate()
         decoded.deallocate()
     }
@@ -246,10 +249,37 @@ final class XMLScanner {
                 return index + 2
             default:
                 guard spaced else { throw error("attributes of <\(name(nameStart..<nameEnd))> must be separated by white space") }
-                guard let next = try attribute(at: index, element: nameStart..<nameEnd) else { return nil }
-                index = next
+                if let next = plainAttribute(at: index) {
+                    index = next
+                } else {
+                    guard let next = try attribute(at: index, element: nameStart..<nameEnd) else { return nil }
+                    index = next
+                }
             }
         }
+    }
+
+    /// Reads the attribute at `start` if it is written as spreadsheet writers write them all,
+    /// `name="value"` with an ASCII-letter name and no white space: the index after it, or nil
+    /// (having read nothing) for anything else, which `attribute(at:element:)` then reads.
+    @inline(__always) private func plainAttribute(at start: Int) -> Int? {
+        var index = start
+        while index < end, (buffer[index] | 0x20) &- UInt8(ascii: "a") < 26 { index += 1 }
+        let nameEnd = index
+        guard nameEnd > start, nameEnd + 1 < end, buffer[nameEnd] == UInt8(ascii: "="),
+              buffer[nameEnd + 1] == UInt8(ascii: "\""), nameEnd - start != 5 || memcmp(buffer + start, "xmlns", 5) != 0
+        else { return nil }
+        var close = nameEnd + 2
+        while close < end, buffer[close] != UInt8(ascii: "\"") {
+            if buffer[close] == UInt8(ascii: "<") { return nil }
+            close += 1
+        }
+        guard close < end else { return nil }
+        attributes.append(
+            XMLAttribute(
+                name: XMLName(bytes: buffer + start, count: nameEnd - start), namespaced: false,
+                value: UnsafeBufferPointer(start: buffer + nameEnd + 2, count: close - nameEnd - 2)))
+        return close + 1
     }
 
     /// Reads one `name="value"` at `index` into `attributes`; the index after it, or nil when
@@ -313,6 +343,7 @@ final class XMLScanner {
         openNames.append(UnsafeBufferPointer(start: buffer + qualifiedName.lowerBound, count: qualifiedName.count))
         depth += 1
         openNameEnds[depth] = openNames.count
+        openLocalOffsets[depth] = localStart - qualifiedName.lowerBound
         handler.startElement(XMLName(bytes: buffer + localStart, count: qualifiedName.upperBound - localStart), attributes.attributes)
     }
 
@@ -324,6 +355,17 @@ final class XMLScanner {
 
     private func endTag() throws -> Int? {
         let nameStart = position + 2
+        if depth > 0 {
+            // The usual case, `</name>` closing the innermost element: compare, don't scan.
+            let openStart = openNameEnds[depth - 1]
+            let length = openNameEnds[depth] - openStart
+            let closing = nameStart + length
+            if closing < end, buffer[closing] == UInt8(ascii: ">"),
+               Self.equal(openNames.base + openStart, buffer + nameStart, count: length) {
+                close(localStart: nameStart + openLocalOffsets[depth], nameEnd: closing)
+                return closing + 1
+            }
+        }
         let scanned = scanName(from: nameStart)
         var index = scanned.end
         let localStart = scanned.localStart
@@ -377,6 +419,11 @@ final class XMLScanner {
     /// never splitting a reference, a CR LF pair or a UTF-8 sequence between two events.
     private func text() throws {
         let start = position
+        if depth > 0, let next = plainShortText(from: start) {
+            handler.characters(UnsafeBufferPointer(start: buffer + start, count: next - start))
+            position = next
+            return
+        }
         if let next = find(UInt8(ascii: "<"), from: start) {
             try emitText(UnsafeBufferPointer(start: buffer + start, count: next - start), decodingReferences: true)
             position = next
@@ -392,6 +439,28 @@ final class XMLScanner {
                 _ = try fill()
             }
         }
+    }
+
+    /// Bytes that end plain text or need a closer look: controls other than tab and line feed
+    /// (carriage returns are normalised), `&` and `<`, as a bit set of the bytes below 64.
+    private static let specialTextBytes: UInt64 = 0xFFFF_F9FF | 1 << 0x26 | 1 << 0x3C
+
+    /// The index of the `<` that ends the short text at `start`, if the text (under 64 bytes,
+    /// as cell values are) is plain ASCII needing no check or decoding: one pass instead of a
+    /// `memchr` call and a second one over the bytes.
+    @inline(__always) private func plainShortText(from start: Int) -> Int? {
+        let limit = min(end, start + 64)
+        var index = start
+        while index < limit {
+            let byte = buffer[index]
+            if byte >= 0x40 {
+                guard byte < 0x80 else { return nil }
+            } else if Self.specialTextBytes >> byte & 1 != 0 {
+                return byte == UInt8(ascii: "<") ? index : nil
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// Where the text from `start` to the end of the buffer can be cut: before a reference that
