@@ -126,22 +126,19 @@ struct PendingValues {
         values.append(.text(offset: offset, count: text.count - offset))
     }
 
-    /// Adds a date as `YYYY-MM-DD` text, written straight into the arena.
+    /// Adds a date as `YYYY-MM-DD` text, written straight into the arena in one append.
     mutating func add(_ date: CivilDate) {
-        guard (0...9999).contains(date.year) else { return add(date.iso8601) }
+        guard (0...9999).contains(date.year), (1...12).contains(date.month), (1...31).contains(date.day) else {
+            return add(date.iso8601)
+        }
+        let digit = { (number: Int) in UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: number % 10) }
+        let (year, month, day) = (date.year, date.month, date.day)
+        let bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+            digit(year / 1000), digit(year / 100), digit(year / 10), digit(year), UInt8(ascii: "-"),
+            digit(month / 10), digit(month), UInt8(ascii: "-"), digit(day / 10), digit(day))
         let offset = text.count
-        appendTwoDigits(date.year / 100)
-        appendTwoDigits(date.year % 100)
-        text.append(UInt8(ascii: "-"))
-        appendTwoDigits(date.month)
-        text.append(UInt8(ascii: "-"))
-        appendTwoDigits(date.day)
+        withUnsafeBytes(of: bytes) { text.append(contentsOf: $0) }
         values.append(.text(offset: offset, count: 10))
-    }
-
-    private mutating func appendTwoDigits(_ number: Int) {
-        text.append(UInt8(ascii: "0") + UInt8(number / 10))
-        text.append(UInt8(ascii: "0") + UInt8(number % 10))
     }
 
     /// SQLite copies the bytes (`SQLITE_TRANSIENT`).

@@ -59,7 +59,8 @@ enum TotalRow {
     /// Whether the row's store cell or its first non-empty cell is a total label.
     static func isTotal(_ row: Row, storeColumn: Int?) -> Bool {
         if let storeColumn, isTotalLabel(row[storeColumn]) { return true }
-        return row.cells.first { !$0.isEmpty }.map(isTotalLabel) ?? false
+        guard let first = row.cells.firstIndex(where: { !$0.isEmpty }), first != storeColumn else { return false }
+        return isTotalLabel(row.cells[first])
     }
 
     private static func isTotalLabel(_ cell: Cell) -> Bool {
