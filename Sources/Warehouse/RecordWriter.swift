@@ -94,7 +94,9 @@ struct RecordWriter {
 
     /// Starts a row for `upsert`, first writing the pending rows if they are for another table.
     private mutating func startRow(_ upsert: UpsertStatement, _ db: Database) throws {
-        if let current = pendingUpsert, current.table != upsert.table {
+        // The usual case, another row for the same table, copies nothing.
+        guard pendingUpsert?.table != upsert.table else { return }
+        if pendingUpsert != nil {
             try flush(db)
             batchStatement = nil
         }

@@ -8,7 +8,8 @@ import Darwin
 /// `pop` while it is empty. `close` ends it from either side: later pushes fail, and pops
 /// drain what is left and then return `nil`.
 public final class BlockingQueue<Element> {
-    private var items: [Element] = []
+    /// Taken slots are `nil`, so a popped element is the caller's alone.
+    private var items: [Element?] = []
     private var head = 0
     private let capacity: Int
     private var closed = false
@@ -42,8 +43,19 @@ public final class BlockingQueue<Element> {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         while items.count == head && !closed { pthread_cond_wait(&changed, &mutex) }
-        guard items.count > head else { return nil }
-        let element = items[head]
+        return takeOldest()
+    }
+
+    /// The oldest element if there is one, without waiting.
+    public func tryPop() -> Element? {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return takeOldest()
+    }
+
+    /// Removes and returns the oldest element (the mutex held).
+    private func takeOldest() -> Element? {
+        guard items.count > head, let element = items[head].take() else { return nil }
         head += 1
         if head > 64 && head * 2 > items.count {
             items.removeFirst(head)
