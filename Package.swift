@@ -18,6 +18,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "SheetStream",
             dependencies: ["CZlib", "CLibXML2"],
@@ -29,7 +30,7 @@ let package = Package(
         .target(
             name: "Warehouse",
             dependencies: [
-                "Feeds", "SheetStream", .product(name: "GRDB", package: "GRDB.swift"),
+                "Feeds", "SheetStream", "CCrypto", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
