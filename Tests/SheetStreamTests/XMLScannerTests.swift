@@ -105,6 +105,30 @@ final class XMLScannerTests: XCTestCase {
         }
     }
 
+    func testLeafElementsGiveTheEventsOfTheGeneralPath() throws {
+        let document = #"<r><v>1</v><v></v><x:v>2</x:v><v>a&amp;b</v><v>3</v ><v a="1">4</v><v>5<b/></v></r>"#
+        let expected = [
+            "<r>", "<v>", "1", "</v>", "<v>", "</v>", "<v>", "2", "</v>", "<v>", "a&b", "</v>", "<v>", "3", "</v>",
+            #"<v a="1">"#, "4", "</v>", "<v>", "5", "<b>", "</b>", "</v>", "</r>",
+        ]
+        for chunk in [1, 7, 1 << 20] { XCTAssertEqual(try scan(document, chunk: chunk), expected, "chunk \(chunk)") }
+        XCTAssertEqual(scanError("<r><v>1</w></r>"), "the end tag </w> does not match: <v> is open")
+        XCTAssertEqual(scanError("<r><v>1</vv></r>"), "the end tag </vv> does not match: <v> is open")
+    }
+
+    func testPlainLeavesComeInOneCall() throws {
+        final class LeafCounter: SAXHandler {
+            var leaves: [String] = []
+            override func leafElement(_ name: XMLName, _ text: UnsafeBufferPointer<UInt8>) {
+                leaves.append(String(decoding: UnsafeBufferPointer(start: name.bytes, count: name.count), as: UTF8.self) + "=" + String(decoding: text, as: UTF8.self))
+            }
+        }
+        let handler = LeafCounter()
+        let document = Array(#"<r><v>1</v><x:v>2</x:v><v>a&amp;b</v><v></v></r>"#.utf8)
+        _ = try XMLScanner(source: ChunkedSource(document, chunk: 1 << 20), handler: handler, file: "f", part: "p").parse()
+        XCTAssertEqual(handler.leaves, ["v=1", "v=2", "v="], "text with a reference takes the general path")
+    }
+
     func testShortMarkupAtTheEndOfThePart() throws {
         for chunk in [1, 3, 100] {
             XCTAssertEqual(try scan("<a/><!---->", chunk: chunk), ["<a>", "</a>"])

@@ -60,8 +60,7 @@ final class SheetHandler: SAXHandler {
         case UInt8(ascii: "c") where name.count == 1:
             startCell(attributes)
         case UInt8(ascii: "v") where name.count == 1:
-            text.removeAll()
-            collecting = true
+            startValue()
         case UInt8(ascii: "t") where name.count == 1:
             if inInlineString && phoneticDepth == 0 { collecting = true }
         case UInt8(ascii: "r"):
@@ -81,8 +80,7 @@ final class SheetHandler: SAXHandler {
         case UInt8(ascii: "c") where name.count == 1:
             endCell()
         case UInt8(ascii: "v") where name.count == 1:
-            collecting = false
-            hasValue = true
+            endValue()
         case UInt8(ascii: "t") where name.count == 1:
             collecting = false
         case UInt8(ascii: "r"):
@@ -98,11 +96,33 @@ final class SheetHandler: SAXHandler {
 
     override func characters(_ chunk: UnsafeBufferPointer<UInt8>) {
         guard collecting else { return }
+        collect(chunk)
+    }
+
+    /// A whole `<v>` in one call: what its start, text and end events do.
+    override func leafElement(_ name: XMLName, _ value: UnsafeBufferPointer<UInt8>) {
+        guard inSheetData, name.isLetter("v") else { return super.leafElement(name, value) }
+        startValue()
+        collect(value)
+        if rowError == nil { endValue() }
+    }
+
+    private func startValue() {
+        text.removeAll()
+        collecting = true
+    }
+
+    private func collect(_ chunk: UnsafeBufferPointer<UInt8>) {
         guard text.count + chunk.count <= maxCellBytes else {
             fail(column: column, "cell text is longer than \(maxCellBytes) bytes (the limit)")
             return
         }
         text.append(chunk)
+    }
+
+    private func endValue() {
+        collecting = false
+        hasValue = true
     }
 
     private func startRow(_ attributes: XMLAttributes) {

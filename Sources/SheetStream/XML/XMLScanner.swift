@@ -239,6 +239,10 @@ final class XMLScanner {
             guard index < end else { return nil }
             switch buffer[index] {
             case UInt8(ascii: ">"):
+                if attributes.count == 0, depth > 0, depth < Self.maxDepth,
+                   let next = leafElement(qualifiedName: nameStart..<nameEnd, localStart: localStart, textStart: index + 1) {
+                    return next
+                }
                 try open(qualifiedName: nameStart..<nameEnd, localStart: localStart)
                 return index + 1
             case UInt8(ascii: "/"):
@@ -332,6 +336,21 @@ final class XMLScanner {
             index += 1
         }
         return (index, localStart)
+    }
+
+    /// Reports `<name>text</name>` at once if the buffer holds all of it and the text is short
+    /// and plain (as in every `<v>` of a sheet): the index after it, or nil (having reported
+    /// nothing) for anything else, which then takes the general path.
+    @inline(__always) private func leafElement(qualifiedName: Range<Int>, localStart: Int, textStart: Int) -> Int? {
+        guard let textEnd = plainShortText(from: textStart) else { return nil }
+        let closing = textEnd + 2 + qualifiedName.count
+        guard closing < end, buffer[textEnd + 1] == UInt8(ascii: "/"), buffer[closing] == UInt8(ascii: ">"),
+              Self.equal(buffer + textEnd + 2, buffer + qualifiedName.lowerBound, count: qualifiedName.count)
+        else { return nil }
+        handler.leafElement(
+            XMLName(bytes: buffer + localStart, count: qualifiedName.upperBound - localStart),
+            UnsafeBufferPointer(start: buffer + textStart, count: textEnd - textStart))
+        return closing + 1
     }
 
     @inline(__always) private func open(qualifiedName: Range<Int>, localStart: Int) throws {

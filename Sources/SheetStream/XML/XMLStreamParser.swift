@@ -13,6 +13,14 @@ class SAXHandler {
     func endElement(_ name: XMLName) {}
     func characters(_ text: UnsafeBufferPointer<UInt8>) {}
 
+    /// An element with no attributes that holds only plain text, as `<v>42</v>`, which
+    /// `XMLScanner` reports in one call; by default, the three events it stands for.
+    func leafElement(_ name: XMLName, _ text: UnsafeBufferPointer<UInt8>) {
+        startElement(name, .none)
+        if !text.isEmpty { characters(text) }
+        endElement(name)
+    }
+
     /// Stops the parse; the parser then throws `message` (only the first stop counts).
     final func stop(_ message: String) {
         if failure == nil {
