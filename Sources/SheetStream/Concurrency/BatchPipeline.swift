@@ -1,6 +1,9 @@
 /// Runs a producer on a background thread and its consumer on the calling thread, with a
 /// bounded queue of batches between them, so that the two use two cores instead of taking
-/// turns on one. Memory is bounded by `depth × batchSize` elements.
+/// turns on one. Memory is bounded by `(depth + 2) × batchSize` elements.
+///
+/// Consumed batches go back to the producer, which empties them for reuse: elements are
+/// freed by the thread that allocated them, and the consumer spends no time on it.
 ///
 /// An error on either side stops both: a consumer error closes the queue, so the producer's
 /// next `emit` throws; a producer error ends the queue and is rethrown after the consumer has
@@ -16,6 +19,8 @@ public enum BatchPipeline {
         consume: (Element) throws -> Void
     ) throws -> Output {
         let queue = BlockingQueue<[Element]>(capacity: depth)
+        // At most depth + 2 batches exist (queued, filling, consuming), so returning one never waits.
+        let spare = BlockingQueue<[Element]>(capacity: depth + 2)
         var produced: Result<Output, Error> = .failure(Closed())
         let producer = try BackgroundThread {
             var batch: [Element] = []
@@ -25,7 +30,9 @@ public enum BatchPipeline {
                     batch.append(element)
                     if batch.count == batchSize {
                         guard queue.push(batch) else { throw Closed() }
+                        batch = spare.tryPop() ?? []
                         batch.removeAll(keepingCapacity: true)
+                        batch.reserveCapacity(batchSize)
                     }
                 }
                 if !batch.isEmpty, !queue.push(batch) { throw Closed() }
@@ -36,6 +43,7 @@ public enum BatchPipeline {
         do {
             while let batch = queue.pop() {
                 for element in batch { try consume(element) }
+                _ = spare.push(consume batch)
             }
         } catch {
             queue.close()
