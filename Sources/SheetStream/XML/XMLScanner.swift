@@ -289,11 +289,8 @@ final class XMLScanner {
     /// Reads one `name="value"` at `index` into `attributes`; the index after it, or nil when
     /// more input is needed.
     private func attribute(at start: Int, element: Range<Int>) throws -> Int? {
-        let scanned = scanName(from: start)
-        var index = scanned.end
-        let localStart = scanned.localStart
-        let nameEnd = index
-        while index < end, Self.isSpace(buffer[index]) { index += 1 }
+        let (nameEnd, localStart, afterSpace) = scanNameAndSpace(from: start)
+        var index = afterSpace
         guard index < end else { return nil }
         guard nameEnd > start, localStart < nameEnd, buffer[index] == UInt8(ascii: "=") else {
             throw error("malformed attribute \"\(name(start..<max(nameEnd, start)))\" in <\(name(element))>")
@@ -353,6 +350,15 @@ final class XMLScanner {
         return closing + 1
     }
 
+    /// Scans the name at `start` and the white space after it: where the name ends, where its
+    /// local part starts, and the index after the white space.
+    @inline(__always) private func scanNameAndSpace(from start: Int) -> (nameEnd: Int, localStart: Int, next: Int) {
+        let scanned = scanName(from: start)
+        var index = scanned.end
+        while index < end, Self.isSpace(buffer[index]) { index += 1 }
+        return (scanned.end, scanned.localStart, index)
+    }
+
     @inline(__always) private func open(qualifiedName: Range<Int>, localStart: Int) throws {
         if depth == 0 {
             guard !rootSeen else { throw error("a second root element <\(name(qualifiedName))>") }
@@ -385,11 +391,7 @@ final class XMLScanner {
                 return closing + 1
             }
         }
-        let scanned = scanName(from: nameStart)
-        var index = scanned.end
-        let localStart = scanned.localStart
-        let nameEnd = index
-        while index < end, Self.isSpace(buffer[index]) { index += 1 }
+        let (nameEnd, localStart, index) = scanNameAndSpace(from: nameStart)
         guard index < end else { return nil }
         guard buffer[index] == UInt8(ascii: ">"), nameEnd > localStart else {
             throw error("malformed end tag </\(name(nameStart..<nameEnd))")
