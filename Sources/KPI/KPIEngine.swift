@@ -116,24 +116,28 @@ public struct KPIEngine {
     ) -> Double? {
         var total = 0.0
         var weights = 0.0
+        // The common case, one target for every weighted component (a global default), is that
+        // target exactly: (t × w) / w need not give back t in binary.
+        var sameTarget: Double??
         for store in scope.stores {
             for (month, part) in parts {
-                switch metric.formula {
-                case .sum:
-                    guard let target = targets.additiveTarget(store: store, month: month, part: part, metric: metric.key)
-                    else { return nil }
-                    total += target
-                case .ratio(_, let denominator):
-                    let weight = measures[StoreMonth(store: store, month: month)]?[keyPath: denominator] ?? 0
+                if let denominator = metric.formula.denominator {
+                    let weight = Double(measures[StoreMonth(store: store, month: month)]?[keyPath: denominator] ?? 0)
                     guard weight != 0 else { continue }
                     guard let target = targets.monthlyTarget(store: store, month: month, metric: metric.key) else { return nil }
                     total += target * weight
                     weights += weight
+                    sameTarget = (sameTarget == nil || sameTarget == .some(target)) ? .some(target) : .some(nil)
+                } else {
+                    guard let target = targets.additiveTarget(store: store, month: month, part: part, metric: metric.key)
+                    else { return nil }
+                    total += target
                 }
             }
         }
-        if case .ratio = metric.formula { return weights == 0 ? nil : total / weights }
-        return total
+        if metric.isAdditive { return total }
+        guard weights != 0 else { return nil }
+        return sameTarget.flatMap { $0 } ?? total / weights
     }
 }
 

@@ -17,9 +17,19 @@ public enum MetricFormat: Sendable {
 /// One KPI, defined once as a sum or a ratio of additive measures (SPEC section 7): a new
 /// metric is one line in `all`.
 public struct MetricDefinition: Sendable {
+    public typealias Measure = any KeyPath<MeasureSums, Int128> & Sendable
+
     public enum Formula: Sendable {
-        case sum(any KeyPath<MeasureSums, Double> & Sendable)
-        case ratio(numerator: any KeyPath<MeasureSums, Double> & Sendable, denominator: any KeyPath<MeasureSums, Double> & Sendable)
+        /// Σ measure ÷ `unit` (100 for cents to dollars, else 1).
+        case sum(Measure, unit: Int128)
+        /// Σ numerator ÷ (Σ denominator × `unit`): one division of exact sums.
+        case ratio(numerator: Measure, denominator: Measure, unit: Int128)
+
+        /// The measure a ratio is weighted by, `nil` for a sum.
+        public var denominator: Measure? {
+            if case .ratio(_, let denominator, _) = self { return denominator }
+            return nil
+        }
     }
 
     /// The JSON key, also the `metric` of goals files.
@@ -31,25 +41,35 @@ public struct MetricDefinition: Sendable {
 
     /// Every metric, in report order.
     public static let all: [MetricDefinition] = [
-        MetricDefinition(key: "totalSales", label: "Sales", formula: .sum(\.sales), format: .money),
-        MetricDefinition(key: "avgAds", label: "Avg sale", formula: .ratio(numerator: \.sales, denominator: \.transactions), format: .moneyWithCents),
-        MetricDefinition(key: "upt", label: "UPT", formula: .ratio(numerator: \.items, denominator: \.transactions), format: .decimal),
-        MetricDefinition(key: "ccpPct", label: "CCP %", formula: .ratio(numerator: \.ccpWeighted, denominator: \.ccpItems), format: .percent),
-        MetricDefinition(key: "gpPct", label: "GP %", formula: .ratio(numerator: \.gpWeighted, denominator: \.gpSales), format: .percent),
-        MetricDefinition(key: "creditApps", label: "Credit apps", formula: .sum(\.applications), format: .count),
-        MetricDefinition(key: "birdeyeReviews", label: "Reviews", formula: .sum(\.reviews), format: .count),
-        MetricDefinition(key: "guestCapture", label: "Guest capture", formula: .sum(\.intakes), format: .count),
-        MetricDefinition(key: "outboundCalls", label: "Outbound calls", formula: .sum(\.calls), format: .count),
+        MetricDefinition(key: "totalSales", label: "Sales", formula: .sum(\.salesCents, unit: 100), format: .money),
+        MetricDefinition(key: "avgAds", label: "Avg sale", formula: .ratio(numerator: \.salesCents, denominator: \.transactions, unit: 100), format: .moneyWithCents),
+        MetricDefinition(key: "upt", label: "UPT", formula: .ratio(numerator: \.items, denominator: \.transactions, unit: 1), format: .decimal),
+        MetricDefinition(key: "ccpPct", label: "CCP %", formula: .ratio(numerator: \.ccpWeighted, denominator: \.ccpItems, unit: 1_000_000), format: .percent),
+        MetricDefinition(key: "gpPct", label: "GP %", formula: .ratio(numerator: \.gpWeighted, denominator: \.gpSalesCents, unit: 1_000_000), format: .percent),
+        MetricDefinition(key: "creditApps", label: "Credit apps", formula: .sum(\.applications, unit: 1), format: .count),
+        MetricDefinition(key: "birdeyeReviews", label: "Reviews", formula: .sum(\.reviews, unit: 1), format: .count),
+        MetricDefinition(key: "guestCapture", label: "Guest capture", formula: .sum(\.intakes, unit: 1), format: .count),
+        MetricDefinition(key: "outboundCalls", label: "Outbound calls", formula: .sum(\.calls, unit: 1), format: .count),
     ]
 
+    /// Whether the metric is a sum (projected, prorated) rather than a ratio.
+    public var isAdditive: Bool { formula.denominator == nil }
+
     /// The metric's value over summed measures: a sum is 0 with no records; a ratio with a zero
-    /// denominator has no value.
+    /// denominator has no value. Either is one correctly rounded division of exact integers.
     public func value(_ measures: MeasureSums) -> Double? {
         switch formula {
-        case .sum(let path): return measures[keyPath: path]
-        case .ratio(let numerator, let denominator):
+        case .sum(let path, let unit):
+            return Self.divide(measures[keyPath: path], by: unit)
+        case .ratio(let numerator, let denominator, let unit):
             let base = measures[keyPath: denominator]
-            return base == 0 ? nil : measures[keyPath: numerator] / base
+            return base == 0 ? nil : Self.divide(measures[keyPath: numerator], by: base * unit)
         }
+    }
+
+    /// `numerator / denominator` as a `Double`: exact operands below 2^53 (every realistic sum)
+    /// make it the correctly rounded quotient.
+    static func divide(_ numerator: Int128, by denominator: Int128) -> Double {
+        denominator == 1 ? Double(numerator) : Double(numerator) / Double(denominator)
     }
 }

@@ -8,6 +8,24 @@ public enum NumberText {
         return value.description
     }
 
+    /// Money for CSV and JSON: rounded to cents, with at most two decimals and no binary noise
+    /// (`251137.91`, `12.5`, `3`).
+    public static func plainMoney(_ value: Double) -> String {
+        let cents = (value * 100).rounded()
+        guard abs(cents) < 1e17 else { return plain(value) }
+        let magnitude = Int64(abs(cents))
+        var text = (cents < 0 ? "-" : "") + String(magnitude / 100)
+        let fraction = magnitude % 100
+        if fraction != 0 { text += fraction % 10 == 0 ? "." + String(fraction / 10) : (fraction < 10 ? ".0" : ".") + String(fraction) }
+        return text
+    }
+
+    /// A metric's actual-like value (actual, LY, projection) for CSV and JSON: money metrics
+    /// as money, everything else in shortest round-trip form.
+    public static func plain(_ value: Double, _ format: MetricFormat) -> String {
+        format == .money ? plainMoney(value) : plain(value)
+    }
+
     /// A value for people, by the metric's format: `$12,345`, `$331.25`, `1,234`, `1.52`, `45.2%`; `—` when there is none.
     public static func formatted(_ value: Double?, _ format: MetricFormat) -> String {
         guard let value, value.isFinite else { return "—" }

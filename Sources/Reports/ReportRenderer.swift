@@ -107,13 +107,24 @@ public struct ReportRenderer {
         for scope in report.scopes {
             for period in scope.periods {
                 let dates = isKPI ? [period.range.start.iso8601, period.range.end.iso8601] : []
-                for metric in period.metrics {
-                    let values = [metric.actual, metric.target, metric.pctToTarget, metric.ly, metric.pctVsLY].map { $0.map(NumberText.plain) ?? "" }
+                for (metric, definition) in zip(period.metrics, MetricDefinition.all) {
+                    let values = Self.plainFields(metric, definition).map { $0.value ?? "" }
                     lines.append(([scope.scope, period.label] + dates + [metric.key] + values).joined(separator: ","))
                 }
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A metric's numbers as CSV and JSON write them, by their JSON names, in CSV column order:
+    /// money actuals to the cent, everything else in shortest round-trip form; `nil` for no value.
+    static func plainFields(_ metric: MetricValue, _ definition: MetricDefinition) -> [(name: String, value: String?)] {
+        let actual = { (value: Double?) in value.map { NumberText.plain($0, definition.format) } }
+        let ratio = { (value: Double?) in value.map { NumberText.plain($0) } }
+        return [
+            ("actual", actual(metric.actual)), ("target", ratio(metric.target)), ("pctToTarget", ratio(metric.pctToTarget)),
+            ("ly", actual(metric.ly)), ("pctVsLy", ratio(metric.pctVsLY)),
+        ]
     }
 
     // MARK: - JSON
@@ -131,9 +142,9 @@ public struct ReportRenderer {
             for (periodIndex, period) in scope.periods.enumerated() {
                 out += (periodIndex > 0 ? "," : "") + "\n  \(JSONText.quoted(period.label)):{\"start\":\"\(period.range.start.iso8601)\",\"end\":\"\(period.range.end.iso8601)\","
                 out += "\"lyStart\":\"\(period.lastYear.start.iso8601)\",\"lyEnd\":\"\(period.lastYear.end.iso8601)\",\"metrics\":{"
-                out += period.metrics.map { metric in
-                    let fields = [("actual", metric.actual), ("target", metric.target), ("pctToTarget", metric.pctToTarget), ("ly", metric.ly), ("pctVsLy", metric.pctVsLY)]
-                    return "\(JSONText.quoted(metric.key)):{" + fields.map { "\"\($0.0)\":\($0.1.map(NumberText.plain) ?? "null")" }.joined(separator: ",") + "}"
+                out += zip(period.metrics, MetricDefinition.all).map { metric, definition in
+                    "\(JSONText.quoted(metric.key)):{"
+                        + Self.plainFields(metric, definition).map { "\"\($0.name)\":\($0.value ?? "null")" }.joined(separator: ",") + "}"
                 }.joined(separator: ",")
                 out += "}}"
             }

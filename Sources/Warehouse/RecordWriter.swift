@@ -18,7 +18,10 @@ struct RecordWriter {
     private static let dailyColumns = (0..<7).map { "day_\($0)" }
     private static let salesAudit = UpsertStatement(
         table: "store_report", key: ["store_code", "date"],
-        values: ["total_sales", "total_transactions", "total_items", "ccp_pct", "gp_pct", "upt", "ads"],
+        values: [
+            "total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths", "upt",
+            "ads_cents",
+        ],
         untracked: ["ingest_run_id"])
     private static let credit = UpsertStatement(
         table: "credit_report", key: ["store_code", "date"], values: ["total_applications"], untracked: ["ingest_run_id"])
@@ -44,13 +47,13 @@ struct RecordWriter {
             try startRow(Self.salesAudit, db)
             pending.add(r.store)
             pending.add(r.date)
-            pending.add(r.totalSales)
+            pending.add(r.totalSalesCents)
             pending.add(r.totalTransactions)
             pending.add(r.totalItems)
-            pending.add(r.ccpPct)
-            pending.add(r.gpPct)
+            pending.add(r.ccpPctMillionths)
+            pending.add(r.gpPctMillionths)
             pending.add(r.upt)
-            pending.add(r.ads)
+            pending.add(r.adsCents)
             pending.add(runID)
         case .creditApplications(let r):
             try startRow(Self.credit, db)

@@ -116,7 +116,7 @@ struct PendingValues {
     }
 
     mutating func add(_ value: Int?) { values.append(value.map { .integer(Int64($0)) } ?? .null) }
-    mutating func add(_ value: Int64) { values.append(.integer(value)) }
+    mutating func add(_ value: Int64?) { values.append(value.map(Value.integer) ?? .null) }
     mutating func add(_ value: Double?) { values.append(value.map(Value.real) ?? .null) }
 
     mutating func add(_ value: String?) {

@@ -4,22 +4,27 @@ import SheetStream
 
 /// The additive measures of one store over part of a period: every KPI is a ratio or a sum of
 /// these, so any rollup sums measures first and divides once (SPEC section 7).
+///
+/// Every measure is an exact integer (money in cents, percents in millionths, SPEC section 4),
+/// held in 128 bits so that no sum of 64-bit products can overflow: sums are exact and
+/// independent of their grouping order.
 public struct MeasureSums: Equatable, Sendable {
-    public var sales = 0.0
-    public var transactions = 0.0
-    public var items = 0.0
-    /// Σ ccpPct × items, over days that report CCP.
-    public var ccpWeighted = 0.0
-    /// Σ items over days that report CCP (the CCP denominator).
-    public var ccpItems = 0.0
-    /// Σ gpPct × sales, over days that report GP.
-    public var gpWeighted = 0.0
-    /// Σ sales over days that report GP (the GP denominator).
-    public var gpSales = 0.0
-    public var applications = 0.0
-    public var reviews = 0.0
-    public var intakes = 0.0
-    public var calls = 0.0
+    /// Σ sales, in cents.
+    public var salesCents: Int128 = 0
+    public var transactions: Int128 = 0
+    public var items: Int128 = 0
+    /// Σ ccpPct (millionths) × items, over rows that report CCP.
+    public var ccpWeighted: Int128 = 0
+    /// Σ items over rows that report CCP (the CCP denominator).
+    public var ccpItems: Int128 = 0
+    /// Σ gpPct (millionths) × sales (cents), over rows that report GP.
+    public var gpWeighted: Int128 = 0
+    /// Σ sales in cents over rows that report GP (the GP denominator).
+    public var gpSalesCents: Int128 = 0
+    public var applications: Int128 = 0
+    public var reviews: Int128 = 0
+    public var intakes: Int128 = 0
+    public var calls: Int128 = 0
 
     public init() {}
 
@@ -30,17 +35,32 @@ public struct MeasureSums: Equatable, Sendable {
     }
 
     public static func += (lhs: inout MeasureSums, rhs: MeasureSums) {
-        lhs.sales += rhs.sales
+        lhs.salesCents += rhs.salesCents
         lhs.transactions += rhs.transactions
         lhs.items += rhs.items
         lhs.ccpWeighted += rhs.ccpWeighted
         lhs.ccpItems += rhs.ccpItems
         lhs.gpWeighted += rhs.gpWeighted
-        lhs.gpSales += rhs.gpSales
+        lhs.gpSalesCents += rhs.gpSalesCents
         lhs.applications += rhs.applications
         lhs.reviews += rhs.reviews
         lhs.intakes += rhs.intakes
         lhs.calls += rhs.calls
+    }
+
+    /// Adds one sales-audit row (cents, counts, percents in millionths).
+    mutating func addSales(cents: Int64, transactions: Int64, items: Int64, ccpMillionths: Int64?, gpMillionths: Int64?) {
+        salesCents += Int128(cents)
+        self.transactions += Int128(transactions)
+        self.items += Int128(items)
+        if let ccpMillionths {
+            ccpWeighted += Int128(ccpMillionths) * Int128(items)
+            ccpItems += Int128(items)
+        }
+        if let gpMillionths {
+            gpWeighted += Int128(gpMillionths) * Int128(cents)
+            gpSalesCents += Int128(cents)
+        }
     }
 }
 
@@ -71,7 +91,7 @@ extension Warehouse {
             for source in Self.dailyMeasureSources {
                 let statement = try db.cachedStatement(
                     sql: """
-                        SELECT date, store_code, \(source.expressions.joined(separator: ", ")) FROM \(source.table)
+                        SELECT date, store_code, \(source.columns.joined(separator: ", ")) FROM \(source.table)
                         WHERE date BETWEEN ? AND ? AND store_code IN (SELECT code FROM store)
                         """)
                 var month = ""
@@ -81,7 +101,7 @@ extension Warehouse {
                     if !date.hasPrefix(month) || month.isEmpty { month = String(date.prefix(7)) }
                     let key = StoreMonth(store: row[1], month: month)
                     var value = sums[key] ?? MeasureSums()
-                    for (offset, path) in source.measures.enumerated() { value[keyPath: path] += row[2 + offset] ?? 0 }
+                    source.add(row, &value)
                     sums[key] = value
                 }
             }
@@ -105,11 +125,11 @@ extension Warehouse {
                         for (offset, count) in days.enumerated() {
                             let day = weekStart.adding(days: offset)
                             guard day >= start, day <= end, let count, count != 0 else { continue }
-                            sums[StoreMonth(store: store, month: String(day.iso8601.prefix(7))), default: MeasureSums()][keyPath: path] += Double(count)
+                            sums[StoreMonth(store: store, month: String(day.iso8601.prefix(7))), default: MeasureSums()][keyPath: path] += Int128(count)
                         }
                     } else if weekStart >= start, weekStart <= end {
                         let total: Int = row[2]
-                        sums[StoreMonth(store: store, month: String(weekStart.iso8601.prefix(7))), default: MeasureSums()][keyPath: path] += Double(total)
+                        sums[StoreMonth(store: store, month: String(weekStart.iso8601.prefix(7))), default: MeasureSums()][keyPath: path] += Int128(total)
                     }
                 }
             }
@@ -117,24 +137,26 @@ extension Warehouse {
         }
     }
 
-    /// A daily feed table and the SQL expressions its measures are summed from.
+    /// A daily feed table, the columns read after `date, store_code`, and how a row adds to the measures.
     private struct DailyMeasureSource {
         let table: String
-        let expressions: [String]
-        let measures: [WritableKeyPath<MeasureSums, Double>]
+        let columns: [String]
+        let add: (GRDB.Row, inout MeasureSums) -> Void
     }
 
     private static let dailyMeasureSources = [
         DailyMeasureSource(
             table: "store_report",
-            expressions: [
-                "total_sales", "total_transactions", "total_items", "ccp_pct * total_items",
-                "CASE WHEN ccp_pct IS NOT NULL THEN total_items END", "gp_pct * total_sales",
-                "CASE WHEN gp_pct IS NOT NULL THEN total_sales END",
-            ],
-            measures: [\.sales, \.transactions, \.items, \.ccpWeighted, \.ccpItems, \.gpWeighted, \.gpSales]),
-        DailyMeasureSource(table: "credit_report", expressions: ["total_applications"], measures: [\.applications]),
-        DailyMeasureSource(table: "crm_intake_report", expressions: ["total_intakes"], measures: [\.intakes]),
+            columns: ["total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths"]
+        ) { row, sums in
+            sums.addSales(cents: row[2], transactions: row[3], items: row[4], ccpMillionths: row[5], gpMillionths: row[6])
+        },
+        DailyMeasureSource(table: "credit_report", columns: ["total_applications"]) { row, sums in
+            sums.applications += Int128(row[2] as Int64)
+        },
+        DailyMeasureSource(table: "crm_intake_report", columns: ["total_intakes"]) { row, sums in
+            sums.intakes += Int128(row[2] as Int64)
+        },
     ]
 
     /// Goals whose period is one of `months` (`YYYY-MM`).

@@ -80,6 +80,33 @@ extension Warehouse {
                         """)
             }
         }
+        migrator.registerMigration("v3: money in integer cents, percents in integer millionths") { db in
+            // SPEC section 4: exact integers make every sum exact, in any grouping order and on
+            // any backend. Values are converted in place, rounded half away from zero.
+            try db.execute(
+                sql: """
+                    CREATE TABLE store_report_v3 (
+                        store_code TEXT NOT NULL REFERENCES store(code),
+                        date TEXT NOT NULL,
+                        total_sales_cents INTEGER NOT NULL,
+                        total_transactions INTEGER NOT NULL,
+                        total_items INTEGER NOT NULL,
+                        ccp_pct_millionths INTEGER,
+                        gp_pct_millionths INTEGER,
+                        upt REAL,
+                        ads_cents INTEGER,
+                        ingest_run_id INTEGER,
+                        PRIMARY KEY (date, store_code)
+                    ) WITHOUT ROWID;
+                    INSERT INTO store_report_v3
+                    SELECT store_code, date, CAST(round(total_sales * 100) AS INTEGER), total_transactions, total_items,
+                        CAST(round(ccp_pct * 1000000) AS INTEGER), CAST(round(gp_pct * 1000000) AS INTEGER), upt,
+                        CAST(round(ads * 100) AS INTEGER), ingest_run_id
+                    FROM store_report;
+                    DROP TABLE store_report;
+                    ALTER TABLE store_report_v3 RENAME TO store_report;
+                    """)
+        }
         return migrator
     }
 
@@ -98,6 +125,8 @@ extension Warehouse {
         }
     }
 
+    /// The feed tables as v1 created them (later migrations change them in place; this list
+    /// must not change, or v1 and v2 would create something else on a new warehouse).
     private static let feedTables: [FeedTable] = {
         let dailyCounts = (0..<7).map { "day_\($0) INTEGER" }
         return [

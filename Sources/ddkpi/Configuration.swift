@@ -97,6 +97,11 @@ struct Configuration {
                 throw ConfigurationError("\(file): unknown setting \"\(key)\"")
             }
         }
+        do {
+            try feedOptions.validate()
+        } catch {
+            throw ConfigurationError("\(file): \(error)")
+        }
     }
 }
 

@@ -30,10 +30,10 @@ final class FeedReadingTests: XCTestCase {
         XCTAssertEqual(
             records,
             [
-                .salesAudit(SalesAuditRecord(store: "08", date: day(14), totalSales: 1234.5, totalTransactions: 10, totalItems: 25, ccpPct: 0.452, gpPct: 0.51)),
-                .salesAudit(SalesAuditRecord(store: "10", date: day(14), totalSales: -20, totalTransactions: 1, totalItems: 1, ccpPct: 0.5, gpPct: 0.5)),
-                .salesAudit(SalesAuditRecord(store: "08", date: day(15), totalSales: 100, totalTransactions: 4, totalItems: 4, ccpPct: nil, gpPct: nil)),
-                .salesAudit(SalesAuditRecord(store: "08", date: day(16), totalSales: 50, totalTransactions: 2, totalItems: 3, ccpPct: 0.4, gpPct: 0.45)),
+                .salesAudit(SalesAuditRecord(store: "08", date: day(14), totalSalesCents: 123_450, totalTransactions: 10, totalItems: 25, ccpPctMillionths: 452_000, gpPctMillionths: 510_000)),
+                .salesAudit(SalesAuditRecord(store: "10", date: day(14), totalSalesCents: -2000, totalTransactions: 1, totalItems: 1, ccpPctMillionths: 500_000, gpPctMillionths: 500_000)),
+                .salesAudit(SalesAuditRecord(store: "08", date: day(15), totalSalesCents: 10_000, totalTransactions: 4, totalItems: 4, ccpPctMillionths: nil, gpPctMillionths: nil)),
+                .salesAudit(SalesAuditRecord(store: "08", date: day(16), totalSalesCents: 5000, totalTransactions: 2, totalItems: 3, ccpPctMillionths: 400_000, gpPctMillionths: 450_000)),
             ])
         XCTAssertEqual(result.rejects.map(\.description), [
             "sales_audit_small.csv!sales_audit_small row 11, column A (Store #): \"99\" is not a known store code (99)",
@@ -79,9 +79,9 @@ final class FeedReadingTests: XCTestCase {
         let (_, weekly) = try read("calls_weekly_small.csv", as: .outboundCalls)
         XCTAssertEqual(weekly, [
             .outboundCalls(WeeklyCountRecord(store: "08", weekStart: day(14), total: 28, dailyCounts: [1, 2, 3, 4, 5, 6, 7])),
-            // "Week Starting" 2025-07-16 (a Wednesday): its Monday column is 07-21, its Sunday 07-20.
-            .outboundCalls(WeeklyCountRecord(store: "10", weekStart: day(14), total: 2, dailyCounts: [0, 0, 0, 0, 0, 0, 2])),
-            .outboundCalls(WeeklyCountRecord(store: "10", weekStart: day(21), total: 1, dailyCounts: [1, 0, 0, 0, 0, 0, 0])),
+            // "Week Starting" 2025-07-16 (a Wednesday) is the week of Monday 07-14: its Monday column
+            // is 07-14 and its Sunday 07-20 (SPEC section 4); no count moves to another week.
+            .outboundCalls(WeeklyCountRecord(store: "10", weekStart: day(14), total: 3, dailyCounts: [1, 0, 0, 0, 0, 0, 2])),
         ])
         let (_, log) = try read("calls_log_small.csv", as: .outboundCalls)
         XCTAssertEqual(log, [.outboundCalls(WeeklyCountRecord(store: "08", weekStart: day(14), total: 2, dailyCounts: [1, 0, 0, 0, 0, 0, 1]))])

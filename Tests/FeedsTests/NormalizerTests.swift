@@ -34,22 +34,54 @@ final class NormalizerTests: XCTestCase {
         XCTAssertEqual(directory.resolve(.empty), .failure(.missing))
     }
 
-    func testMoney() {
-        XCTAssertEqual(try ValueNormalizer.money(.number(1234.56)).get(), 1234.56)
-        XCTAssertEqual(try ValueNormalizer.money(.string("$1,234.56")).get(), 1234.56)
-        XCTAssertEqual(try ValueNormalizer.money(.string("(1,234.56)")).get(), -1234.56)
-        XCTAssertEqual(try ValueNormalizer.money(.string("-1,234.56")).get(), -1234.56)
-        XCTAssertEqual(try ValueNormalizer.money(.string("-$5")).get(), -5)
+    func testMoneyIsIntegerCents() {
+        XCTAssertEqual(try ValueNormalizer.money(.number(1234.56)).get(), 123_456)
+        XCTAssertEqual(try ValueNormalizer.money(.string("$1,234.56")).get(), 123_456)
+        XCTAssertEqual(try ValueNormalizer.money(.string("(1,234.56)")).get(), -123_456)
+        XCTAssertEqual(try ValueNormalizer.money(.string("-1,234.56")).get(), -123_456)
+        XCTAssertEqual(try ValueNormalizer.money(.string("-$5")).get(), -500)
         XCTAssertEqual(ValueNormalizer.money(.string("12,3x4")), .failure(.invalid("is not a number")))
+        XCTAssertEqual(ValueNormalizer.money(.string("nan")), .failure(.invalid("is not a number")))
+        XCTAssertEqual(ValueNormalizer.money(.string("--5")), .failure(.invalid("is not a number")))
         XCTAssertEqual(ValueNormalizer.count(.number(2.5)), .failure(.invalid("is not a whole number")))
         XCTAssertEqual(try ValueNormalizer.count(.string("1,234")).get(), 1234)
     }
 
-    func testPercentsAreStoredAsFractions() {
-        for cell: Cell in [.number(0.452), .string("45.2%"), .number(45.2), .string("45.2"), .string("0.452")] {
-            XCTAssertEqual(try ValueNormalizer.percent(cell).get(), 0.452, "\(cell)")
+    func testMoneyRoundsHalfAwayFromZeroOnTheDecimalDigits() {
+        // 0.285 * 100 is 28.499999999999996 in binary; the value written is 0.285.
+        XCTAssertEqual(try ValueNormalizer.money(.number(0.285)).get(), 29)
+        XCTAssertEqual(try ValueNormalizer.money(.number(-0.285)).get(), -29)
+        XCTAssertEqual(try ValueNormalizer.money(.string("1.005")).get(), 101)
+        XCTAssertEqual(try ValueNormalizer.money(.string("-1.005")).get(), -101)
+        XCTAssertEqual(try ValueNormalizer.money(.string("1.0049")).get(), 100)
+        XCTAssertEqual(try ValueNormalizer.money(.string("1.2E3")).get(), 120_000)
+        XCTAssertEqual(try ValueNormalizer.money(.string(".5")).get(), 50)
+        XCTAssertEqual(try ValueNormalizer.money(.number(251_137.91)).get(), 25_113_791)
+        XCTAssertEqual(try ValueNormalizer.money(.number(1e-5)).get(), 0)
+        XCTAssertEqual(ValueNormalizer.money(.number(1e20)), .failure(.invalid("is out of range (at most 10,000,000,000,000 in magnitude)")))
+        XCTAssertEqual(ValueNormalizer.money(.string("e5")), .failure(.invalid("is not a number")))
+    }
+
+    func testFixedPointAgreesWithDecimalArithmeticOnRandomValues() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let units = Int64.random(in: -10_000_000_000...10_000_000_000, using: &generator)
+            let thousandths = units * 10 + Int64.random(in: -9...9, using: &generator)
+            let text = (thousandths < 0 ? "-" : "") + "\(abs(thousandths) / 1000).\(String(format: "%03lld", abs(thousandths) % 1000))"
+            let expected = thousandths >= 0 ? (thousandths + 5) / 10 : -((-thousandths + 5) / 10)
+            XCTAssertEqual(FixedPoint.scaled(text: text, digits: 2), expected, text)
+            guard let value = Double(text) else { return XCTFail(text) }
+            XCTAssertEqual(FixedPoint.scaled(value, digits: 2), expected, text)
         }
-        XCTAssertEqual(try ValueNormalizer.percent(.number(1.2)).get(), 1.2, "at most 1.5 is already a fraction")
+    }
+
+    func testPercentsAreStoredAsMillionths() {
+        for cell: Cell in [.number(0.452), .string("45.2%"), .number(45.2), .string("45.2"), .string("0.452")] {
+            XCTAssertEqual(try ValueNormalizer.percent(cell).get(), 452_000, "\(cell)")
+        }
+        XCTAssertEqual(try ValueNormalizer.percent(.number(0.4521375)).get(), 452_138, "half away from zero")
+        XCTAssertEqual(try ValueNormalizer.percent(.string("-12.5%")).get(), -125_000)
+        XCTAssertEqual(try ValueNormalizer.percent(.number(1.2)).get(), 1_200_000, "at most 1.5 is already a fraction")
         XCTAssertEqual(ValueNormalizer.percent(.string("n/a")), .failure(.invalid("is not a percent")))
     }
 
@@ -87,6 +119,10 @@ final class NormalizerTests: XCTestCase {
         for header in ["Net Sales", "NET_SALES", "net sales ($)", "Net-Sales"] {
             XCTAssertEqual(HeaderKey.normalize(header), "netsales", header)
         }
+        for header in ["Store #", "Store#", "Store No", "STORE_NO."] {
+            XCTAssertEqual(HeaderKey.normalize(header), "storeno", header)
+        }
+        XCTAssertNotEqual(HeaderKey.normalize("Employee #"), HeaderKey.normalize("Employee"))
         let definition = FeedCatalog.definition(.salesAudit)
         XCTAssertEqual(definition.field(forHeader: "# Trans"), .totalTransactions)
         XCTAssertEqual(definition.field(forHeader: "Store #"), .store)

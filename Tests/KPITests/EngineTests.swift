@@ -59,11 +59,16 @@ final class EngineTests: XCTestCase {
         func sql(_ query: String) throws -> Double { try warehouse.read { db in try Double.fetchOne(db, sql: query) ?? .nan } }
 
         XCTAssertEqual(value(report, scope: "ALL", period: "QTD", metric: "totalSales")!.actual!,
-                       try sql("SELECT sum(total_sales) FROM store_report WHERE date BETWEEN '2025-04-01' AND '2025-06-15'"), accuracy: 1e-6)
+                       try sql("SELECT sum(total_sales_cents) / 100.0 FROM store_report WHERE date BETWEEN '2025-04-01' AND '2025-06-15'"),
+                       "exact: one division of an exact sum of cents")
         XCTAssertEqual(value(report, scope: "region:East", period: "YTD", metric: "upt")!.actual!,
                        try sql("SELECT 1.0 * sum(total_items) / sum(total_transactions) FROM store_report JOIN store ON code = store_code WHERE region = 'East' AND date BETWEEN '2025-01-01' AND '2025-06-15'"), accuracy: 1e-12)
         XCTAssertEqual(value(report, scope: "08", period: "MTD", metric: "gpPct")!.actual!,
-                       try sql("SELECT sum(gp_pct * total_sales) / sum(total_sales) FROM store_report WHERE store_code = '08' AND date BETWEEN '2025-06-01' AND '2025-06-15'"), accuracy: 1e-12)
+                       try sql("""
+                           SELECT 1.0 * sum(gp_pct_millionths * total_sales_cents)
+                               / (sum(CASE WHEN gp_pct_millionths IS NOT NULL THEN total_sales_cents END) * 1000000)
+                           FROM store_report WHERE store_code = '08' AND date BETWEEN '2025-06-01' AND '2025-06-15'
+                           """))
         XCTAssertEqual(value(report, scope: "ALL", period: "MTD", metric: "creditApps")!.actual!,
                        try sql("SELECT sum(total_applications) FROM credit_report WHERE date BETWEEN '2025-06-01' AND '2025-06-15'"))
         XCTAssertEqual(value(report, scope: "ALL", period: "MTD", metric: "outboundCalls")!.actual!,
@@ -74,7 +79,7 @@ final class EngineTests: XCTestCase {
                            FROM outbound_call_report, (SELECT 0 AS n UNION SELECT 1 UNION SELECT 2 UNION SELECT 3 UNION SELECT 4 UNION SELECT 5 UNION SELECT 6) AS d
                            """))
         XCTAssertEqual(value(report, scope: "27", period: "YTD", metric: "totalSales")!.ly!,
-                       try sql("SELECT sum(total_sales) FROM store_report WHERE store_code = '27' AND date BETWEEN '2024-01-01' AND '2024-06-15'"), accuracy: 1e-6)
+                       try sql("SELECT sum(total_sales_cents) / 100.0 FROM store_report WHERE store_code = '27' AND date BETWEEN '2024-01-01' AND '2024-06-15'"))
         // Store 08's June has daily sales targets; its MTD target is their sum over June 1–15.
         XCTAssertEqual(value(report, scope: "08", period: "MTD", metric: "totalSales")!.target!,
                        try sql("SELECT sum(target) FROM goal WHERE scope = '08' AND metric = 'totalSales' AND date BETWEEN '2025-06-01' AND '2025-06-15'"))

@@ -9,13 +9,13 @@ final class MetricAndTargetTests: XCTestCase {
 
     func testFormulasOnHandComputedMeasures() {
         var measures = MeasureSums()
-        measures.sales = 1000
+        measures.salesCents = 100_000
         measures.transactions = 4
         measures.items = 10
-        measures.ccpWeighted = 0.5 * 6 + 0.25 * 4
+        measures.ccpWeighted = 500_000 * 6 + 250_000 * 4
         measures.ccpItems = 10
-        measures.gpWeighted = 0.5 * 600 + 0.4 * 400
-        measures.gpSales = 1000
+        measures.gpWeighted = 500_000 * 60_000 + 400_000 * 40_000
+        measures.gpSalesCents = 100_000
         measures.applications = 3
         XCTAssertEqual(metric("totalSales").value(measures), 1000)
         XCTAssertEqual(metric("avgAds").value(measures), 250)

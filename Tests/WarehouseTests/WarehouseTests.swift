@@ -65,12 +65,13 @@ final class WarehouseTests: XCTestCase {
         XCTAssertEqual(outcome.counts, UpsertCounts(inserted: 2, updated: 0, unchanged: 0))
         XCTAssertEqual(ingest("sales_audit_small.csv", as: .salesAudit, options: IngestOptions(rejectThreshold: 0.5)).counts.inserted, 4)
         let row = try warehouse.read { db in
-            try GRDB.Row.fetchOne(db, sql: "SELECT total_sales, upt, ads, ccp_pct FROM store_report WHERE store_code = '08' AND date = '2025-07-14'")
+            try GRDB.Row.fetchOne(
+                db, sql: "SELECT total_sales_cents, upt, ads_cents, ccp_pct_millionths FROM store_report WHERE store_code = '08' AND date = '2025-07-14'")
         }
-        XCTAssertEqual(row?["total_sales"], 1234.5)
+        XCTAssertEqual(row?["total_sales_cents"], 123_450)
         XCTAssertEqual(row?["upt"], 2.5)
-        XCTAssertEqual(row?["ads"], 123.45)
-        XCTAssertEqual(row?["ccp_pct"], 0.452)
+        XCTAssertEqual(row?["ads_cents"], 12_345)
+        XCTAssertEqual(row?["ccp_pct_millionths"], 452_000)
     }
 
     func testSameFileTwiceIsADuplicateAndChangesNothing() throws {
@@ -91,8 +92,8 @@ final class WarehouseTests: XCTestCase {
         let corrected = try copy("Store,Date,Net Sales,Transactions,Items\n08,2025-07-14,110,2,3\n10,2025-07-14,50,1,1\n", named: "sales_audit_b.csv")
         XCTAssertEqual(ingest("", as: .salesAudit, path: original).counts, UpsertCounts(inserted: 2))
         XCTAssertEqual(ingest("", as: .salesAudit, path: corrected).counts, UpsertCounts(inserted: 0, updated: 1, unchanged: 1))
-        let sales = try warehouse.read { db in try Double.fetchOne(db, sql: "SELECT total_sales FROM store_report WHERE store_code = '08'") }
-        XCTAssertEqual(sales, 110)
+        let sales = try warehouse.read { db in try Int64.fetchOne(db, sql: "SELECT total_sales_cents FROM store_report WHERE store_code = '08'") }
+        XCTAssertEqual(sales, 11_000)
         XCTAssertEqual(try warehouse.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM store_report") }, 2)
     }
 
@@ -151,7 +152,7 @@ final class WarehouseTests: XCTestCase {
     }
 
     func testWeeklyTablesKeepDailyCountsInColumns() throws {
-        XCTAssertEqual(ingest("calls_weekly_small.csv", as: .outboundCalls).counts.inserted, 3)
+        XCTAssertEqual(ingest("calls_weekly_small.csv", as: .outboundCalls).counts.inserted, 2)
         let days = try warehouse.read { db in
             try GRDB.Row.fetchOne(db, sql: "SELECT * FROM outbound_call_report WHERE store_code = '08'")
         }

@@ -37,13 +37,17 @@ public enum FeedCatalog {
                 id: id, fields: [.store: storeAliases, .date: dateAliases],
                 layouts: [[.field(.store), .field(.date)]], table: "credit_report")
         case .birdeyeReviews:
+            var fields: [CanonicalField: [String]] = [
+                .store: storeAliases, .date: dateAliases, .weekStart: weekStartAliases,
+                .reviewCount: ["Reviews", "Review Count", "# Reviews"], .rating: ["Rating", "Star Rating", "Stars"],
+            ]
+            fields.merge(weekdayAliases) { $1 }
             return FeedDefinition(
-                id: id,
-                fields: [
-                    .store: storeAliases, .date: dateAliases, .weekStart: weekStartAliases,
-                    .reviewCount: ["Reviews", "Review Count", "# Reviews"], .rating: ["Rating", "Star Rating", "Stars"],
+                id: id, fields: fields,
+                layouts: [
+                    [.field(.store), .field(.weekStart), .field(.reviewCount)], [.field(.store), .field(.weekStart), .anyWeekday()],
+                    [.field(.store), .field(.date)],
                 ],
-                layouts: [[.field(.store), .field(.weekStart), .field(.reviewCount)], [.field(.store), .field(.date)]],
                 table: "birdeye_report")
         case .crmIntakes:
             return FeedDefinition(

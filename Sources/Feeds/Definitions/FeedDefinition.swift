@@ -27,14 +27,35 @@ public struct FeedDefinition: Sendable {
         self.layouts = layouts
         self.table = table
         aliases = [:]
-        for (field, names) in fields { addAliases(names, for: field) }
+        for (field, names) in fields {
+            for name in names { aliases[HeaderKey.normalize(name)] = field }
+        }
     }
 
-    /// Adds header aliases for a field (from the config file).
-    public mutating func addAliases(_ names: [String], for field: CanonicalField) {
-        for name in names { aliases[HeaderKey.normalize(name)] = field }
+    /// Adds header aliases for a field (from the config file). An alias that normalises to
+    /// another field's alias is refused, so that matching never depends on an order (SPEC section 3).
+    public mutating func addAliases(_ names: [String], for field: CanonicalField) throws {
+        for name in names {
+            let key = HeaderKey.normalize(name)
+            if let other = aliases[key], other != field {
+                throw AliasConflict(feed: id, alias: name, field: field, existing: other)
+            }
+            aliases[key] = field
+        }
     }
 
     /// The field a header cell names, if any.
     public func field(forHeader text: String) -> CanonicalField? { aliases[HeaderKey.normalize(text)] }
+}
+
+/// A config alias that would name two fields of one feed.
+public struct AliasConflict: Error, CustomStringConvertible, Sendable {
+    public var feed: FeedID
+    public var alias: String
+    public var field: CanonicalField
+    public var existing: CanonicalField
+
+    public var description: String {
+        "alias \"\(alias)\" for \(feed.rawValue) field \(field.name) reads as \"\(HeaderKey.normalize(alias))\", which already names field \(existing.name)"
+    }
 }

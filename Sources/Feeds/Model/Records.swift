@@ -4,31 +4,36 @@ import SheetStream
 public struct SalesAuditRecord: Equatable, Sendable {
     public var store: String
     public var date: CivilDate
-    public var totalSales: Double
+    /// Net sales in cents.
+    public var totalSalesCents: Int64
     public var totalTransactions: Int
     public var totalItems: Int
-    /// Care-plan attachment as a fraction (0.452 for 45.2 %), when given.
-    public var ccpPct: Double?
-    /// Gross-profit margin as a fraction, when given.
-    public var gpPct: Double?
+    /// Care-plan attachment in millionths of one (452000 for 45.2 %), when given.
+    public var ccpPctMillionths: Int64?
+    /// Gross-profit margin in millionths of one, when given.
+    public var gpPctMillionths: Int64?
 
     public init(
-        store: String, date: CivilDate, totalSales: Double, totalTransactions: Int, totalItems: Int, ccpPct: Double?,
-        gpPct: Double?
+        store: String, date: CivilDate, totalSalesCents: Int64, totalTransactions: Int, totalItems: Int,
+        ccpPctMillionths: Int64?, gpPctMillionths: Int64?
     ) {
         self.store = store
         self.date = date
-        self.totalSales = totalSales
+        self.totalSalesCents = totalSalesCents
         self.totalTransactions = totalTransactions
         self.totalItems = totalItems
-        self.ccpPct = ccpPct
-        self.gpPct = gpPct
+        self.ccpPctMillionths = ccpPctMillionths
+        self.gpPctMillionths = gpPctMillionths
     }
 
     /// Units per transaction, recomputed (never taken from the file); `nil` with no transactions.
     public var upt: Double? { totalTransactions == 0 ? nil : Double(totalItems) / Double(totalTransactions) }
-    /// Average dollar sale, recomputed; `nil` with no transactions.
-    public var ads: Double? { totalTransactions == 0 ? nil : totalSales / Double(totalTransactions) }
+    /// Average sale in dollars, recomputed; `nil` with no transactions.
+    public var ads: Double? { totalTransactions == 0 ? nil : Double(totalSalesCents) / Double(totalTransactions * 100) }
+    /// Average sale in cents, rounded half away from zero; `nil` with no transactions.
+    public var adsCents: Int64? {
+        totalTransactions == 0 ? nil : FixedPoint.scaled(Double(totalSalesCents) / Double(totalTransactions), digits: 0)
+    }
 }
 
 /// A count per store and day: credit applications (`credit_report`) or CRM intakes (`crm_intake_report`).

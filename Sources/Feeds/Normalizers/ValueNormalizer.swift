@@ -3,23 +3,13 @@ import SheetStream
 /// Turns cells into typed values per SPEC section 4, or says why it cannot (the reason goes
 /// into a reject after the value seen: `"12,3x4" is not a number`).
 public enum ValueNormalizer {
-    /// Money: numbers, or text like `$1,234.56`, `(1,234.56)` and `-1,234.56` (both negative).
-    public static func money(_ cell: Cell) -> Result<Double, NormalizationFailure> {
+    /// A number: a numeric cell, or text like `$1,234.56`, `(1,234.56)` and `-1,234.56` (both negative).
+    public static func number(_ cell: Cell) -> Result<Double, NormalizationFailure> {
         switch cell {
         case .number(let value): return .success(value)
         case .string(let raw):
-            guard var text = TextNormalizer.clean(raw) else { return .failure(.missing) }
-            var negative = false
-            if text.hasPrefix("(") && text.hasSuffix(")") {
-                negative = true
-                text = String(text.dropFirst().dropLast())
-            }
-            text = String(text.filter { $0 != "$" && $0 != "," && $0 != " " })
-            if text.hasPrefix("-") {
-                negative.toggle()
-                text.removeFirst()
-            }
-            guard !text.isEmpty, !text.hasPrefix("-"), let value = Double(text), value.isFinite else {
+            guard let (negative, magnitude) = signedMagnitude(raw) else { return .failure(.missing) }
+            guard isDecimal(magnitude), let value = Double(magnitude) else {
                 return .failure(.invalid("is not a number"))
             }
             return .success(negative ? -value : value)
@@ -28,9 +18,33 @@ public enum ValueNormalizer {
         }
     }
 
+    /// Money in integer cents (SPEC section 4): numbers, or text like `$1,234.56`, `(1,234.56)`
+    /// and `-1,234.56` (both negative), rounded half away from zero on their decimal digits.
+    public static func money(_ cell: Cell) -> Result<Int64, NormalizationFailure> {
+        switch cell {
+        case .number(let value):
+            return FixedPoint.scaled(value, digits: 2).map { .success($0) } ?? .failure(.invalid(outOfRange))
+        case .string(let raw):
+            guard let (negative, magnitude) = signedMagnitude(raw) else { return .failure(.missing) }
+            guard let cents = FixedPoint.scaled(text: magnitude, digits: 2) else {
+                return .failure(.invalid(isDecimal(magnitude) ? outOfRange : "is not a number"))
+            }
+            return .success(negative ? -cents : cents)
+        case .empty: return .failure(.missing)
+        default: return .failure(.invalid("is not a number"))
+        }
+    }
+
+    /// Whether text is a finite decimal number (`Double` alone would also take `nan`, `inf` and hexadecimal).
+    private static func isDecimal(_ text: String) -> Bool {
+        text.allSatisfy { $0.isASCII && ($0.isNumber || ".eE+-".contains($0)) } && Double(text)?.isFinite == true
+    }
+
+    private static let outOfRange = "is out of range (at most 10,000,000,000,000 in magnitude)"
+
     /// A whole count (transactions, items, reviews): `12`, `12.0`, `"1,234"`.
     public static func count(_ cell: Cell) -> Result<Int, NormalizationFailure> {
-        money(cell).flatMap { value in
+        number(cell).flatMap { value in
             guard value == value.rounded(), abs(value) < 1e15 else {
                 return .failure(.invalid("is not a whole number"))
             }
@@ -38,20 +52,46 @@ public enum ValueNormalizer {
         }
     }
 
-    /// A percent as a fraction: `0.452`, `"45.2%"` and `45.2` (above 1.5, read as points) all give 0.452.
-    ///
-    /// Points are divided by 100 and rounded to 12 decimals, so `45.2` and `0.452` store the same
-    /// double (45.2 / 100 alone is one ulp off) and a re-sent file in the other form is unchanged.
-    public static func percent(_ cell: Cell) -> Result<Double, NormalizationFailure> {
-        let fromPoints = { (points: Double) in (points / 100 * 1e12).rounded() / 1e12 }
-        if case .string(let raw) = cell, let text = TextNormalizer.clean(raw), text.hasSuffix("%") {
-            return money(.string(String(text.dropLast()))).map(fromPoints)
-                .mapError { _ in .invalid("is not a percent") }
+    /// A percent in integer millionths of one (SPEC section 4): `0.452`, `"45.2%"` and `45.2`
+    /// (above 1.5, read as points) all give 452000.
+    public static func percent(_ cell: Cell) -> Result<Int64, NormalizationFailure> {
+        let notPercent = NormalizationFailure.invalid("is not a percent")
+        switch cell {
+        case .number(let value):
+            let digits = abs(value) > 1.5 ? 4 : 6
+            return FixedPoint.scaled(value, digits: digits).map { .success($0) } ?? .failure(notPercent)
+        case .string(let raw):
+            guard var text = TextNormalizer.clean(raw) else { return .failure(.missing) }
+            let points = text.hasSuffix("%")
+            if points { text.removeLast() }
+            guard let (negative, magnitude) = signedMagnitude(text) else { return .failure(notPercent) }
+            var millionths = points ? FixedPoint.scaled(text: magnitude, digits: 4) : FixedPoint.scaled(text: magnitude, digits: 6)
+            if !points, let fraction = millionths, fraction > 1_500_000 {
+                millionths = FixedPoint.scaled(text: magnitude, digits: 4)
+            }
+            guard let millionths else { return .failure(notPercent) }
+            return .success(negative ? -millionths : millionths)
+        case .empty: return .failure(.missing)
+        default: return .failure(notPercent)
         }
-        return money(cell).map { abs($0) > 1.5 ? fromPoints($0) : $0 }.mapError { failure in
-            if case .invalid = failure { return .invalid("is not a percent") }
-            return failure
+    }
+
+    /// Text of a number split into its sign and its digits: `$`, `,` and spaces dropped,
+    /// `(…)` and a leading `-` both negative; `nil` when the text is empty.
+    private static func signedMagnitude(_ raw: String) -> (negative: Bool, magnitude: String)? {
+        guard var text = TextNormalizer.clean(raw) else { return nil }
+        var negative = false
+        if text.hasPrefix("(") && text.hasSuffix(")") {
+            negative = true
+            text = String(text.dropFirst().dropLast())
         }
+        text = String(text.filter { $0 != "$" && $0 != "," && $0 != " " })
+        if text.hasPrefix("-") {
+            negative.toggle()
+            text.removeFirst()
+        }
+        if text.hasPrefix("-") || text.hasPrefix("+") { text = "x" }
+        return (negative, text)
     }
 
     /// A date: a date cell, an Excel serial in the workbook's date system, or text in one of

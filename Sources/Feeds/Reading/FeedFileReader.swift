@@ -145,12 +145,12 @@ private struct MappingState {
                   let items = fields.required(.totalItems, ValueNormalizer.count),
                   let ccp = fields.optional(.ccpPct, ValueNormalizer.percent),
                   let gp = fields.optional(.gpPct, ValueNormalizer.percent),
-                  let givenUPT = fields.optional(.upt, ValueNormalizer.money),
-                  let givenADS = fields.optional(.ads, ValueNormalizer.money)
+                  let givenUPT = fields.optional(.upt, ValueNormalizer.number),
+                  let givenADS = fields.optional(.ads, ValueNormalizer.number)
             else { return nil }
             let record = SalesAuditRecord(
-                store: code, date: day, totalSales: sales, totalTransactions: transactions, totalItems: items,
-                ccpPct: ccp, gpPct: gp)
+                store: code, date: day, totalSalesCents: sales, totalTransactions: transactions, totalItems: items,
+                ccpPctMillionths: ccp, gpPctMillionths: gp)
             checkGiven("UPT", givenUPT, record.upt, row: fields.row.number)
             checkGiven("ADS", givenADS, record.ads, row: fields.row.number)
             return .salesAudit(record)
@@ -168,14 +168,19 @@ private struct MappingState {
                       let count = fields.required(.reviewCount, ValueNormalizer.count)
                 else { return nil }
                 weekly.add(store: code, weekOf: week, total: count)
-            } else {
-                guard let week = fields.required(.weekStart, date) else { return nil }
+            } else if CanonicalField.weekdays.contains(where: fields.has) {
+                guard let given = fields.required(.weekStart, date) else { return nil }
+                // SPEC section 4: the week is normalised first, and each weekday column is that
+                // weekday's date inside it, so a row's counts never move to another week.
+                let week = given.weekStart(on: reader.options.weekStart)
                 for day in CanonicalField.weekdays where fields.has(day) {
-                    guard let count = fields.optional(day, ValueNormalizer.count), let offset = day.weekdayIndex else { return nil }
-                    // The column's date: the first such weekday on or after the given week start.
-                    let columnDate = week.adding(days: (offset - week.weekdayIndex + 7) % 7)
+                    guard let count = fields.optional(day, ValueNormalizer.count), let weekday = day.weekdayIndex else { return nil }
+                    let columnDate = week.adding(days: (weekday - reader.options.weekStart + 7) % 7)
                     if let count, count != 0 { weekly.add(store: code, date: columnDate, count: count) }
                 }
+            } else {
+                // A week column but neither counts nor weekday columns: the row needs its date.
+                _ = fields.required(.date, date)
             }
             return nil
         case .stores:
@@ -187,7 +192,7 @@ private struct MappingState {
             return .store(StoreRecord(code: code, name: name, region: region, status: status?.lowercased() ?? "active", aliases: aliasList))
         case .goals:
             guard let period = fields.required(.period, Self.period), let scope = fields.required(.scope, goalScope),
-                  let metric = fields.required(.metric, Self.metric), let target = fields.required(.target, ValueNormalizer.money),
+                  let metric = fields.required(.metric, Self.metric), let target = fields.required(.target, ValueNormalizer.number),
                   let day = fields.optional(.date, date)
             else { return nil }
             if let day, String(day.iso8601.prefix(7)) != period {

@@ -19,10 +19,22 @@ public struct FeedOptions: Sendable {
         self.extraAliases = extraAliases
     }
 
-    /// The definition of a feed with the configured extra aliases.
+    /// The definition of a feed with the configured extra aliases (`validate()` has refused
+    /// conflicting ones when the configuration was read).
     public func definition(_ id: FeedID) -> FeedDefinition {
+        (try? checkedDefinition(id)) ?? FeedCatalog.definition(id)
+    }
+
+    /// Throws `AliasConflict` when a configured alias would name two fields of one feed.
+    public func validate() throws {
+        for id in FeedID.allCases { _ = try checkedDefinition(id) }
+    }
+
+    private func checkedDefinition(_ id: FeedID) throws -> FeedDefinition {
         var definition = FeedCatalog.definition(id)
-        for (field, names) in extraAliases[id] ?? [:] { definition.addAliases(names, for: field) }
+        for (field, names) in (extraAliases[id] ?? [:]).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            try definition.addAliases(names, for: field)
+        }
         return definition
     }
 }

@@ -39,7 +39,7 @@ struct RowFields {
         -> Value?
     {
         guard let column = header[field] else { return nil }
-        switch normalize(row[column]) {
+        switch normalizeBounded(row[column], normalize) {
         case .success(let value): return value
         case .failure(let failure):
             fail(column: column, failure.reason)
@@ -52,7 +52,7 @@ struct RowFields {
         -> Value??
     {
         guard let column = header[field] else { return .some(nil) }
-        switch normalize(row[column]) {
+        switch normalizeBounded(row[column], normalize) {
         case .success(let value): return .some(value)
         case .failure(.missing): return .some(nil)
         case .failure(let failure):
@@ -61,18 +61,39 @@ struct RowFields {
         }
     }
 
+    /// The longest text a field may hold, in UTF-8 bytes: longer text is a reject, never stored.
+    static let maxTextBytes = 4096
+    /// How much of a cell a reject keeps (a reject names the value, it does not archive it).
+    static let maxRejectValueCharacters = 200
+
+    private func normalizeBounded<Value>(_ cell: Cell, _ normalize: (Cell) -> Result<Value, NormalizationFailure>)
+        -> Result<Value, NormalizationFailure>
+    {
+        if case .string(let text) = cell, text.utf8.count > Self.maxTextBytes {
+            return .failure(.invalid("is \(text.utf8.count) bytes long; a field holds at most \(Self.maxTextBytes)"))
+        }
+        return normalize(cell)
+    }
+
+    /// A cell's text as a reject shows it, cut after `maxRejectValueCharacters` with `…`.
+    private static func rejectValue(_ cell: Cell) -> String {
+        let text = CellText.text(cell)
+        guard text.utf8.count > maxRejectValueCharacters else { return text }
+        return String(text.prefix(maxRejectValueCharacters)) + "…"
+    }
+
     /// Records a whole-row reject.
     mutating func failRow(_ reason: String) {
         guard reject == nil else { return }
         reject = Reject(
             file: source.file, sheet: source.sheet, row: row.number, column: nil, header: nil,
-            value: row.cells.map(CellText.text).joined(separator: ","), reason: reason)
+            value: row.cells.map(Self.rejectValue).joined(separator: ","), reason: reason)
     }
 
     private mutating func fail(column: Int, _ reason: String) {
         guard reject == nil else { return }
         reject = Reject(
             file: source.file, sheet: source.sheet, row: row.number, column: ColumnName.letters(for: column),
-            header: header.headers[column], value: CellText.text(row[column]), reason: reason)
+            header: header.headers[column], value: Self.rejectValue(row[column]), reason: reason)
     }
 }
