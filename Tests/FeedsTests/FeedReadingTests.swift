@@ -92,6 +92,22 @@ final class FeedReadingTests: XCTestCase {
         XCTAssertEqual(records.first, .birdeyeReviews(WeeklyCountRecord(store: "08", weekStart: day(13), total: 1, dailyCounts: [0, 1, 0, 0, 0, 0, 0])))
     }
 
+    func testTextOver4KiBIsARejectAndRejectsShowOnlyTheStartOfAValue() throws {
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let long = String(repeating: "x", count: 5000)
+        let path = try TestPaths.write(Array("Code,Name,Region\n08,Natick,East\n10,\(long),East\n".utf8), named: "stores.csv", in: folder)
+        let reader = FeedFileReader(definition: FeedCatalog.definition(.stores), directory: directory, options: FeedOptions())
+        var records: [FeedRecord] = []
+        let result = try reader.read(try SpreadsheetFile.open(path: path)) { records.append($0) }
+        XCTAssertEqual(records.count, 1)
+        XCTAssertEqual(result.rejected, 1)
+        let reject = try XCTUnwrap(result.rejects.first)
+        XCTAssertEqual(reject.reason, "is 5000 bytes long; a field holds at most 4096")
+        XCTAssertEqual(reject.column, "B")
+        XCTAssertEqual(reject.value, String(repeating: "x", count: 200) + "…")
+    }
+
     func testStoresAndGoals() throws {
         let (_, stores) = try read("stores_small.csv", as: .stores)
         XCTAssertEqual(stores.first, .store(StoreRecord(code: "08", name: "Natick", region: "East", aliases: ["Hannoush Jewelers - Natick", "Natick Mall"])))

@@ -130,6 +130,16 @@ final class NormalizerTests: XCTestCase {
         XCTAssertNil(definition.field(forHeader: "Associate"))
     }
 
+    func testConfigAliasesThatNameAnotherFieldAreRefused() {
+        let clash = FeedOptions(extraAliases: [.salesAudit: [.totalItems: ["NET_SALES"]]])
+        XCTAssertThrowsError(try clash.validate()) { error in
+            XCTAssertEqual("\(error)", "alias \"NET_SALES\" for sales-audit field totalItems reads as \"netsales\", which already names field totalSales")
+        }
+        let fine = FeedOptions(extraAliases: [.salesAudit: [.totalSales: ["Net Revenue", "Net Sales"]]])
+        XCTAssertNoThrow(try fine.validate())
+        XCTAssertEqual(fine.definition(.salesAudit).field(forHeader: "net revenue"), .totalSales)
+    }
+
     func testWeekStarts() {
         let options = FeedOptions()
         XCTAssertEqual(CivilDate(year: 2025, month: 7, day: 20).weekStart(on: options.weekStart), CivilDate(year: 2025, month: 7, day: 14))

@@ -164,6 +164,42 @@ final class WarehouseTests: XCTestCase {
         XCTAssertNil(reviews?["day_0"] as Int?, "a weekly summary has no per-day counts")
     }
 
+    /// Property: for random sets of cent amounts, written in the forms exports use, the
+    /// warehouse's sums equal an independent integer sum, to the cent.
+    func testMoneySumsEqualAnIndependentIntegerSum() throws {
+        var generator = SystemRandomNumberGenerator()
+        let first = CivilDate(year: 2025, month: 1, day: 1)
+        for round in 0..<8 {
+            var text = "Store,Date,Net Sales,Transactions,Items\n"
+            var expected: Int64 = 0
+            let days = Int.random(in: 1...300, using: &generator)
+            for offset in 0..<days {
+                for store in ["08", "10"] {
+                    let cents = Int64.random(in: -5_000_000...500_000_000, using: &generator)
+                    expected += cents
+                    let magnitude = "\(abs(cents) / 100).\(String(format: "%02lld", abs(cents) % 100))"
+                    let written: String
+                    switch Int.random(in: 0..<3, using: &generator) {
+                    case 0: written = (cents < 0 ? "-" : "") + magnitude
+                    case 1: written = cents < 0 ? "\"($\(magnitude))\"" : "$\(magnitude)"
+                    default: written = (cents < 0 ? "-" : "") + magnitude + "0"
+                    }
+                    text += "\(store),\(first.adding(days: offset).iso8601),\(written),3,4\n"
+                }
+            }
+            // Every key of [first, last] is in this round's file, which replaces earlier rounds' rows there.
+            let path = try copy(text, named: "sales_audit_random_\(round).csv")
+            XCTAssertEqual(ingest("", as: .salesAudit, path: path, options: IngestOptions(force: true)).status, .ok)
+            let last = first.adding(days: days - 1)
+            let measures = try warehouse.measures(from: first, through: last).values.reduce(MeasureSums(), +)
+            XCTAssertEqual(measures.salesCents, Int128(expected), "round \(round)")
+            let stored = try warehouse.read { db in
+                try Int64.fetchOne(db, sql: "SELECT sum(total_sales_cents) FROM store_report WHERE date <= ?", arguments: [last.iso8601])
+            }
+            XCTAssertEqual(stored, expected)
+        }
+    }
+
     func testSHA256KnownVectors() throws {
         XCTAssertEqual(try SHA256().finalize(), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         let abc = try SHA256()
