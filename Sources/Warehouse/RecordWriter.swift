@@ -33,6 +33,13 @@ struct RecordWriter {
     private static let calls = UpsertStatement(
         table: "outbound_call_report", key: ["store_code", "week_start"], values: ["total_calls"] + dailyColumns,
         untracked: ["ingest_run_id"])
+    private static let employeeSales = UpsertStatement(
+        table: "employee_report", key: ["date", "store_code", "employee_id"],
+        values: ["total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths"],
+        untracked: ["grain", "ingest_run_id"])
+    private static let merchSales = UpsertStatement(
+        table: "merch_report", key: ["date", "store_code", "vendor_key", "category"],
+        values: ["vendor_name", "total_sales_cents", "total_items"], untracked: ["grain", "ingest_run_id"])
     private static let store = UpsertStatement(table: "store", key: ["code"], values: ["name", "region", "status"])
     private static let goal = UpsertStatement(table: "goal", key: ["period", "scope", "metric", "date"], values: ["target"])
 
@@ -67,6 +74,40 @@ struct RecordWriter {
         case .outboundCalls(let r):
             try startRow(Self.calls, db)
             addWeeklyCounts(r)
+        case .employeeSales(let r):
+            try startRow(Self.employeeSales, db)
+            pending.add(r.grain.key)
+            pending.add(r.store)
+            pending.add(r.employeeId)
+            pending.add(r.totalSalesCents)
+            pending.add(r.totalTransactions)
+            pending.add(r.totalItems)
+            pending.add(r.ccpPctMillionths)
+            pending.add(r.gpPctMillionths)
+            pending.add(r.grain.name)
+            pending.add(runID)
+        case .employeeName(let r):
+            // Not a row of the file's table: it does not count in the file's upsert counts.
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO employee (employee_id, name, name_as_of, ingest_run_id) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(employee_id) DO UPDATE SET name = excluded.name, name_as_of = excluded.name_as_of,
+                        ingest_run_id = excluded.ingest_run_id
+                    WHERE excluded.name_as_of >= employee.name_as_of
+                    """
+            ).execute(arguments: [r.employeeId, r.name, r.asOf.iso8601, runID])
+            return
+        case .merchSales(let r):
+            try startRow(Self.merchSales, db)
+            pending.add(r.grain.key)
+            pending.add(r.store)
+            pending.add(r.vendorKey)
+            pending.add(r.category)
+            pending.add(r.vendorName)
+            pending.add(r.totalSalesCents)
+            pending.add(r.totalItems)
+            pending.add(r.grain.name)
+            pending.add(runID)
         case .goal(let r):
             try startRow(Self.goal, db)
             pending.add(r.period)

@@ -107,6 +107,44 @@ extension Warehouse {
                     ALTER TABLE store_report_v3 RENAME TO store_report;
                     """)
         }
+        migrator.registerMigration("v4: associates, vendors and categories") { db in
+            // `date` is the row's day (`YYYY-MM-DD`) or, for monthly rows, its month (`YYYY-MM`);
+            // `grain` says which. Keyed date first like the other feed tables.
+            try db.execute(
+                sql: """
+                    CREATE TABLE employee_report (
+                        date TEXT NOT NULL,
+                        store_code TEXT NOT NULL REFERENCES store(code),
+                        employee_id TEXT NOT NULL,
+                        grain TEXT NOT NULL CHECK (grain IN ('day', 'month')),
+                        total_sales_cents INTEGER NOT NULL,
+                        total_transactions INTEGER NOT NULL,
+                        total_items INTEGER NOT NULL,
+                        ccp_pct_millionths INTEGER,
+                        gp_pct_millionths INTEGER,
+                        ingest_run_id INTEGER,
+                        PRIMARY KEY (date, store_code, employee_id)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE employee (
+                        employee_id TEXT PRIMARY KEY NOT NULL,
+                        name TEXT NOT NULL,
+                        name_as_of TEXT NOT NULL,
+                        ingest_run_id INTEGER
+                    );
+                    CREATE TABLE merch_report (
+                        date TEXT NOT NULL,
+                        store_code TEXT NOT NULL REFERENCES store(code),
+                        vendor_key TEXT NOT NULL,
+                        category TEXT NOT NULL,
+                        grain TEXT NOT NULL CHECK (grain IN ('day', 'month')),
+                        vendor_name TEXT NOT NULL,
+                        total_sales_cents INTEGER NOT NULL,
+                        total_items INTEGER NOT NULL,
+                        ingest_run_id INTEGER,
+                        PRIMARY KEY (date, store_code, vendor_key, category)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 

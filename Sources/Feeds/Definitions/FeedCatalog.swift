@@ -15,23 +15,61 @@ public enum FeedCatalog {
         .sunday: ["Sun", "Sunday"],
     ]
 
+    static let salesFields: [CanonicalField: [String]] = [
+        .totalSales: ["Net Sales", "Total Sales", "Sales", "Net Sales $"],
+        .totalTransactions: ["Transactions", "Trans", "Trans Count", "# Trans", "Tickets", "Invoices"],
+        .totalItems: ["Items", "Units", "Items Sold", "Units Sold", "Qty"],
+        .ccpPct: ["CCP %", "CCP", "CCP Pct", "Care Plan %", "Protection Plan %"],
+        .gpPct: ["GP %", "GP", "GP Pct", "Gross Profit %", "Gross Margin %", "GM %"],
+    ]
+    static let periodAliases = ["Period", "Month"]
+    static let employeeIdAliases = [
+        "Employee ID", "Emp ID", "Emp #", "Employee #", "Associate ID", "Salesperson ID", "Clerk #", "Employee No",
+        "Emp No", "Associate #",
+    ]
+    static let employeeNameAliases = ["Employee", "Employee Name", "Associate", "Salesperson", "Sales Associate", "Clerk", "Associate Name"]
+    static let vendorAliases = ["Vendor", "Vendor Name", "Brand", "Designer", "Supplier"]
+    static let vendorIdAliases = ["Vendor ID", "Vendor #", "Vendor No", "Vendor Code"]
+    static let categoryAliases = ["Category", "Dept", "Department", "Class", "Product Category", "Category Name"]
+
     /// The definition of a feed, before any config-file aliases.
     public static func definition(_ id: FeedID) -> FeedDefinition {
         switch id {
         case .salesAudit:
+            var fields: [CanonicalField: [String]] = [
+                .store: storeAliases, .date: dateAliases, .upt: ["UPT"], .ads: ["ADS", "Avg Sale", "Average Sale", "Avg Ticket"],
+            ]
+            fields.merge(salesFields) { $1 }
+            return FeedDefinition(
+                id: id, fields: fields,
+                layouts: [[.field(.store), .field(.date), .field(.totalSales), .field(.totalTransactions), .field(.totalItems)]],
+                table: "store_report")
+        case .employeePerformance:
+            var fields: [CanonicalField: [String]] = [
+                .store: storeAliases, .date: dateAliases, .period: periodAliases, .employeeId: employeeIdAliases,
+                .employeeName: employeeNameAliases,
+            ]
+            fields.merge(salesFields) { $1 }
+            let sales: [FieldRequirement] = [.field(.totalSales), .field(.totalTransactions), .field(.totalItems)]
+            return FeedDefinition(
+                id: id, fields: fields,
+                layouts: [[.field(.employeeId), .field(.store), .anyOf([.date, .period])] + sales],
+                table: "employee_report")
+        case .merchSales:
             return FeedDefinition(
                 id: id,
                 fields: [
-                    .store: storeAliases, .date: dateAliases,
-                    .totalSales: ["Net Sales", "Total Sales", "Sales", "Net Sales $"],
-                    .totalTransactions: ["Transactions", "Trans", "Trans Count", "# Trans", "Tickets", "Invoices"],
-                    .totalItems: ["Items", "Units", "Items Sold", "Units Sold", "Qty"],
-                    .ccpPct: ["CCP %", "CCP", "CCP Pct", "Care Plan %", "Protection Plan %"],
-                    .gpPct: ["GP %", "GP", "GP Pct", "Gross Profit %", "Gross Margin %", "GM %"],
-                    .upt: ["UPT"], .ads: ["ADS", "Avg Sale", "Average Sale", "Avg Ticket"],
+                    .store: storeAliases, .date: dateAliases, .period: periodAliases, .vendor: vendorAliases,
+                    .vendorId: vendorIdAliases, .category: categoryAliases, .totalSales: salesFields[.totalSales] ?? [],
+                    .totalItems: salesFields[.totalItems] ?? [],
                 ],
-                layouts: [[.field(.store), .field(.date), .field(.totalSales), .field(.totalTransactions), .field(.totalItems)]],
-                table: "store_report")
+                layouts: [
+                    [
+                        .field(.store), .anyOf([.date, .period]), .anyOf([.vendor, .vendorId, .category]), .field(.totalSales),
+                        .field(.totalItems),
+                    ]
+                ],
+                table: "merch_report")
         case .creditApps:
             return FeedDefinition(
                 id: id, fields: [.store: storeAliases, .date: dateAliases],
@@ -88,7 +126,13 @@ public enum FeedCatalog {
         case .birdeyeReviews: return ["rating", "starrating", "stars", "reviewdate", "reviews", "reviewcount", "reviewer"]
         case .crmIntakes: return ["intakedate", "company", "intake"]
         case .outboundCalls: return ["calldate", "calltime", "mon", "monday", "duration", "callduration", "dialednumber"]
+        case .employeePerformance: return Set(employeeIdAliases.map(HeaderKey.normalize))
+        case .merchSales: return Set((vendorAliases + vendorIdAliases + categoryAliases).map(HeaderKey.normalize))
         case .stores, .goals: return []
         }
     }
+
+    /// Feeds whose signature is tested before any other, in this order: their header rows hold
+    /// every field `sales-audit` needs too, so they must never be read as it (SPEC section 3).
+    static let signatureFirst: [FeedID] = [.employeePerformance, .merchSales]
 }

@@ -5,6 +5,7 @@ public struct FieldRequirement: Sendable, Equatable {
 
     public static func field(_ field: CanonicalField) -> FieldRequirement { FieldRequirement(anyOf: [field]) }
     public static func anyWeekday() -> FieldRequirement { FieldRequirement(anyOf: CanonicalField.weekdays) }
+    public static func anyOf(_ fields: [CanonicalField]) -> FieldRequirement { FieldRequirement(anyOf: fields) }
 }
 
 /// A feed's contract: the fields it reads, their header aliases, and the header layouts it accepts.

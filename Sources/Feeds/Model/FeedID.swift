@@ -5,13 +5,19 @@ public enum FeedID: String, CaseIterable, Sendable, Codable {
     case birdeyeReviews = "birdeye-reviews"
     case crmIntakes = "crm-intakes"
     case outboundCalls = "outbound-calls"
+    /// The POS salesperson report: sales per associate, store and day or month.
+    case employeePerformance = "employee-performance"
+    /// Sales by vendor and/or category, per store and day or month.
+    case merchSales = "merch-sales"
     /// The store directory (`ddkpi stores import`).
     case stores
     /// Monthly and daily targets (`ddkpi goals import`).
     case goals
 
-    /// The five nightly feeds, in SPEC order.
-    public static let dataFeeds: [FeedID] = [.salesAudit, .creditApps, .birdeyeReviews, .crmIntakes, .outboundCalls]
+    /// The nightly feeds, in SPEC order.
+    public static let dataFeeds: [FeedID] = [
+        .salesAudit, .creditApps, .birdeyeReviews, .crmIntakes, .outboundCalls, .employeePerformance, .merchSales,
+    ]
 }
 
 /// A canonical field a feed yields, whatever its header says. Its name (`totalSales`) is how
@@ -23,6 +29,8 @@ public enum CanonicalField: Int, CaseIterable, Sendable {
     // Reference files.
     case code, name, region, status, aliases
     case period, scope, metric, target
+    // Associates, vendors and categories.
+    case employeeId, employeeName, vendor, vendorId, category
 
     /// The weekday columns in calendar order, Monday first.
     public static let weekdays: [CanonicalField] = [.monday, .tuesday, .wednesday, .thursday, .friday, .saturday, .sunday]

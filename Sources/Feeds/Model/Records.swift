@@ -109,6 +109,103 @@ public struct GoalRecord: Equatable, Sendable {
     ]
 }
 
+/// The time grain of an associate or merch row: one day, or one whole calendar month.
+public enum ReportGrain: Equatable, Hashable, Sendable {
+    case day(CivilDate)
+    /// The month's first day.
+    case month(CivilDate)
+
+    /// The stored key: `YYYY-MM-DD` for a day, `YYYY-MM` for a month.
+    public var key: String {
+        switch self {
+        case .day(let date): return date.iso8601
+        case .month(let first): return String(first.iso8601.prefix(7))
+        }
+    }
+
+    /// `day` or `month`, the grain column's value.
+    public var name: String {
+        if case .day = self { return "day" }
+        return "month"
+    }
+
+    /// The last day the row covers (a month row covers its whole month).
+    public var lastDay: CivilDate {
+        switch self {
+        case .day(let date): return date
+        case .month(let first): return first.adding(days: CivilDate.daysIn(month: first.month, year: first.year) - 1)
+        }
+    }
+}
+
+/// One associate's sales at one store over a day or a month (`employee_report`).
+public struct EmployeeSalesRecord: Equatable, Sendable {
+    /// The id as trimmed text (`0042` and `42` differ).
+    public var employeeId: String
+    public var store: String
+    public var grain: ReportGrain
+    public var totalSalesCents: Int64
+    public var totalTransactions: Int
+    public var totalItems: Int
+    public var ccpPctMillionths: Int64?
+    public var gpPctMillionths: Int64?
+
+    public init(
+        employeeId: String, store: String, grain: ReportGrain, totalSalesCents: Int64, totalTransactions: Int,
+        totalItems: Int, ccpPctMillionths: Int64?, gpPctMillionths: Int64?
+    ) {
+        self.employeeId = employeeId
+        self.store = store
+        self.grain = grain
+        self.totalSalesCents = totalSalesCents
+        self.totalTransactions = totalTransactions
+        self.totalItems = totalItems
+        self.ccpPctMillionths = ccpPctMillionths
+        self.gpPctMillionths = gpPctMillionths
+    }
+}
+
+/// An associate's name as of a day (`employee`): the name on the associate's latest row.
+public struct EmployeeNameRecord: Equatable, Sendable {
+    public var employeeId: String
+    public var name: String
+    /// The last day of the row the name was read from.
+    public var asOf: CivilDate
+
+    public init(employeeId: String, name: String, asOf: CivilDate) {
+        self.employeeId = employeeId
+        self.name = name
+        self.asOf = asOf
+    }
+}
+
+/// Sales of one vendor and/or category at one store over a day or a month (`merch_report`).
+public struct MerchSalesRecord: Equatable, Sendable {
+    public var store: String
+    public var grain: ReportGrain
+    /// The vendor id when given, else the vendor name (trimmed, spaces collapsed); `""` without a vendor.
+    public var vendorKey: String
+    /// The vendor's name as written (or its id when only that is given); `""` without a vendor.
+    public var vendorName: String
+    /// The category (trimmed, spaces collapsed); `""` without a category.
+    public var category: String
+    public var totalSalesCents: Int64
+    public var totalItems: Int
+
+    public init(
+        store: String, grain: ReportGrain, vendorKey: String, vendorName: String, category: String, totalSalesCents: Int64,
+        totalItems: Int
+    ) {
+        self.store = store
+        self.grain = grain
+        self.vendorKey = vendorKey
+        self.vendorName = vendorName
+        self.category = category
+        self.totalSalesCents = totalSalesCents
+        self.totalItems = totalItems
+    }
+}
+
 /// What a feed file yields for the warehouse.
 public enum FeedRecord: Equatable, Sendable {
     case salesAudit(SalesAuditRecord)
@@ -116,6 +213,9 @@ public enum FeedRecord: Equatable, Sendable {
     case crmIntakes(DailyCountRecord)
     case birdeyeReviews(WeeklyCountRecord)
     case outboundCalls(WeeklyCountRecord)
+    case employeeSales(EmployeeSalesRecord)
+    case employeeName(EmployeeNameRecord)
+    case merchSales(MerchSalesRecord)
     case store(StoreRecord)
     case goal(GoalRecord)
 }

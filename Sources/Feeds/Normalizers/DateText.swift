@@ -41,6 +41,45 @@ public struct DateText: Sendable {
         return value
     }
 
+    /// The first day of the month `text` names: `YYYY-MM`, `M/YYYY`, `Mon YYYY`, `Month YYYY`,
+    /// `Mon-YYYY`; `nil` for anything else.
+    public func parseMonth(_ text: String) -> CivilDate? {
+        let tokens = Self.tokenize(text)
+        let numbers = tokens.compactMap { token -> (value: Int, digits: Int)? in
+            if case .number(let value, let digits) = token { return (value, digits) }
+            return nil
+        }
+        let words = tokens.compactMap { token -> String? in
+            if case .word(let word) = token { return word }
+            return nil
+        }
+        let symbols = tokens.compactMap { token -> Character? in
+            if case .symbol(let symbol) = token { return symbol }
+            return nil
+        }
+        guard symbols.count <= 1, symbols.allSatisfy({ "-/,".contains($0) }) else { return nil }
+        let year: Int
+        let month: Int
+        switch (numbers.count, words.count) {
+        case (2, 0):
+            // YYYY-MM or M/YYYY.
+            if numbers[0].digits == 4, numbers[1].digits <= 2, case .number = tokens[0] {
+                (year, month) = (numbers[0].value, numbers[1].value)
+            } else if numbers[1].digits == 4, numbers[0].digits <= 2 {
+                (year, month) = (numbers[1].value, numbers[0].value)
+            } else {
+                return nil
+            }
+        case (1, 1):
+            guard numbers[0].digits == 4, let named = Self.months[words[0]], case .word = tokens[0] else { return nil }
+            (year, month) = (numbers[0].value, named)
+        default:
+            return nil
+        }
+        guard (1...12).contains(month) else { return nil }
+        return CivilDate(year: year, month: month, day: 1)
+    }
+
     private func datePart(_ tokens: [Token]) -> (Int, Int, Int, Int)? {
         func number(_ index: Int, digits: ClosedRange<Int>) -> Int? {
             guard index < tokens.count, case .number(let value, let count) = tokens[index], digits.contains(count) else { return nil }

@@ -94,6 +94,31 @@ public enum ValueNormalizer {
         return (negative, text)
     }
 
+    /// A calendar month (its first day): a date cell or serial (its month), or text `YYYY-MM`,
+    /// `Jul 2025`, `July 2025`, `7/2025`.
+    public static func month(_ cell: Cell, parser: DateText, dateSystem: ExcelDateSystem) -> Result<CivilDate, NormalizationFailure> {
+        if case .string(let raw) = cell, let text = TextNormalizer.clean(raw), let first = parser.parseMonth(text) {
+            return .success(first)
+        }
+        return date(cell, parser: parser, dateSystem: dateSystem)
+            .map { CivilDate(year: $0.year, month: $0.month, day: 1) }
+            .mapError { failure in
+                if case .invalid = failure { return .invalid("is not a month (expected YYYY-MM, Jul 2025 or 7/2025)") }
+                return failure
+            }
+    }
+
+    /// An identifier compared as text: trimmed text, or a number in shortest form (`42`, never `42.0`).
+    public static func identifier(_ cell: Cell) -> Result<String, NormalizationFailure> {
+        TextNormalizer.text(of: cell).map { .success($0) } ?? .failure(.missing)
+    }
+
+    /// A name used as a key: trimmed, runs of white space collapsed to one space, case kept.
+    public static func key(_ cell: Cell) -> Result<String, NormalizationFailure> {
+        guard let text = TextNormalizer.text(of: cell) else { return .failure(.missing) }
+        return .success(text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " "))
+    }
+
     /// A date: a date cell, an Excel serial in the workbook's date system, or text in one of
     /// SPEC's forms (see `DateText`).
     public static func date(_ cell: Cell, parser: DateText, dateSystem: ExcelDateSystem) -> Result<CivilDate, NormalizationFailure> {

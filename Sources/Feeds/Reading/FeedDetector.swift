@@ -11,7 +11,9 @@ public struct FeedDetector: Sendable {
     public static let defaultNamePatterns: [(token: String, feed: FeedID)] = [
         ("salesaudit", .salesAudit), ("sales_audit", .salesAudit), ("sales-audit", .salesAudit),
         ("sales audit", .salesAudit), ("credit", .creditApps), ("birdeye", .birdeyeReviews), ("review", .birdeyeReviews),
-        ("crm", .crmIntakes), ("intake", .crmIntakes), ("call", .outboundCalls),
+        ("crm", .crmIntakes), ("intake", .crmIntakes), ("call", .outboundCalls), ("employee", .employeePerformance),
+        ("associate", .employeePerformance), ("salesperson", .employeePerformance), ("vendor", .merchSales),
+        ("category", .merchSales), ("merch", .merchSales),
     ]
 
     public init(options: FeedOptions, extraNamePatterns: [(token: String, feed: FeedID)] = []) {
@@ -37,11 +39,19 @@ public struct FeedDetector: Sendable {
             do {
                 try file.readRows(of: sheet) { row in
                     let keys = Set(row.cells.compactMap { TextNormalizer.text(of: $0) }.map(HeaderKey.normalize))
-                    if HeaderMap.match(row, definition: options.definition(.salesAudit)) != nil {
+                    // Associates and merch first: their header rows satisfy sales-audit as well.
+                    if let feed = FeedCatalog.signatureFirst.first(where: { !FeedCatalog.signature(of: $0).isDisjoint(with: keys) }) {
+                        if HeaderMap.match(row, definition: options.definition(feed)) != nil {
+                            candidates = [feed]
+                            throw Done()
+                        }
+                    } else if HeaderMap.match(row, definition: options.definition(.salesAudit)) != nil {
                         candidates = [.salesAudit]
                         throw Done()
                     }
-                    for feed in FeedID.dataFeeds where HeaderMap.match(row, definition: options.definition(feed)) != nil {
+                    for feed in FeedID.dataFeeds where !FeedCatalog.signatureFirst.contains(feed)
+                        && HeaderMap.match(row, definition: options.definition(feed)) != nil
+                    {
                         if !FeedCatalog.signature(of: feed).isDisjoint(with: keys) { candidates.insert(feed) }
                     }
                     if !candidates.isEmpty { throw Done() }

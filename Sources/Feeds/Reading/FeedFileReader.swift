@@ -85,6 +85,8 @@ private struct MappingState {
     var result: FeedReadResult
     var daily = DailyCounter()
     var weekly: WeeklyCounter
+    /// Per associate, the name on the row with the latest date (later rows win ties).
+    var employeeNames: [String: (asOf: CivilDate, name: String)] = [:]
     let cache: NormalizationCache
     var progress: ((Int) -> Void)?
 
@@ -128,7 +130,11 @@ private struct MappingState {
         case .crmIntakes: try daily.records.forEach { try emit(.crmIntakes($0)) }
         case .birdeyeReviews: try weekly.records.forEach { try emit(.birdeyeReviews($0)) }
         case .outboundCalls: try weekly.records.forEach { try emit(.outboundCalls($0)) }
-        case .salesAudit, .stores, .goals: break
+        case .employeePerformance:
+            for (id, latest) in employeeNames.sorted(by: { $0.key < $1.key }) {
+                try emit(.employeeName(EmployeeNameRecord(employeeId: id, name: latest.name, asOf: latest.asOf)))
+            }
+        case .salesAudit, .merchSales, .stores, .goals: break
         }
     }
 
@@ -154,6 +160,37 @@ private struct MappingState {
             checkGiven("UPT", givenUPT, record.upt, row: fields.row.number)
             checkGiven("ADS", givenADS, record.ads, row: fields.row.number)
             return .salesAudit(record)
+        case .employeePerformance:
+            guard let id = fields.required(.employeeId, ValueNormalizer.identifier), let code = fields.required(.store, store),
+                  let grain = self.grain(&fields),
+                  let sales = fields.required(.totalSales, ValueNormalizer.money),
+                  let transactions = fields.required(.totalTransactions, ValueNormalizer.count),
+                  let items = fields.required(.totalItems, ValueNormalizer.count),
+                  let ccp = fields.optional(.ccpPct, ValueNormalizer.percent),
+                  let gp = fields.optional(.gpPct, ValueNormalizer.percent),
+                  let name = fields.optional(.employeeName, ValueNormalizer.key)
+            else { return nil }
+            if let name, employeeNames[id].map({ $0.asOf <= grain.lastDay }) ?? true {
+                employeeNames[id] = (grain.lastDay, name)
+            }
+            return .employeeSales(EmployeeSalesRecord(
+                employeeId: id, store: code, grain: grain, totalSalesCents: sales, totalTransactions: transactions,
+                totalItems: items, ccpPctMillionths: ccp, gpPctMillionths: gp))
+        case .merchSales:
+            guard let code = fields.required(.store, store), let grain = self.grain(&fields),
+                  let vendorName = fields.optional(.vendor, ValueNormalizer.key),
+                  let vendorId = fields.optional(.vendorId, ValueNormalizer.identifier),
+                  let category = fields.optional(.category, ValueNormalizer.key),
+                  let sales = fields.required(.totalSales, ValueNormalizer.money),
+                  let items = fields.required(.totalItems, ValueNormalizer.count)
+            else { return nil }
+            guard vendorName != nil || vendorId != nil || category != nil else {
+                fields.failRow("has neither a vendor nor a category")
+                return nil
+            }
+            return .merchSales(MerchSalesRecord(
+                store: code, grain: grain, vendorKey: vendorId ?? vendorName ?? "", vendorName: vendorName ?? vendorId ?? "",
+                category: category ?? "", totalSalesCents: sales, totalItems: items))
         case .creditApps, .crmIntakes:
             guard let code = fields.required(.store, store), let day = fields.required(.date, date) else { return nil }
             daily.add(store: code, date: day)
@@ -201,6 +238,16 @@ private struct MappingState {
             }
             return .goal(GoalRecord(period: period, scope: scope, metric: metric, target: target, date: day))
         }
+    }
+
+    /// A row's day (its date column) or, without a date, its month (the period column).
+    private func grain(_ fields: inout RowFields) -> ReportGrain? {
+        if fields.isPresent(.date) || !fields.has(.period) {
+            let cache = self.cache
+            return fields.required(.date, { cache.date($0) }).map(ReportGrain.day)
+        }
+        let (parser, system) = (reader.options.dateText, dateSystem)
+        return fields.required(.period, { ValueNormalizer.month($0, parser: parser, dateSystem: system) }).map(ReportGrain.month)
     }
 
     private mutating func checkGiven(_ name: String, _ given: Double?, _ recomputed: Double?, row: Int) {
