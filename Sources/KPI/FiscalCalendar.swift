@@ -40,14 +40,24 @@ public struct FiscalCalendar: Sendable {
 
     /// Week, month, quarter and year to date, each ending on `asOf` (inclusive).
     public func toDate(_ asOf: CivilDate) -> [(label: String, range: DateRange)] {
+        toDatePeriods(asOf).map { ($0.label, $0.elapsed) }
+    }
+
+    /// Week, month, quarter and year to date, each with its whole period (for projections).
+    public func toDatePeriods(_ asOf: CivilDate) -> [ToDatePeriod] {
         let week = asOf.weekStart(on: weekStart)
         let month = CivilDate(year: asOf.year, month: asOf.month, day: 1)
         let year = fiscalYearStart(containing: asOf)
         let monthsIn = (asOf.year - year.year) * 12 + asOf.month - year.month
         let quarter = Self.addMonths(year, monthsIn / 3 * 3)
+        let period = { (label: String, start: CivilDate, end: CivilDate) in
+            ToDatePeriod(label: label, elapsed: DateRange(start: start, end: asOf), full: DateRange(start: start, end: end))
+        }
         return [
-            ("WTD", DateRange(start: week, end: asOf)), ("MTD", DateRange(start: month, end: asOf)),
-            ("QTD", DateRange(start: quarter, end: asOf)), ("YTD", DateRange(start: year, end: asOf)),
+            period("WTD", week, week.adding(days: 6)),
+            period("MTD", month, Self.addMonths(month, 1).adding(days: -1)),
+            period("QTD", quarter, Self.addMonths(quarter, 3).adding(days: -1)),
+            period("YTD", year, Self.addMonths(year, 12).adding(days: -1)),
         ]
     }
 
@@ -106,4 +116,12 @@ public struct FiscalQuarter: Sendable {
     /// The months, labelled `YYYY-MM`.
     public var months: [(label: String, range: DateRange)]
     public var range: DateRange
+}
+
+/// A to-date period: the days elapsed up to the as-of day, and the whole period they belong to.
+public struct ToDatePeriod: Sendable, Equatable {
+    /// `WTD`, `MTD`, `QTD` or `YTD`.
+    public var label: String
+    public var elapsed: DateRange
+    public var full: DateRange
 }

@@ -31,8 +31,10 @@ public struct KPIEngine {
 
     /// Week-, month-, quarter- and year-to-date as of a day, each with last year's same days.
     public func kpi(asOf: CivilDate, filter: ScopeFilter) throws -> KPIReport {
-        let periods = calendar.toDate(asOf).map { ($0.label, $0.range, FiscalCalendar.lastYear($0.range)) }
-        guard let year = periods.last, try warehouse.hasData(from: year.1.start, through: asOf) else {
+        let periods = calendar.toDatePeriods(asOf).map {
+            ReportPeriod(label: $0.label, range: $0.elapsed, lastYear: FiscalCalendar.lastYear($0.elapsed), full: $0.full)
+        }
+        guard let year = periods.last, try warehouse.hasData(from: year.range.start, through: asOf) else {
             throw KPIError("no data between \(calendar.fiscalYearStart(containing: asOf).iso8601) and \(asOf.iso8601): nothing to report as of that day")
         }
         return KPIReport(kind: .kpi(asOf: asOf.iso8601), scopes: try compute(periods, filter: filter))
@@ -45,29 +47,42 @@ public struct KPIEngine {
             throw KPIError("no data in \(quarter.label) (\(quarter.range.start.iso8601) to \(quarter.range.end.iso8601))")
         }
         let periods = (quarter.months + [(quarter.label, quarter.range)]).map {
-            ($0.label, $0.range, FiscalCalendar.lastYearWholeMonths($0.range))
+            ReportPeriod(label: $0.label, range: $0.range, lastYear: FiscalCalendar.lastYearWholeMonths($0.range), full: nil)
         }
         return KPIReport(kind: .review(quarter: quarter.label), scopes: try compute(periods, filter: filter))
     }
 
-    private func compute(_ periods: [(String, DateRange, DateRange)], filter: ScopeFilter) throws -> [ScopeValues] {
+    /// A period of a report: its days, last year's, and for `kpi` the whole period (projections).
+    private struct ReportPeriod {
+        let label: String
+        let range: DateRange
+        let lastYear: DateRange
+        let full: DateRange?
+    }
+
+    private func compute(_ periods: [ReportPeriod], filter: ScopeFilter) throws -> [ScopeValues] {
         let scopes = try Scope.resolve(filter, stores: warehouse.stores())
-        let measuresByRange = try fetchMeasures(for: periods.flatMap { [$0.1, $0.2] })
-        let targets = TargetBook(goals: try warehouse.goals(months: TargetBook.months(of: periods.map(\.1))))
-        let monthParts = periods.map { (current: $0.1.monthParts, lastYear: $0.2.monthParts.map(\.month)) }
+        let measuresByRange = try fetchMeasures(for: periods.flatMap { [$0.range, $0.lastYear] })
+        let targets = TargetBook(goals: try warehouse.goals(months: TargetBook.months(of: periods.flatMap { [$0.range] + ($0.full.map { [$0] } ?? []) })))
+        let monthParts = periods.map { (current: $0.range.monthParts, lastYear: $0.lastYear.monthParts.map(\.month), full: $0.full?.monthParts) }
         return scopes.map { scope in
             ScopeValues(
                 scope: scope.id, title: scope.title,
                 periods: zip(periods, monthParts).map { period, parts in
-                    let (label, range, lastYear) = period
-                    let current = measuresByRange[range] ?? [:]
+                    let current = measuresByRange[period.range] ?? [:]
                     let actual = scope.total(current, months: parts.current.map(\.month))
-                    let ly = scope.total(measuresByRange[lastYear] ?? [:], months: parts.lastYear)
+                    let ly = scope.total(measuresByRange[period.lastYear] ?? [:], months: parts.lastYear)
                     return PeriodValues(
-                        label: label, range: range, lastYear: lastYear,
+                        label: period.label, range: period.range, lastYear: period.lastYear,
                         metrics: MetricDefinition.all.map { metric in
-                            Self.value(of: metric, actual: actual, ly: ly, target: Self.target(
+                            var value = Self.value(of: metric, actual: actual, ly: ly, target: Self.target(
                                 of: metric, scope: scope, parts: parts.current, measures: current, targets: targets))
+                            if metric.isAdditive, let full = period.full, let fullParts = parts.full, let actual = value.actual {
+                                value.projection = Projection(
+                                    actual: actual, elapsedDays: period.range.days, fullDays: full.days, elapsedTarget: value.target,
+                                    fullTarget: Self.target(of: metric, scope: scope, parts: fullParts, measures: current, targets: targets))
+                            }
+                            return value
                         })
                 })
         }

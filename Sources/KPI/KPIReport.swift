@@ -7,6 +7,8 @@ public struct MetricValue: Sendable, Equatable {
     /// The same metric over the last-year period.
     public var ly: Double?
     public var pctVsLY: Double?
+    /// The period-end projection, for additive metrics of `kpi` (SPEC section 11); `nil` otherwise.
+    public var projection: Projection?
 }
 
 /// A scope's metrics over one period.

@@ -38,21 +38,31 @@ public struct ReportRenderer {
         return blocks.joined(separator: "\n")
     }
 
-    /// kpi: per metric, each period's actual and change against target.
+    /// kpi: per metric, each period's actual and change against target, and for MTD and QTD the
+    /// pace (projected % to the full period's target, SPEC section 11).
     private func toDateTable(_ scope: ScopeValues) -> String {
         var table = TextTable()
-        for (index, period) in scope.periods.enumerated() {
+        let paced = scope.periods.map { Self.pacedPeriods.contains($0.label) }
+        var column = 1
+        for (period, hasPace) in zip(scope.periods, paced) {
             let range = "\(period.label) \(Self.short(period.range.start.iso8601))–\(Self.short(period.range.end.iso8601))"
-            table.group(range, from: 1 + index * 2, span: 2)
+            let span = hasPace ? 3 : 2
+            table.group(range, from: column, span: span)
+            column += span
         }
-        table.add(["Metric"] + scope.periods.flatMap { _ in ["actual", "vs target"] })
+        table.add(["Metric"] + paced.flatMap { $0 ? ["actual", "vs target", "pace"] : ["actual", "vs target"] })
         for (index, metric) in MetricDefinition.all.enumerated() {
-            table.add([metric.label] + scope.periods.flatMap { period in
-                [NumberText.formatted(period.metrics[index].actual, metric.format), NumberText.change(period.metrics[index].pctToTarget)]
+            table.add([metric.label] + zip(scope.periods, paced).flatMap { period, hasPace in
+                let value = period.metrics[index]
+                let cells = [NumberText.formatted(value.actual, metric.format), NumberText.change(value.pctToTarget)]
+                return hasPace ? cells + [NumberText.change(value.projection?.pctToTarget)] : cells
             })
         }
         return table.render(colour: paint)
     }
+
+    /// The kpi periods whose text table shows a pace column.
+    private static let pacedPeriods: Set<String> = ["MTD", "QTD"]
 
     /// Review: each month's actual, change against target and against last year.
     private func monthTable(_ scope: ScopeValues) -> String {
@@ -102,13 +112,14 @@ public struct ReportRenderer {
     private func csv(_ report: KPIReport) -> String {
         let isKPI: Bool
         if case .kpi = report.kind { isKPI = true } else { isKPI = false }
-        var lines = [isKPI ? "scope,period,start,end,metric,actual,target,pct_to_target,ly,pct_vs_ly"
+        var lines = [isKPI ? "scope,period,start,end,metric,actual,target,pct_to_target,ly,pct_vs_ly,projected,projected_pct_to_target"
                            : "scope,period,metric,actual,target,pct_to_target,ly,pct_vs_ly"]
         for scope in report.scopes {
             for period in scope.periods {
                 let dates = isKPI ? [period.range.start.iso8601, period.range.end.iso8601] : []
                 for (metric, definition) in zip(period.metrics, MetricDefinition.all) {
-                    let values = Self.plainFields(metric, definition).map { $0.value ?? "" }
+                    var values = Self.plainFields(metric, definition).map { $0.value ?? "" }
+                    if isKPI { values += Self.projectionFields(metric, definition).map { $0.value ?? "" } }
                     lines.append(([scope.scope, period.label] + dates + [metric.key] + values).joined(separator: ","))
                 }
             }
@@ -124,6 +135,15 @@ public struct ReportRenderer {
         return [
             ("actual", actual(metric.actual)), ("target", ratio(metric.target)), ("pctToTarget", ratio(metric.pctToTarget)),
             ("ly", actual(metric.ly)), ("pctVsLy", ratio(metric.pctVsLY)),
+        ]
+    }
+
+    /// A metric's projection as CSV and JSON write it (SPEC section 11): the projected value
+    /// rounded like its actual, and its % to the full-period target; `nil` for no value.
+    static func projectionFields(_ metric: MetricValue, _ definition: MetricDefinition) -> [(name: String, value: String?)] {
+        [
+            ("projected", metric.projection.map { NumberText.plain($0.value, definition.format) }),
+            ("projectedPctToTarget", metric.projection?.pctToTarget.map { NumberText.plain($0) }),
         ]
     }
 
@@ -143,8 +163,9 @@ public struct ReportRenderer {
                 out += (periodIndex > 0 ? "," : "") + "\n  \(JSONText.quoted(period.label)):{\"start\":\"\(period.range.start.iso8601)\",\"end\":\"\(period.range.end.iso8601)\","
                 out += "\"lyStart\":\"\(period.lastYear.start.iso8601)\",\"lyEnd\":\"\(period.lastYear.end.iso8601)\",\"metrics\":{"
                 out += zip(period.metrics, MetricDefinition.all).map { metric, definition in
-                    "\(JSONText.quoted(metric.key)):{"
-                        + Self.plainFields(metric, definition).map { "\"\($0.name)\":\($0.value ?? "null")" }.joined(separator: ",") + "}"
+                    var fields = Self.plainFields(metric, definition)
+                    if metric.projection != nil { fields += Self.projectionFields(metric, definition) }
+                    return "\(JSONText.quoted(metric.key)):{" + fields.map { "\"\($0.name)\":\($0.value ?? "null")" }.joined(separator: ",") + "}"
                 }.joined(separator: ",")
                 out += "}}"
             }

@@ -20,6 +20,7 @@ final class GoldenReportTests: XCTestCase {
         ("kpi-2025-03-31.json", ["kpi", "--as-of", "2025-03-31", "--format", "json"]),
         ("kpi-2025-06-15.txt", ["kpi", "--as-of", "2025-06-15", "--format", "table"]),
         ("kpi-2025-06-15.json", ["kpi", "--as-of", "2025-06-15", "--format", "json"]),
+        ("kpi-2025-06-15.csv", ["kpi", "--as-of", "2025-06-15", "--format", "csv"]),
     ]
 
     /// Ingests SampleFeeds once, with the binary, as the README's main job does.
