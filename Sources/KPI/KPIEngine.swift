@@ -162,6 +162,9 @@ struct Scope {
     let title: String
     let stores: [String]
 
+    /// Whether the scope is one store (not a region or the company).
+    var isStore: Bool { !id.hasPrefix("region:") && id != "ALL" }
+
     /// The scope's measures over a range's months: its stores' month parts, summed.
     func total(_ measures: [StoreMonth: MeasureSums], months: [String]) -> MeasureSums {
         var sum = MeasureSums()

@@ -58,7 +58,7 @@ public struct ReportRenderer {
                 return hasPace ? cells + [NumberText.change(value.projection?.pctToTarget)] : cells
             })
         }
-        return table.render(colour: paint)
+        return table.render(colour: ChangeColour.painter(colour))
     }
 
     /// The kpi periods whose text table shows a pace column.
@@ -76,7 +76,7 @@ public struct ReportRenderer {
                 return [NumberText.formatted(value.actual, metric.format), NumberText.change(value.pctToTarget), NumberText.change(value.pctVsLY)]
             })
         }
-        return table.render(colour: paint)
+        return table.render(colour: ChangeColour.painter(colour))
     }
 
     /// Review: the quarter's actual, target, change against target, last year and change against it.
@@ -92,15 +92,9 @@ public struct ReportRenderer {
                 NumberText.change(value.pctToTarget), NumberText.formatted(value.ly, metric.format), NumberText.change(value.pctVsLY),
             ])
         }
-        return table.render(colour: paint)
+        return table.render(colour: ChangeColour.painter(colour))
     }
 
-    private func paint(_ cell: String) -> String {
-        guard colour else { return cell }
-        if cell.hasPrefix("▲") { return "\u{1B}[32m" + cell + "\u{1B}[0m" }
-        if cell.hasPrefix("▼") { return "\u{1B}[31m" + cell + "\u{1B}[0m" }
-        return cell
-    }
 
     /// `MM-DD` of an ISO date.
     private static func short(_ isoDate: String) -> String { String(isoDate.dropFirst(5)) }

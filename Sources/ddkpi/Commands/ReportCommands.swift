@@ -84,7 +84,7 @@ struct ReviewCommand: ParsableCommand {
 }
 
 /// The engine with the configured calendar.
-private struct ReportContext {
+struct ReportContext {
     let engine: KPIEngine
 
     init(global: GlobalOptions) throws {
@@ -95,7 +95,7 @@ private struct ReportContext {
     }
 }
 
-private func scopeFilter(store: [String], region: String?) -> ScopeFilter {
+func scopeFilter(store: [String], region: String?) -> ScopeFilter {
     if !store.isEmpty { return .stores(store) }
     if let region { return .region(region) }
     return .all
@@ -103,10 +103,18 @@ private func scopeFilter(store: [String], region: String?) -> ScopeFilter {
 
 /// Writes a report; colour only for text on a terminal, and never with `NO_COLOR` set.
 private func emit(_ report: KPIReport, as format: ReportFormat, to path: String?) throws {
-    let toTerminal = path == nil && isatty(1) == 1
-    let colour = toTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-    let text = ReportRenderer(colour: colour).render(report, as: format)
-    let output = try path.map { try TextOutput(path: $0) } ?? TextOutput()
-    output.write(text)
-    output.flush()
+    try ReportOutput.write(to: path) { colour in ReportRenderer(colour: colour).render(report, as: format) }
+}
+
+/// Where report text goes: a file, or standard output (in colour only on a terminal, and never
+/// with `NO_COLOR` set).
+enum ReportOutput {
+    /// Renders with `render(colour)` and writes the text to `path`, or to standard output.
+    static func write(to path: String?, _ render: (_ colour: Bool) -> String) throws {
+        let toTerminal = path == nil && isatty(1) == 1
+        let colour = toTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let output = try path.map { try TextOutput(path: $0) } ?? TextOutput()
+        output.write(render(colour))
+        output.flush()
+    }
 }

@@ -1,0 +1,96 @@
+import KPI
+import SheetStream
+
+/// Renders `EmployeeReport`s as a text table, CSV or JSON (SPEC section 9); deterministic.
+public struct EmployeeRenderer {
+    /// Colour the ▲/▼ changes (only on a terminal, never with `NO_COLOR`; the caller decides).
+    public var colour: Bool
+
+    public init(colour: Bool = false) { self.colour = colour }
+
+    public func render(_ report: EmployeeReport, as format: ReportFormat) -> String {
+        switch format {
+        case .table, .text: return text(report)
+        case .csv: return csv(report)
+        case .json: return json(report)
+        }
+    }
+
+    /// How each listed metric prints for people.
+    private static let formats: [String: MetricFormat] = [
+        "totalSales": .money, "totalTransactions": .count, "totalItems": .count, "avgAds": .moneyWithCents, "upt": .decimal,
+        "ccpPct": .percent, "gpPct": .percent, "share": .percent,
+    ]
+
+    // MARK: - Text
+
+    /// Names longer than this are cut with `…`, so a table stays within 120 columns.
+    private static let nameWidth = 20
+
+    private func text(_ report: EmployeeReport) -> String {
+        report.scopes.map { scope in
+            var table = TextTable()
+            table.add(["#", "ID", "Name", "Sales", "Trans", "Items", "Avg sale", "UPT", "CCP %", "GP %", "Share", "LY sales", "vs LY", "Projected"])
+            for row in scope.associates {
+                let name = row.name.count > Self.nameWidth ? String(row.name.prefix(Self.nameWidth - 1)) + "…" : row.name
+                let values = row.metrics.map { NumberText.formatted($0.value, Self.formats[$0.key] ?? .decimal) }
+                table.add(
+                    [String(row.rank), row.employeeId, name] + values
+                        + [NumberText.formatted(row.lySales, .money), NumberText.change(row.pctVsLY), NumberText.formatted(row.projectedSales, .money)])
+            }
+            let heading = "\(scope.title) — associates, \(report.period) \(report.range.start.iso8601) to \(report.range.end.iso8601)"
+            let body = scope.associates.isEmpty ? "(no associate sales)\n" : table.render(colour: ChangeColour.painter(colour))
+            return heading + "\n" + body
+        }.joined(separator: "\n")
+    }
+
+
+    // MARK: - CSV
+
+    /// `scope,rank,employee_id,employee_name,metric,actual,ly,pct_vs_ly,projected`: one row per
+    /// associate and metric; `ly`, `pct_vs_ly` and `projected` for `totalSales` only.
+    private func csv(_ report: EmployeeReport) -> String {
+        var lines = ["scope,rank,employee_id,employee_name,metric,actual,ly,pct_vs_ly,projected"]
+        for scope in report.scopes {
+            for row in scope.associates {
+                let identity = [scope.scope, String(row.rank), row.employeeId, row.name].map(RowWriter.csvField)
+                for (key, value) in row.metrics {
+                    let sales = key == "totalSales"
+                    let extra = sales
+                        ? [NumberText.plainMoney(row.lySales), row.pctVsLY.map { NumberText.plain($0) } ?? "", NumberText.plainMoney(row.projectedSales)]
+                        : ["", "", ""]
+                    lines.append((identity + [key, value.map { NumberText.plain($0, Self.formats[key] ?? .decimal) } ?? ""] + extra).joined(separator: ","))
+                }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: - JSON
+
+    /// `{"asOf":…,"period":"MTD","start":…,"end":…,"lyStart":…,"lyEnd":…,"scopes":[{"scope":"08",
+    /// "associates":[{"rank":1,"employeeId":"0042","employeeName":"…","metrics":{"totalSales":{"actual":…,"ly":…,
+    /// "pctVsLy":…,"projected":…},"totalTransactions":{"actual":…},…,"share":{"actual":…}}}]}]}`.
+    private func json(_ report: EmployeeReport) -> String {
+        var out = "{\"asOf\":\"\(report.asOf.iso8601)\",\"period\":\(JSONText.quoted(report.period)),"
+        out += "\"start\":\"\(report.range.start.iso8601)\",\"end\":\"\(report.range.end.iso8601)\","
+        out += "\"lyStart\":\"\(report.lastYear.start.iso8601)\",\"lyEnd\":\"\(report.lastYear.end.iso8601)\",\"scopes\":["
+        out += report.scopes.map { scope in
+            "\n{\"scope\":\(JSONText.quoted(scope.scope)),\"associates\":[" + scope.associates.map { row in
+                let metrics = row.metrics.map { key, value in
+                    var fields = ["\"actual\":" + (value.map { NumberText.plain($0, Self.formats[key] ?? .decimal) } ?? "null")]
+                    if key == "totalSales" {
+                        fields += [
+                            "\"ly\":" + NumberText.plainMoney(row.lySales), "\"pctVsLy\":" + (row.pctVsLY.map { NumberText.plain($0) } ?? "null"),
+                            "\"projected\":" + NumberText.plainMoney(row.projectedSales),
+                        ]
+                    }
+                    return JSONText.quoted(key) + ":{" + fields.joined(separator: ",") + "}"
+                }
+                return "\n  {\"rank\":\(row.rank),\"employeeId\":\(JSONText.quoted(row.employeeId)),\"employeeName\":\(JSONText.quoted(row.name)),\"metrics\":{"
+                    + metrics.joined(separator: ",") + "}}"
+            }.joined(separator: ",") + "]}"
+        }.joined(separator: ",")
+        return out + "\n]}\n"
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import KPI
+import Reports
+import SheetStream
+
+/// `ddkpi employees --as-of YYYY-MM-DD`: associates ranked by sales per store, then chain-wide.
+struct EmployeesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "employees",
+        abstract: "Associates ranked by sales per store, then the chain-wide top N, with LY and projected sales.")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case table, csv, json }
+    enum Period: String, ExpressibleByArgument, CaseIterable {
+        case wtd = "WTD", mtd = "MTD", qtd = "QTD", ytd = "YTD"
+    }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "The last day included (YYYY-MM-DD).")
+    var asOf: String
+
+    @Option(help: "The to-date period: WTD, MTD, QTD or YTD.")
+    var period: Period = .mtd
+
+    @Option(help: "Only these stores (repeatable); no chain-wide list.")
+    var store: [String] = []
+
+    @Option(help: "Only this region's stores; no chain-wide list.")
+    var region: String?
+
+    @Option(help: "How many associates the chain-wide list (ALL) ranks.")
+    var top = 10
+
+    @Option(help: "Output format: table, csv or json.")
+    var format: Format = .table
+
+    @Option(help: "Write the report to this file instead of standard output.")
+    var output: String?
+
+    func validate() throws {
+        guard CivilDate(iso8601: asOf) != nil else { throw ValidationError("--as-of \(asOf): expected a date as YYYY-MM-DD") }
+        if !store.isEmpty && region != nil { throw ValidationError("give --store or --region, not both") }
+        guard top >= 1 else { throw ValidationError("--top \(top): expected a whole number of at least 1") }
+    }
+
+    func run() throws {
+        guard let day = CivilDate(iso8601: asOf) else { throw ValidationError("--as-of \(asOf): expected YYYY-MM-DD") }
+        let report = try ReportContext(global: global).engine.employees(
+            asOf: day, period: period.rawValue, filter: scopeFilter(store: store, region: region), top: top)
+        let reportFormat = ReportFormat(rawValue: format.rawValue) ?? .table
+        try ReportOutput.write(to: output) { colour in EmployeeRenderer(colour: colour).render(report, as: reportFormat) }
+    }
+}
