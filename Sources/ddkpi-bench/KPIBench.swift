@@ -45,19 +45,9 @@ struct KPIBench: ParsableCommand {
         print("built the warehouse in \(Format.seconds(Clock.now() - started))")
         let engine = KPIEngine(warehouse: warehouse, calendar: FiscalCalendar())
         guard let quarter = engine.calendar.quarter(named: "2025Q2") else { return }
-        try time("kpi --as-of 2025-06-15, all scopes") { _ = try engine.kpi(asOf: CivilDate(year: 2025, month: 6, day: 15), filter: .all) }
-        try time("review --quarter 2025Q2, all scopes") { _ = try engine.review(quarter: quarter, filter: .all) }
-    }
-
-    private func time(_ label: String, _ body: () throws -> Void) throws {
-        var samples: [Double] = []
-        for _ in 0..<max(repetitions, 1) {
-            let started = Clock.now()
-            try body()
-            samples.append((Clock.now() - started) * 1000)
-        }
-        samples.sort()
-        print("\(label): median \(Format.decimal(samples[samples.count / 2], places: 1)) ms, min \(Format.decimal(samples[0], places: 1)) ms over \(samples.count) runs")
+        let timer = QueryTimer(repetitions: repetitions)
+        try timer.time("kpi --as-of 2025-06-15, all scopes") { _ = try engine.kpi(asOf: CivilDate(year: 2025, month: 6, day: 15), filter: .all) }
+        try timer.time("review --quarter 2025Q2, all scopes") { _ = try engine.review(quarter: quarter, filter: .all) }
     }
 }
 
