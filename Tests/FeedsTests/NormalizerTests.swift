@@ -60,6 +60,14 @@ final class NormalizerTests: XCTestCase {
         XCTAssertEqual(try ValueNormalizer.money(.number(1e-5)).get(), 0)
         XCTAssertEqual(ValueNormalizer.money(.number(1e20)), .failure(.invalid("is out of range (at most 10,000,000,000,000 in magnitude)")))
         XCTAssertEqual(ValueNormalizer.money(.string("e5")), .failure(.invalid("is not a number")))
+        XCTAssertEqual(ValueNormalizer.money(.string("99999999999999999")), .failure(.invalid("is out of range (at most 10,000,000,000,000 in magnitude)")))
+        XCTAssertEqual(ValueNormalizer.percent(.string("99999999999999999.5")), .failure(.invalid("is not a percent")))
+        XCTAssertEqual(FixedPoint.scaled(text: "5.", digits: 2), 500)
+        XCTAssertEqual(FixedPoint.scaled(text: "0.0001", digits: 2), 0)
+        XCTAssertEqual(FixedPoint.scaled(text: "-0.005", digits: 2), -1)
+        XCTAssertNil(FixedPoint.scaled(text: "1.2.3", digits: 2))
+        XCTAssertNil(FixedPoint.scaled(text: "-", digits: 2))
+        XCTAssertEqual(try ValueNormalizer.count(.string("0012")).get(), 12)
     }
 
     func testFixedPointAgreesWithDecimalArithmeticOnRandomValues() {

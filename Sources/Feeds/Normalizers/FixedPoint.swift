@@ -25,6 +25,7 @@ public enum FixedPoint {
     /// zero, computed on the digits themselves; `nil` when the text is not such a number or the
     /// result exceeds `limit`.
     public static func scaled(text: String, digits: Int) -> Int64? {
+        if let plain = scaledPlainDecimal(text, digits: digits) { return plain }
         var utf8 = Substring(text).utf8[...]
         var negative = false
         if let sign = utf8.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
@@ -79,6 +80,50 @@ public enum FixedPoint {
         } else if kept >= 0, kept < mantissa.count, mantissa[kept] >= 5 {
             result += 1
         }
+        guard result <= limit else { return nil }
+        return negative ? -result : result
+    }
+
+    /// The fast path of `scaled(text:digits:)` for `-?[0-9]*(.[0-9]*)?` with at most 17
+    /// significant digits (nearly every export's numbers), in one pass with no allocation;
+    /// `nil` for anything else, which the general path then reads.
+    private static func scaledPlainDecimal(_ text: String, digits: Int) -> Int64? {
+        var result: Int64 = 0
+        var negative = false
+        var fractionDigits = -1
+        var roundUp = false
+        var sawDigit = false
+        var significant = 0
+        for (index, byte) in text.utf8.enumerated() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                sawDigit = true
+                if fractionDigits >= digits {
+                    // The first digit past the kept ones rounds; later ones cannot change it.
+                    if fractionDigits == digits { roundUp = byte >= UInt8(ascii: "5") }
+                    fractionDigits += 1
+                    continue
+                }
+                if result != 0 || byte != UInt8(ascii: "0") { significant += 1 }
+                guard significant <= 17 else { return nil }
+                result = result * 10 + Int64(byte - UInt8(ascii: "0"))
+                if fractionDigits >= 0 { fractionDigits += 1 }
+            case UInt8(ascii: "."):
+                guard fractionDigits < 0 else { return nil }
+                fractionDigits = 0
+            case UInt8(ascii: "-") where index == 0:
+                negative = true
+            default:
+                return nil
+            }
+        }
+        guard sawDigit else { return nil }
+        for _ in min(max(0, fractionDigits), digits)..<digits {
+            let (scaled, overflow) = result.multipliedReportingOverflow(by: 10)
+            guard !overflow else { return nil }
+            result = scaled
+        }
+        if roundUp { result += 1 }
         guard result <= limit else { return nil }
         return negative ? -result : result
     }

@@ -44,7 +44,13 @@ public enum ValueNormalizer {
 
     /// A whole count (transactions, items, reviews): `12`, `12.0`, `"1,234"`.
     public static func count(_ cell: Cell) -> Result<Int, NormalizationFailure> {
-        number(cell).flatMap { value in
+        // Plain digits (nearly every CSV count) need no floating point.
+        if case .string(let raw) = cell, (1...15).contains(raw.utf8.count),
+           raw.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        {
+            return .success(raw.utf8.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) })
+        }
+        return number(cell).flatMap { value in
             guard value == value.rounded(), abs(value) < 1e15 else {
                 return .failure(.invalid("is not a whole number"))
             }
@@ -79,6 +85,21 @@ public enum ValueNormalizer {
     /// Text of a number split into its sign and its digits: `$`, `,` and spaces dropped,
     /// `(…)` and a leading `-` both negative; `nil` when the text is empty.
     private static func signedMagnitude(_ raw: String) -> (negative: Bool, magnitude: String)? {
+        // The common case, plain `-?[0-9.]+`, without copying or cleaning.
+        var index = 0
+        var plain = !raw.isEmpty
+        for byte in raw.utf8 {
+            let isDigit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+            if !(isDigit || byte == UInt8(ascii: ".") || (index == 0 && byte == UInt8(ascii: "-"))) {
+                plain = false
+                break
+            }
+            index += 1
+        }
+        if plain {
+            let negative = raw.utf8.first == UInt8(ascii: "-")
+            return (negative, negative ? String(raw.dropFirst()) : raw)
+        }
         guard var text = TextNormalizer.clean(raw) else { return nil }
         var negative = false
         if text.hasPrefix("(") && text.hasSuffix(")") {
@@ -116,6 +137,13 @@ public enum ValueNormalizer {
     /// A name used as a key: trimmed, runs of white space collapsed to one space, case kept.
     public static func key(_ cell: Cell) -> Result<String, NormalizationFailure> {
         guard let text = TextNormalizer.text(of: cell) else { return .failure(.missing) }
+        // Nearly every name is ASCII with single spaces already.
+        var previousWasSpace = false
+        let plain = text.utf8.allSatisfy { byte in
+            defer { previousWasSpace = byte == UInt8(ascii: " ") }
+            return byte >= 0x21 && byte < 0x7F || (byte == UInt8(ascii: " ") && !previousWasSpace)
+        }
+        if plain { return .success(text) }
         return .success(text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " "))
     }
 
