@@ -1,5 +1,6 @@
 import Feeds
 import GRDB
+import SheetStream
 
 /// Writes feed records into their tables, inside the caller's transaction, in batches of
 /// `batchSize` rows per upsert statement; `finish` writes the last partial batch.
@@ -14,6 +15,9 @@ struct RecordWriter {
     private var pendingRows = 0
     /// The full-batch statement, prepared once per file.
     private var batchStatement: Statement?
+    /// The store-months whose rollups this file's records change.
+    private var touchedMonths = Set<StoreMonth>()
+    private var lastTouched: (store: String, year: Int, month: Int)?
 
     private static let dailyColumns = (0..<7).map { "day_\($0)" }
     private static let salesAudit = UpsertStatement(
@@ -51,6 +55,7 @@ struct RecordWriter {
     mutating func write(_ record: FeedRecord, _ db: Database) throws {
         switch record {
         case .salesAudit(let r):
+            touch(r.store, r.date)
             try startRow(Self.salesAudit, db)
             pending.add(r.store)
             pending.add(r.date)
@@ -63,15 +68,21 @@ struct RecordWriter {
             pending.add(r.adsCents)
             pending.add(runID)
         case .creditApplications(let r):
+            touch(r.store, r.date)
             try startRow(Self.credit, db)
             addDailyCount(r)
         case .crmIntakes(let r):
+            touch(r.store, r.date)
             try startRow(Self.intakes, db)
             addDailyCount(r)
         case .birdeyeReviews(let r):
+            touch(r.store, r.weekStart)
+            touch(r.store, r.weekStart.adding(days: 6))
             try startRow(Self.reviews, db)
             addWeeklyCounts(r)
         case .outboundCalls(let r):
+            touch(r.store, r.weekStart)
+            touch(r.store, r.weekStart.adding(days: 6))
             try startRow(Self.calls, db)
             addWeeklyCounts(r)
         case .employeeSales(let r):
@@ -133,7 +144,17 @@ struct RecordWriter {
     /// Writes what is still pending and returns the file's counts.
     mutating func finish(_ db: Database) throws -> UpsertCounts {
         try flush(db)
-        return try tally.counts(db)
+        let counts = try tally.counts(db)
+        try Warehouse.refreshRollups(db, touched: touchedMonths)
+        return counts
+    }
+
+    /// Notes that a record of `store` on `date` changes that store-month's rollup.
+    private mutating func touch(_ store: String, _ date: CivilDate) {
+        // Consecutive records share a store-month more often than not: skip the set then.
+        if let last = lastTouched, last.month == date.month, last.year == date.year, last.store == store { return }
+        touchedMonths.insert(StoreMonth(store: store, month: String(date.iso8601.prefix(7))))
+        lastTouched = (store, date.year, date.month)
     }
 
     /// Starts a row for `upsert`, first writing the pending rows if they are for another table.

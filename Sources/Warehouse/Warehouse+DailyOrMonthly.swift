@@ -105,9 +105,8 @@ extension Warehouse {
         table: String, columns: [String], condition: String = "1", from start: CivilDate, through end: CivilDate,
         key: (GRDB.Row, String) -> Key, add: (GRDB.Row, Key) -> Void
     ) throws {
-        let wholeMonths = CivilDate.monthParts(from: start, through: end).filter { part in
-            part.start.day == 1 && part.end.day == CivilDate.daysIn(month: part.end.month, year: part.end.year)
-        }.map(\.month)
+        let wholeMonths = CivilDate.monthParts(from: start, through: end)
+            .filter { CivilDate.isWholeMonth(from: $0.start, through: $0.end) }.map(\.month)
         let select = "SELECT date, store_code, \(columns.joined(separator: ", ")) FROM \(table)"
         let stores = "store_code IN (SELECT code FROM store)"
         try pool.read { db in

@@ -82,66 +82,87 @@ extension Warehouse {
     /// day's count on its own day when the days are known, else the week's total in the month of
     /// its week start, when that lies in the range.
     ///
-    /// Daily tables are read once per range in primary-key order (date, store) and summed here
-    /// by store and month: a `GROUP BY store` in SQL would sort every month part's rows instead.
+    /// Whole months come from the store-month rollups (SPEC section 13), partial months from the
+    /// feed tables; with `usesRollups` off, everything comes from the feed tables. Both give the
+    /// same exact integers.
     public func measures(from start: CivilDate, through end: CivilDate) throws -> [StoreMonth: MeasureSums] {
         try pool.read { db in
-            var sums: [StoreMonth: MeasureSums] = [:]
-            let range: StatementArguments = [start.iso8601, end.iso8601]
-            for source in Self.dailyMeasureSources {
-                let statement = try db.cachedStatement(
-                    sql: """
-                        SELECT date, store_code, \(source.columns.joined(separator: ", ")) FROM \(source.table)
-                        WHERE date BETWEEN ? AND ? AND store_code IN (SELECT code FROM store)
-                        """)
-                var month = ""
-                let rows = try GRDB.Row.fetchCursor(statement, arguments: range)
-                while let row = try rows.next() {
-                    let date: String = row[0]
-                    if !date.hasPrefix(month) || month.isEmpty { month = String(date.prefix(7)) }
-                    let key = StoreMonth(store: row[1], month: month)
-                    var value = sums[key] ?? MeasureSums()
-                    source.add(row, &value)
-                    sums[key] = value
-                }
-            }
-            for (table, column, path) in [
-                ("birdeye_report", "review_count", \MeasureSums.reviews),
-                ("outbound_call_report", "total_calls", \MeasureSums.calls),
-            ] {
-                let statement = try db.cachedStatement(
-                    sql: """
-                        SELECT store_code, week_start, \(column), day_0, day_1, day_2, day_3, day_4, day_5, day_6
-                        FROM \(table)
-                        WHERE store_code IN (SELECT code FROM store) AND week_start BETWEEN ? AND ?
-                        ORDER BY store_code, week_start
-                        """)
-                let arguments: StatementArguments = [start.adding(days: -6).iso8601, end.iso8601]
-                for row in try GRDB.Row.fetchAll(statement, arguments: arguments) {
-                    let store: String = row[0]
-                    guard let weekStart = CivilDate(iso8601: row[1]) else { continue }
-                    let days: [Int?] = (0..<7).map { row[3 + $0] }
-                    if days.allSatisfy({ $0 != nil }) {
-                        for (offset, count) in days.enumerated() {
-                            let day = weekStart.adding(days: offset)
-                            guard day >= start, day <= end, let count, count != 0 else { continue }
-                            sums[StoreMonth(store: store, month: String(day.iso8601.prefix(7))), default: MeasureSums()][keyPath: path] += Int128(count)
-                        }
-                    } else if weekStart >= start, weekStart <= end {
-                        let total: Int = row[2]
-                        sums[StoreMonth(store: store, month: String(weekStart.iso8601.prefix(7))), default: MeasureSums()][keyPath: path] += Int128(total)
-                    }
-                }
+            guard usesRollups else { return try Self.scanMeasures(db, from: start, through: end) }
+            let parts = CivilDate.monthParts(from: start, through: end)
+            let whole = parts.filter { CivilDate.isWholeMonth(from: $0.start, through: $0.end) }
+            var sums = try Self.rollupMeasures(db, months: whole.map(\.month))
+            for part in parts where !CivilDate.isWholeMonth(from: part.start, through: part.end) {
+                sums.merge(try Self.scanMeasures(db, from: part.start, through: part.end)) { $0 + $1 }
             }
             return sums
         }
+    }
+
+    /// Measures per store and month over `[start, end]`, summed from the feed tables: the source
+    /// of truth the rollups are built from and checked against.
+    ///
+    /// Daily tables are read in primary-key order (date, store) through SQLite's C API and summed
+    /// here by store and month: a `GROUP BY store` in SQL would sort every month part's rows, and
+    /// its products of percents and money could leave 64 bits.
+    static func scanMeasures(_ db: Database, from start: CivilDate, through end: CivilDate) throws -> [StoreMonth: MeasureSums] {
+        var sums: [StoreMonth: MeasureSums] = [:]
+        for source in dailyMeasureSources {
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT date, store_code, \(source.columns.joined(separator: ", ")) FROM \(source.table)
+                    WHERE date BETWEEN ? AND ? AND store_code IN (SELECT code FROM store)
+                    """)
+            try statement.setUncheckedArguments([start.iso8601, end.iso8601])
+            var key = StoreMonth(store: "", month: "")
+            var value = MeasureSums()
+            try RowScanner(statement).forEach { row in
+                let store = row.text(1)
+                let month = row.text(0, prefix: 7)
+                if store != key.store || month != key.month {
+                    if !key.store.isEmpty { sums[key, default: MeasureSums()] += value }
+                    key = StoreMonth(store: store, month: month)
+                    value = MeasureSums()
+                }
+                source.add(row, &value)
+            }
+            if !key.store.isEmpty { sums[key, default: MeasureSums()] += value }
+        }
+        for (table, column, path) in [
+            ("birdeye_report", "review_count", \MeasureSums.reviews),
+            ("outbound_call_report", "total_calls", \MeasureSums.calls),
+        ] {
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT store_code, week_start, \(column), day_0, day_1, day_2, day_3, day_4, day_5, day_6
+                    FROM \(table)
+                    WHERE store_code IN (SELECT code FROM store) AND week_start BETWEEN ? AND ?
+                    ORDER BY store_code, week_start
+                    """)
+            let arguments: StatementArguments = [start.adding(days: -6).iso8601, end.iso8601]
+            for row in try GRDB.Row.fetchAll(statement, arguments: arguments) {
+                let store: String = row[0]
+                guard let weekStart = CivilDate(iso8601: row[1]) else { continue }
+                let days: [Int?] = (0..<7).map { row[3 + $0] }
+                if days.allSatisfy({ $0 != nil }) {
+                    for (offset, count) in days.enumerated() {
+                        let day = weekStart.adding(days: offset)
+                        guard day >= start, day <= end, let count, count != 0 else { continue }
+                        sums[StoreMonth(store: store, month: String(day.iso8601.prefix(7))), default: MeasureSums()][keyPath: path] += Int128(count)
+                    }
+                } else if weekStart >= start, weekStart <= end {
+                    let total: Int = row[2]
+                    sums[StoreMonth(store: store, month: String(weekStart.iso8601.prefix(7))), default: MeasureSums()][keyPath: path] += Int128(total)
+                }
+            }
+        }
+        return sums
     }
 
     /// A daily feed table, the columns read after `date, store_code`, and how a row adds to the measures.
     private struct DailyMeasureSource {
         let table: String
         let columns: [String]
-        let add: (GRDB.Row, inout MeasureSums) -> Void
+        let add: (RowScanner.Row, inout MeasureSums) -> Void
     }
 
     private static let dailyMeasureSources = [
@@ -149,13 +170,15 @@ extension Warehouse {
             table: "store_report",
             columns: ["total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths"]
         ) { row, sums in
-            sums.addSales(cents: row[2], transactions: row[3], items: row[4], ccpMillionths: row[5], gpMillionths: row[6])
+            sums.addSales(
+                cents: row.int64(2), transactions: row.int64(3), items: row.int64(4), ccpMillionths: row.optionalInt64(5),
+                gpMillionths: row.optionalInt64(6))
         },
         DailyMeasureSource(table: "credit_report", columns: ["total_applications"]) { row, sums in
-            sums.applications += Int128(row[2] as Int64)
+            sums.applications += Int128(row.int64(2))
         },
         DailyMeasureSource(table: "crm_intake_report", columns: ["total_intakes"]) { row, sums in
-            sums.intakes += Int128(row[2] as Int64)
+            sums.intakes += Int128(row.int64(2))
         },
     ]
 

@@ -145,6 +145,28 @@ extension Warehouse {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v5: store-month rollups") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE store_month_rollup (
+                        store_code TEXT NOT NULL,
+                        month TEXT NOT NULL,
+                        sales_cents INTEGER NOT NULL,
+                        transactions INTEGER NOT NULL,
+                        items INTEGER NOT NULL,
+                        ccp_weighted TEXT NOT NULL,
+                        ccp_items INTEGER NOT NULL,
+                        gp_weighted TEXT NOT NULL,
+                        gp_sales_cents INTEGER NOT NULL,
+                        applications INTEGER NOT NULL,
+                        reviews INTEGER NOT NULL,
+                        intakes INTEGER NOT NULL,
+                        calls INTEGER NOT NULL,
+                        PRIMARY KEY (month, store_code)
+                    ) WITHOUT ROWID;
+                    """)
+            _ = try rebuildRollups(db)
+        }
         return migrator
     }
 

@@ -8,6 +8,10 @@ public final class Warehouse {
     /// The database file's path.
     public let path: String
     let pool: DatabasePool
+    /// Whether reports read whole months from the store-month rollups (SPEC section 13). Off,
+    /// they sum the feed tables; both give the same bits. On by default; tests turn it off
+    /// (`DDKPI_BYPASS_ROLLUPS=1`) to prove that.
+    public var usesRollups = Warehouse.rollupsEnabledByEnvironment
 
     /// Opens (creating if needed) and migrates the warehouse at `path`.
     public init(path: String) throws {

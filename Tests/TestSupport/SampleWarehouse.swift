@@ -7,10 +7,10 @@ import Warehouse
 public enum SampleWarehouse {
     /// Ingests one file as `feed` (the store directory is read from the warehouse first).
     @discardableResult
-    public static func ingest(_ path: String, as feed: FeedID, into warehouse: Warehouse, options: FeedOptions = FeedOptions())
-        -> IngestOutcome
-    {
-        warehouse.ingest(path: path, options: IngestOptions(rejectThreshold: 1)) {
+    public static func ingest(
+        _ path: String, as feed: FeedID, into warehouse: Warehouse, options: FeedOptions = FeedOptions(), threshold: Double = 1
+    ) -> IngestOutcome {
+        warehouse.ingest(path: path, options: IngestOptions(rejectThreshold: threshold)) {
             let file = try SpreadsheetFile.open(path: path)
             let reader = FeedFileReader(definition: options.definition(feed), directory: try warehouse.storeDirectory(), options: options)
             return PreparedFeed(feed: feed) { emit in try reader.read(file, emit: emit) }

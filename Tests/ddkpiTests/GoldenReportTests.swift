@@ -64,6 +64,21 @@ final class GoldenReportTests: XCTestCase {
         }
     }
 
+    /// The rollups are an optimisation (SPEC section 13): every golden report is byte-identical
+    /// with them bypassed, and `rollups check` finds them equal to a full recomputation.
+    func testGoldenReportsAreIdenticalWithoutRollups() throws {
+        let database = try sampleDatabase()
+        for (name, arguments) in Self.reports {
+            let bypassed = try CommandRunner.ddkpi(["--db", database] + arguments, environment: ["NO_COLOR": "1", "DDKPI_BYPASS_ROLLUPS": "1"])
+            XCTAssertEqual(bypassed.status, 0, "\(name): \(bypassed.stderr)")
+            let expected = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("Reports/\(name)"), encoding: .utf8)
+            XCTAssertEqual(bypassed.stdout, expected, "Reports/\(name) without rollups")
+        }
+        let check = try CommandRunner.ddkpi(["--db", database, "rollups", "check"])
+        XCTAssertEqual(check.status, 0, check.stderr)
+        XCTAssertTrue(check.stdout.hasPrefix("ok: "), check.stdout)
+    }
+
     func testReportsAreDeterministicAndFitTheTerminal() throws {
         let database = try sampleDatabase()
         let first = try CommandRunner.ddkpi(["--db", database, "review", "--quarter", "2025Q2"]).stdout

@@ -1,0 +1,47 @@
+import GRDB
+import GRDBSQLite
+
+/// Steps a prepared statement through SQLite's C API and hands each row to a closure, for the
+/// hot read paths where building a GRDB `Row` per row would cost more than the query.
+struct RowScanner {
+    /// The current row's columns (valid only inside the closure).
+    struct Row {
+        fileprivate let handle: OpaquePointer?
+
+        func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+        /// `nil` for NULL.
+        func optionalInt64(_ column: Int32) -> Int64? {
+            sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, column)
+        }
+
+        /// The column's text (at most its first `prefix` bytes).
+        func text(_ column: Int32, prefix: Int = .max) -> String {
+            guard let bytes = sqlite3_column_text(handle, column) else { return "" }
+            let count = min(Int(sqlite3_column_bytes(handle, column)), prefix)
+            return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        }
+    }
+
+    private let statement: Statement
+
+    /// A scanner over `statement`, whose arguments are already set.
+    init(_ statement: Statement) { self.statement = statement }
+
+    /// Runs the statement from its first row, calling `body` on each.
+    func forEach(_ body: (Row) throws -> Void) throws {
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        defer { sqlite3_reset(handle) }
+        while true {
+            let status = sqlite3_step(handle)
+            if status == SQLITE_DONE { return }
+            guard status == SQLITE_ROW else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))),
+                    sql: statement.sql)
+            }
+            try body(Row(handle: handle))
+        }
+    }
+}
