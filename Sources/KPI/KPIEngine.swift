@@ -61,26 +61,32 @@ public struct KPIEngine {
     }
 
     private func compute(_ periods: [ReportPeriod], filter: ScopeFilter) throws -> [ScopeValues] {
-        let scopes = try Scope.resolve(filter, stores: warehouse.stores())
+        let directory = try warehouse.stores()
+        let scopes = try Scope.resolve(filter, stores: directory)
+        let stores = StoreIndex(codes: directory.map(\.code))
         let measuresByRange = try fetchMeasures(for: periods.flatMap { [$0.range, $0.lastYear] })
-        let targets = TargetBook(goals: try warehouse.goals(months: TargetBook.months(of: periods.flatMap { [$0.range] + ($0.full.map { [$0] } ?? []) })))
-        let monthParts = periods.map { (current: $0.range.monthParts, lastYear: $0.lastYear.monthParts.map(\.month), full: $0.full?.monthParts) }
+        let goalMonths = TargetBook.months(of: periods.flatMap { [$0.range] + ($0.full.map { [$0] } ?? []) })
+        let targets = TargetBook(goals: try warehouse.goals(months: goalMonths))
+        let grids = periods.map { period in
+            PeriodGrid(
+                period: period.range, lastYear: period.lastYear, full: period.full, stores: stores,
+                current: measuresByRange[period.range] ?? [:], previous: measuresByRange[period.lastYear] ?? [:], targets: targets)
+        }
         return scopes.map { scope in
-            ScopeValues(
+            let members = stores.indices(of: scope.stores)
+            return ScopeValues(
                 scope: scope.id, title: scope.title,
-                periods: zip(periods, monthParts).map { period, parts in
-                    let current = measuresByRange[period.range] ?? [:]
-                    let actual = scope.total(current, months: parts.current.map(\.month))
-                    let ly = scope.total(measuresByRange[period.lastYear] ?? [:], months: parts.lastYear)
+                periods: zip(periods, grids).map { period, grid in
+                    let actual = grid.actual(members)
+                    let ly = grid.lastYearActual(members)
                     return PeriodValues(
                         label: period.label, range: period.range, lastYear: period.lastYear,
-                        metrics: MetricDefinition.all.map { metric in
-                            var value = Self.value(of: metric, actual: actual, ly: ly, target: Self.target(
-                                of: metric, scope: scope, parts: parts.current, measures: current, targets: targets))
-                            if metric.isAdditive, let full = period.full, let fullParts = parts.full, let actual = value.actual {
+                        metrics: MetricDefinition.all.enumerated().map { index, metric in
+                            var value = Self.value(of: metric, actual: actual, ly: ly, target: grid.target(metric: index, members))
+                            if let full = period.full, let actual = value.actual, metric.isAdditive {
                                 value.projection = Projection(
                                     actual: actual, elapsedDays: period.range.days, fullDays: full.days, elapsedTarget: value.target,
-                                    fullTarget: Self.target(of: metric, scope: scope, parts: fullParts, measures: current, targets: targets))
+                                    fullTarget: grid.fullTarget(metric: index, members))
                             }
                             return value
                         })
@@ -123,37 +129,6 @@ public struct KPIEngine {
         return actual / base - 1
     }
 
-    /// The scope's target: additive targets add up over stores and month parts; a ratio's target
-    /// is the (store, month) targets weighted by each part's actual denominator.
-    static func target(
-        of metric: MetricDefinition, scope: Scope, parts: [(month: String, part: DateRange)],
-        measures: [StoreMonth: MeasureSums], targets: TargetBook
-    ) -> Double? {
-        var total = 0.0
-        var weights = 0.0
-        // The common case, one target for every weighted component (a global default), is that
-        // target exactly: (t × w) / w need not give back t in binary.
-        var sameTarget: Double??
-        for store in scope.stores {
-            for (month, part) in parts {
-                if let denominator = metric.formula.denominator {
-                    let weight = Double(measures[StoreMonth(store: store, month: month)]?[keyPath: denominator] ?? 0)
-                    guard weight != 0 else { continue }
-                    guard let target = targets.monthlyTarget(store: store, month: month, metric: metric.key) else { return nil }
-                    total += target * weight
-                    weights += weight
-                    sameTarget = (sameTarget == nil || sameTarget == .some(target)) ? .some(target) : .some(nil)
-                } else {
-                    guard let target = targets.additiveTarget(store: store, month: month, part: part, metric: metric.key)
-                    else { return nil }
-                    total += target
-                }
-            }
-        }
-        if metric.isAdditive { return total }
-        guard weights != 0 else { return nil }
-        return sameTarget.flatMap { $0 } ?? total / weights
-    }
 }
 
 /// A set of stores reported together.
@@ -164,15 +139,6 @@ struct Scope {
 
     /// Whether the scope is one store (not a region or the company).
     var isStore: Bool { !id.hasPrefix("region:") && id != "ALL" }
-
-    /// The scope's measures over a range's months: its stores' month parts, summed.
-    func total(_ measures: [StoreMonth: MeasureSums], months: [String]) -> MeasureSums {
-        var sum = MeasureSums()
-        for month in months {
-            for store in stores { sum += measures[StoreMonth(store: store, month: month)] ?? MeasureSums() }
-        }
-        return sum
-    }
 
     /// Stores by code, then regions by name, then `ALL` (SPEC section 7).
     static func resolve(_ filter: ScopeFilter, stores: [StoreRecord]) throws -> [Scope] {

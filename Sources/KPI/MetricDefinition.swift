@@ -70,6 +70,13 @@ public struct MetricDefinition: Sendable {
     /// `numerator / denominator` as a `Double`: exact operands below 2^53 (every realistic sum)
     /// make it the correctly rounded quotient.
     static func divide(_ numerator: Int128, by denominator: Int128) -> Double {
-        denominator == 1 ? Double(numerator) : Double(numerator) / Double(denominator)
+        denominator == 1 ? double(numerator) : double(numerator) / double(denominator)
+    }
+
+    /// `value` as the nearest `Double`; through `Int64` when it fits, which is exact to the same
+    /// bits and much faster than the generic 128-bit conversion.
+    static func double(_ value: Int128) -> Double {
+        if let small = Int64(exactly: value) { return Double(small) }
+        return Double(value)
     }
 }

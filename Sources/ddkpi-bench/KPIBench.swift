@@ -23,15 +23,20 @@ struct KPIBench: ParsableCommand {
     @Option(help: "Timed repetitions of each query (the median is reported).")
     var repetitions = 9
 
+    @Option(help: "Keep the synthetic warehouse in this folder, and reuse it when it is already there.")
+    var keep: String?
+
     func run() throws {
-        let work = "/tmp/ddkpi-bench-kpi-\(getpid())"
+        let work = keep ?? "/tmp/ddkpi-bench-kpi-\(getpid())"
+        let database = work + "/warehouse.sqlite"
+        let reuse = keep != nil && FileSystem.exists(database)
         mkdir(work, 0o755)
-        defer { _ = try? Measurement.run(label: "cleanup", ["rm", "-rf", work]) }
+        defer { if keep == nil { _ = try? Measurement.run(label: "cleanup", ["rm", "-rf", work]) } }
         let started = Clock.now()
-        let warehouse = try Warehouse(path: work + "/warehouse.sqlite")
+        let warehouse = try Warehouse(path: database)
         let last = CivilDate(year: 2025, month: 6, day: 30)
         let first = CivilDate(year: 2025 - years, month: 7, day: 1)
-        let files = try SyntheticChain(stores: stores, first: first, last: last).write(to: work)
+        let files = reuse ? [] : try SyntheticChain(stores: stores, first: first, last: last).write(to: work)
         for (path, feed) in files {
             let outcome = warehouse.ingest(path: path, options: IngestOptions(rejectThreshold: 0)) {
                 let file = try SpreadsheetFile.open(path: path)

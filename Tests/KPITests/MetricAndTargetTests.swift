@@ -58,16 +58,21 @@ final class MetricAndTargetTests: XCTestCase {
     }
 
     func testRatioTargetsAreWeightedByActualDenominators() {
-        let scope = Scope(id: "region:East", title: "East", stores: ["08", "12"])
+        let stores = StoreIndex(codes: ["08", "12"])
         var store08 = MeasureSums()
         store08.transactions = 30
         var store12 = MeasureSums()
         store12.transactions = 10
         let measures = [StoreMonth(store: "08", month: july): store08, StoreMonth(store: "12", month: july): store12]
-        let target = KPIEngine.target(of: metric("upt"), scope: scope, parts: part(1, 31).monthParts, measures: measures, targets: book)
-        XCTAssertEqual(target!, (3 * 30 + 2 * 10) / 40, accuracy: 1e-12)
-        XCTAssertNil(KPIEngine.target(of: metric("upt"), scope: scope, parts: part(1, 31).monthParts, measures: [:], targets: book), "no weight, no target")
-        let sales = KPIEngine.target(of: metric("totalSales"), scope: scope, parts: part(1, 31).monthParts, measures: measures, targets: book)
-        XCTAssertEqual(sales, 6200 + 3100, "additive targets add up over stores")
+        let grid = PeriodGrid(
+            period: part(1, 31), lastYear: part(1, 31), full: nil, stores: stores, current: measures, previous: [:], targets: book)
+        let east = stores.indices(of: ["08", "12"])
+        let upt = MetricDefinition.all.firstIndex { $0.key == "upt" } ?? 0
+        let sales = MetricDefinition.all.firstIndex { $0.key == "totalSales" } ?? 0
+        XCTAssertEqual(grid.target(metric: upt, east)!, (3 * 30 + 2 * 10) / 40, accuracy: 1e-12)
+        let empty = PeriodGrid(period: part(1, 31), lastYear: part(1, 31), full: nil, stores: stores, current: [:], previous: [:], targets: book)
+        XCTAssertNil(empty.target(metric: upt, east), "no weight, no target")
+        XCTAssertEqual(grid.target(metric: sales, east), 6200 + 3100, "additive targets add up over stores")
+        XCTAssertEqual(grid.actual(east).transactions, 40)
     }
 }

@@ -1,0 +1,133 @@
+import Warehouse
+
+/// Store codes numbered 0…n−1 in code order, so per-store values live in arrays.
+struct StoreIndex {
+    let codes: [String]
+    private let positions: [String: Int]
+
+    init(codes: [String]) {
+        self.codes = codes.sorted()
+        positions = Dictionary(self.codes.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    var count: Int { codes.count }
+
+    /// The positions of `codes` (unknown codes are left out), in the order given.
+    func indices(of codes: [String]) -> [Int] { codes.compactMap { positions[$0] } }
+
+    func index(of code: String) -> Int? { positions[code] }
+}
+
+/// One period of a report, prepared once for every scope: each store's summed measures (this
+/// period and LY) and each store's target components per metric and month part.
+///
+/// A scope's values fold its stores' entries in store order and, within a store, month order,
+/// the same order whatever the scope, so a region's or the company's target is computed exactly
+/// as one sum over its (store, month) components (SPEC section 7).
+struct PeriodGrid {
+    /// A (store, month part) piece of a target: an additive metric's target for the part, or a
+    /// ratio metric's monthly target with the part's actual denominator as its weight.
+    struct Component {
+        var target: Double?
+        var weight: Double
+    }
+
+    private let storeCount: Int
+    private let actuals: [MeasureSums]
+    private let lastYearActuals: [MeasureSums]
+    /// Per metric: `storeCount × parts` components, store-major.
+    private let components: [[Component]]
+    private let partCount: Int
+    /// Per additive metric: the whole period's components (`nil` for ratios, or without a whole period).
+    private let fullComponents: [[Component]?]
+    private let fullPartCount: Int
+
+    init(
+        period: DateRange, lastYear: DateRange, full: DateRange?, stores: StoreIndex, current: [StoreMonth: MeasureSums],
+        previous: [StoreMonth: MeasureSums], targets: TargetBook
+    ) {
+        storeCount = stores.count
+        let parts = period.monthParts
+        let monthMeasures = Self.byStore(current, months: parts.map(\.month), stores: stores)
+        actuals = monthMeasures.map { $0.reduce(MeasureSums(), +) }
+        lastYearActuals = Self.byStore(previous, months: lastYear.monthParts.map(\.month), stores: stores).map { $0.reduce(MeasureSums(), +) }
+        partCount = parts.count
+        components = MetricDefinition.all.map { metric in
+            stores.codes.enumerated().flatMap { storeIndex, store in
+                parts.enumerated().map { partIndex, part -> Component in
+                    if let denominator = metric.formula.denominator {
+                        let weight = Self.double(monthMeasures[storeIndex][partIndex][keyPath: denominator])
+                        let target = weight == 0 ? nil : targets.monthlyTarget(store: store, month: part.month, metric: metric.key)
+                        return Component(target: target, weight: weight)
+                    }
+                    return Component(target: targets.additiveTarget(store: store, month: part.month, part: part.part, metric: metric.key), weight: 1)
+                }
+            }
+        }
+        let fullParts = full?.monthParts ?? []
+        fullPartCount = fullParts.count
+        fullComponents = MetricDefinition.all.map { metric in
+            guard full != nil, metric.isAdditive else { return nil }
+            return stores.codes.flatMap { store in
+                fullParts.map { Component(target: targets.additiveTarget(store: store, month: $0.month, part: $0.part, metric: metric.key), weight: 1) }
+            }
+        }
+    }
+
+    /// The summed measures of `members` (store positions).
+    func actual(_ members: [Int]) -> MeasureSums { members.reduce(MeasureSums()) { $0 + actuals[$1] } }
+
+    /// The summed LY measures of `members`.
+    func lastYearActual(_ members: [Int]) -> MeasureSums { members.reduce(MeasureSums()) { $0 + lastYearActuals[$1] } }
+
+    /// The target of metric `index` over the period for `members`: additive targets add up over
+    /// stores and month parts (none when any part has none); a ratio's target is the monthly
+    /// targets weighted by each part's actual denominator (none when a weighted part has none,
+    /// or when the weights sum to 0).
+    func target(metric index: Int, _ members: [Int]) -> Double? {
+        Self.fold(components[index], parts: partCount, members: members, additive: MetricDefinition.all[index].isAdditive)
+    }
+
+    /// An additive metric's target over the whole period (for projections).
+    func fullTarget(metric index: Int, _ members: [Int]) -> Double? {
+        fullComponents[index].flatMap { Self.fold($0, parts: fullPartCount, members: members, additive: true) }
+    }
+
+    private static func fold(_ components: [Component], parts: Int, members: [Int], additive: Bool) -> Double? {
+        var total = 0.0
+        var weights = 0.0
+        // The common case, one target for every weighted component (a global default), is that
+        // target exactly: (t × w) / w need not give back t in binary.
+        var sameTarget: Double??
+        for store in members {
+            for component in components[(store * parts)..<(store * parts + parts)] {
+                if additive {
+                    guard let target = component.target else { return nil }
+                    total += target
+                } else {
+                    guard component.weight != 0 else { continue }
+                    guard let target = component.target else { return nil }
+                    total += target * component.weight
+                    weights += component.weight
+                    sameTarget = (sameTarget == nil || sameTarget == .some(target)) ? .some(target) : .some(nil)
+                }
+            }
+        }
+        if additive { return total }
+        guard weights != 0 else { return nil }
+        return sameTarget.flatMap { $0 } ?? total / weights
+    }
+
+    /// Per store position, the measures of each of `months` (zero where there are none).
+    private static func byStore(_ measures: [StoreMonth: MeasureSums], months: [String], stores: StoreIndex) -> [[MeasureSums]] {
+        var grid = Array(repeating: Array(repeating: MeasureSums(), count: months.count), count: stores.count)
+        let monthPositions = Dictionary(months.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        for (key, value) in measures {
+            guard let month = monthPositions[key.month], let store = stores.index(of: key.store) else { continue }
+            grid[store][month] = value
+        }
+        return grid
+    }
+
+    private static func double(_ value: Int128) -> Double { MetricDefinition.double(value) }
+}
