@@ -52,15 +52,17 @@ struct PeriodGrid {
         actuals = monthMeasures.map { $0.reduce(MeasureSums(), +) }
         lastYearActuals = Self.byStore(previous, months: lastYear.monthParts.map(\.month), stores: stores).map { $0.reduce(MeasureSums(), +) }
         partCount = parts.count
-        components = MetricDefinition.all.map { metric in
-            stores.codes.enumerated().flatMap { storeIndex, store in
-                parts.enumerated().map { partIndex, part -> Component in
+        let storeTargets = stores.codes.map(targets.store)
+        components = MetricDefinition.all.enumerated().map { metricIndex, metric in
+            let keys = parts.map { TargetBook.key(month: $0.month, metric: metric.key) }
+            return storeTargets.enumerated().flatMap { storeIndex, book in
+                zip(parts, keys).enumerated().map { partIndex, element -> Component in
+                    let (part, key) = element
                     if let denominator = metric.formula.denominator {
                         let weight = Self.double(monthMeasures[storeIndex][partIndex][keyPath: denominator])
-                        let target = weight == 0 ? nil : targets.monthlyTarget(store: store, month: part.month, metric: metric.key)
-                        return Component(target: target, weight: weight)
+                        return Component(target: weight == 0 ? nil : key.flatMap(book.monthlyTarget), weight: weight)
                     }
-                    return Component(target: targets.additiveTarget(store: store, month: part.month, part: part.part, metric: metric.key), weight: 1)
+                    return Component(target: key.flatMap { book.additiveTarget($0, part: part.part) }, weight: 1)
                 }
             }
         }
@@ -68,8 +70,9 @@ struct PeriodGrid {
         fullPartCount = fullParts.count
         fullComponents = MetricDefinition.all.map { metric in
             guard full != nil, metric.isAdditive else { return nil }
-            return stores.codes.flatMap { store in
-                fullParts.map { Component(target: targets.additiveTarget(store: store, month: $0.month, part: $0.part, metric: metric.key), weight: 1) }
+            let keys = fullParts.map { TargetBook.key(month: $0.month, metric: metric.key) }
+            return storeTargets.flatMap { book in
+                zip(fullParts, keys).map { part, key in Component(target: key.flatMap { book.additiveTarget($0, part: part.part) }, weight: 1) }
             }
         }
     }

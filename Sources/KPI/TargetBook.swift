@@ -4,41 +4,78 @@ import Warehouse
 
 /// Merged goals (SPEC section 7): per store, month and metric, the store's daily targets for the
 /// month (when any exist) beat its monthly target, which beats the `global` per-store default.
+///
+/// Goals are filed per scope, then by (month, metric) as small integers, so that the engine's
+/// per-store lookups hash one store code per store rather than three strings per lookup.
 struct TargetBook {
-    private struct Key: Hashable { let scope: String; let month: String; let metric: String }
-    private var monthly: [Key: Double] = [:]
-    private var daily: [Key: [(date: CivilDate, target: Double)]] = [:]
+    /// A month (`year × 12 + month − 1`) and a metric (its position in `MetricDefinition.all`).
+    struct Key: Hashable {
+        let month: Int
+        let metric: Int
+    }
+
+    private var monthly: [String: [Key: Double]] = [:]
+    private var daily: [String: [Key: [(date: CivilDate, target: Double)]]] = [:]
 
     init(goals: [GoalRecord]) {
         for goal in goals {
-            let key = Key(scope: goal.scope, month: goal.period, metric: goal.metric)
+            guard let key = Self.key(month: goal.period, metric: goal.metric) else { continue }
             if let date = goal.date {
-                daily[key, default: []].append((date, goal.target))
+                daily[goal.scope, default: [:]][key, default: []].append((date, goal.target))
             } else {
-                monthly[key] = goal.target
+                monthly[goal.scope, default: [:]][key] = goal.target
             }
         }
     }
 
-    /// The monthly target of a store for a month: its own, else the global default.
-    func monthlyTarget(store: String, month: String, metric: String) -> Double? {
-        monthly[Key(scope: store, month: month, metric: metric)] ?? monthly[Key(scope: "global", month: month, metric: metric)]
+    /// One store's targets, with the global defaults behind its own.
+    func store(_ code: String) -> StoreTargets {
+        StoreTargets(own: monthly[code] ?? [:], global: monthly["global"] ?? [:], daily: daily[code] ?? [:])
     }
 
-    /// An additive metric's target for one store over part of a month: the sum of its daily
-    /// targets on those days when the month has daily targets, else the monthly target prorated
-    /// by calendar days.
-    func additiveTarget(store: String, month: String, part: DateRange, metric: String) -> Double? {
-        if let days = daily[Key(scope: store, month: month, metric: metric)] {
-            return days.filter { part.contains($0.date) }.map(\.target).reduce(0, +)
-        }
-        guard let target = monthlyTarget(store: store, month: month, metric: metric) else { return nil }
-        let daysInMonth = CivilDate.daysIn(month: part.start.month, year: part.start.year)
-        return target * Double(part.days) / Double(daysInMonth)
+    /// The monthly target of a store for a month (`YYYY-MM`): its own, else the global default.
+    func monthlyTarget(store: String, month: String, metric: String) -> Double? {
+        Self.key(month: month, metric: metric).flatMap { self.store(store).monthlyTarget($0) }
     }
+
+    /// An additive metric's target for one store over part of a month (`YYYY-MM`).
+    func additiveTarget(store: String, month: String, part: DateRange, metric: String) -> Double? {
+        Self.key(month: month, metric: metric).flatMap { self.store(store).additiveTarget($0, part: part) }
+    }
+
+    /// The key of a month (`YYYY-MM`) and a metric's JSON key; `nil` for an unknown metric or month.
+    static func key(month: String, metric: String) -> Key? {
+        guard let first = CivilDate(iso8601: month + "-01"), let index = metricPositions[metric] else { return nil }
+        return Key(month: first.year * 12 + first.month - 1, metric: index)
+    }
+
+    private static let metricPositions = Dictionary(
+        MetricDefinition.all.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// The months goals are needed for, to load no more than that.
     static func months(of ranges: [DateRange]) -> Set<String> {
         Set(ranges.flatMap { $0.monthParts.map(\.month) })
+    }
+}
+
+/// One store's merged targets (see `TargetBook`).
+struct StoreTargets {
+    let own: [TargetBook.Key: Double]
+    let global: [TargetBook.Key: Double]
+    let daily: [TargetBook.Key: [(date: CivilDate, target: Double)]]
+
+    /// The store's monthly target, else the global default.
+    func monthlyTarget(_ key: TargetBook.Key) -> Double? { own[key] ?? global[key] }
+
+    /// An additive metric's target over part of a month: the sum of the store's daily targets on
+    /// those days when the month has daily targets, else the monthly target prorated by
+    /// calendar days.
+    func additiveTarget(_ key: TargetBook.Key, part: DateRange) -> Double? {
+        if let days = daily[key] {
+            return days.filter { part.contains($0.date) }.map(\.target).reduce(0, +)
+        }
+        guard let target = monthlyTarget(key) else { return nil }
+        let daysInMonth = CivilDate.daysIn(month: part.start.month, year: part.start.year)
+        return target * Double(part.days) / Double(daysInMonth)
     }
 }

@@ -15,6 +15,17 @@ struct RowScanner {
             sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, column)
         }
 
+        /// The column's first bytes (at most `prefix`, and at most 7) packed with their count into
+        /// one integer, a cheap key for short text such as store codes; `nil` when longer than 7 bytes.
+        func packedText(_ column: Int32, prefix: Int = 7) -> UInt64? {
+            guard let bytes = sqlite3_column_text(handle, column) else { return 0 }
+            let count = min(Int(sqlite3_column_bytes(handle, column)), prefix)
+            guard count <= 7 else { return nil }
+            var packed = UInt64(count) << 56
+            for index in 0..<count { packed |= UInt64(bytes[index]) << (8 * UInt64(index)) }
+            return packed
+        }
+
         /// The column's text (at most its first `prefix` bytes).
         func text(_ column: Int32, prefix: Int = .max) -> String {
             guard let bytes = sqlite3_column_text(handle, column) else { return "" }

@@ -113,19 +113,48 @@ extension Warehouse {
                     WHERE date BETWEEN ? AND ? AND store_code IN (SELECT code FROM store)
                     """)
             try statement.setUncheckedArguments([start.iso8601, end.iso8601])
-            var key = StoreMonth(store: "", month: "")
-            var value = MeasureSums()
-            try RowScanner(statement).forEach { row in
-                let store = row.text(1)
-                let month = row.text(0, prefix: 7)
-                if store != key.store || month != key.month {
-                    if !key.store.isEmpty { sums[key, default: MeasureSums()] += value }
-                    key = StoreMonth(store: store, month: month)
-                    value = MeasureSums()
-                }
-                source.add(row, &value)
+            // Rows come date by date, every store within a date: sums for the current month are
+            // kept per store, found by the store code's bytes packed into an integer.
+            var month: UInt64?
+            var monthText = ""
+            var slotByCode: [UInt64: Int] = [:]
+            var slotByLongCode: [String: Int] = [:]
+            var slots: [(store: String, sums: MeasureSums)] = []
+            func flushMonth() {
+                for slot in slots { sums[StoreMonth(store: slot.store, month: monthText), default: MeasureSums()] += slot.sums }
+                slots.removeAll(keepingCapacity: true)
+                slotByCode.removeAll(keepingCapacity: true)
+                slotByLongCode.removeAll(keepingCapacity: true)
             }
-            if !key.store.isEmpty { sums[key, default: MeasureSums()] += value }
+            try RowScanner(statement).forEach { row in
+                let rowMonth = row.packedText(0, prefix: 7)
+                if rowMonth != month {
+                    flushMonth()
+                    month = rowMonth
+                    monthText = row.text(0, prefix: 7)
+                }
+                let slot: Int
+                if let code = row.packedText(1) {
+                    if let known = slotByCode[code] {
+                        slot = known
+                    } else {
+                        slot = slots.count
+                        slots.append((row.text(1), MeasureSums()))
+                        slotByCode[code] = slot
+                    }
+                } else {
+                    let store = row.text(1)
+                    if let known = slotByLongCode[store] {
+                        slot = known
+                    } else {
+                        slot = slots.count
+                        slots.append((store, MeasureSums()))
+                        slotByLongCode[store] = slot
+                    }
+                }
+                source.add(row, &slots[slot].sums)
+            }
+            flushMonth()
         }
         for (table, column, path) in [
             ("birdeye_report", "review_count", \MeasureSums.reviews),
