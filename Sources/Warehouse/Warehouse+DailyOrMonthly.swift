@@ -108,11 +108,10 @@ extension Warehouse {
         let wholeMonths = CivilDate.monthParts(from: start, through: end)
             .filter { CivilDate.isWholeMonth(from: $0.start, through: $0.end) }.map(\.month)
         let select = "SELECT date, store_code, \(columns.joined(separator: ", ")) FROM \(table)"
-        let stores = "store_code IN (SELECT code FROM store)"
         try pool.read { db in
             var withDays = Set<KeyMonth<Key>>()
             let days = try GRDB.Row.fetchCursor(
-                db.cachedStatement(sql: "\(select) WHERE date BETWEEN ? AND ? AND grain = 'day' AND \(condition) AND \(stores)"),
+                db.cachedStatement(sql: "\(select) WHERE date BETWEEN ? AND ? AND grain = 'day' AND \(condition)"),
                 arguments: [start.iso8601, end.iso8601])
             while let row = try days.next() {
                 let date: String = row[0]
@@ -123,7 +122,7 @@ extension Warehouse {
             guard !wholeMonths.isEmpty else { return }
             let placeholders = wholeMonths.map { _ in "?" }.joined(separator: ", ")
             let months = try GRDB.Row.fetchCursor(
-                db, sql: "\(select) WHERE date IN (\(placeholders)) AND grain = 'month' AND \(condition) AND \(stores)",
+                db, sql: "\(select) WHERE date IN (\(placeholders)) AND grain = 'month' AND \(condition)",
                 arguments: StatementArguments(wholeMonths))
             while let row = try months.next() {
                 let date: String = row[0]

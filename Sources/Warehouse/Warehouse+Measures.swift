@@ -101,6 +101,7 @@ extension Warehouse {
     /// Measures per store and month over `[start, end]`, summed from the feed tables: the source
     /// of truth the rollups are built from and checked against.
     ///
+    /// Every row's store is in the directory (a foreign key), so no row is filtered by store.
     /// Daily tables are read in primary-key order (date, store) through SQLite's C API and summed
     /// here by store and month: a `GROUP BY store` in SQL would sort every month part's rows, and
     /// its products of percents and money could leave 64 bits.
@@ -110,7 +111,7 @@ extension Warehouse {
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT date, store_code, \(source.columns.joined(separator: ", ")) FROM \(source.table)
-                    WHERE date BETWEEN ? AND ? AND store_code IN (SELECT code FROM store)
+                    WHERE date BETWEEN ? AND ?
                     """)
             try statement.setUncheckedArguments([start.iso8601, end.iso8601])
             // Rows come date by date, every store within a date: sums for the current month are
@@ -163,24 +164,26 @@ extension Warehouse {
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT store_code, week_start, \(column), day_0, day_1, day_2, day_3, day_4, day_5, day_6
-                    FROM \(table)
-                    WHERE store_code IN (SELECT code FROM store) AND week_start BETWEEN ? AND ?
-                    ORDER BY store_code, week_start
+                    FROM \(table) WHERE week_start BETWEEN ? AND ?
                     """)
-            let arguments: StatementArguments = [start.adding(days: -6).iso8601, end.iso8601]
-            for row in try GRDB.Row.fetchAll(statement, arguments: arguments) {
-                let store: String = row[0]
-                guard let weekStart = CivilDate(iso8601: row[1]) else { continue }
-                let days: [Int?] = (0..<7).map { row[3 + $0] }
-                if days.allSatisfy({ $0 != nil }) {
-                    for (offset, count) in days.enumerated() {
+            try statement.setUncheckedArguments([start.adding(days: -6).iso8601, end.iso8601])
+            try RowScanner(statement).forEach { row in
+                guard let weekStart = CivilDate(iso8601: row.text(1)) else { return }
+                let store = row.text(0)
+                // A week spans at most two months: name each once.
+                let firstMonth = String(weekStart.iso8601.prefix(7))
+                let lastDay = weekStart.adding(days: 6)
+                let lastMonth = lastDay.month == weekStart.month ? firstMonth : String(lastDay.iso8601.prefix(7))
+                if (0..<7).allSatisfy({ row.optionalInt64(3 + Int32($0)) != nil }) {
+                    for offset in 0..<7 {
+                        let count = row.int64(3 + Int32(offset))
                         let day = weekStart.adding(days: offset)
-                        guard day >= start, day <= end, let count, count != 0 else { continue }
-                        sums[StoreMonth(store: store, month: String(day.iso8601.prefix(7))), default: MeasureSums()][keyPath: path] += Int128(count)
+                        guard count != 0, day >= start, day <= end else { continue }
+                        let month = day.month == weekStart.month ? firstMonth : lastMonth
+                        sums[StoreMonth(store: store, month: month), default: MeasureSums()][keyPath: path] += Int128(count)
                     }
                 } else if weekStart >= start, weekStart <= end {
-                    let total: Int = row[2]
-                    sums[StoreMonth(store: store, month: String(weekStart.iso8601.prefix(7))), default: MeasureSums()][keyPath: path] += Int128(total)
+                    sums[StoreMonth(store: store, month: firstMonth), default: MeasureSums()][keyPath: path] += Int128(row.int64(2))
                 }
             }
         }
