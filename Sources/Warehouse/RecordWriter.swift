@@ -15,9 +15,11 @@ struct RecordWriter {
     private var pendingRows = 0
     /// The full-batch statement, prepared once per file.
     private var batchStatement: Statement?
-    /// The store-months whose rollups this file's records change.
-    private var touchedMonths = Set<StoreMonth>()
-    private var lastTouched: (store: String, year: Int, month: Int)?
+    /// What this file's records add to the store-month rollups.
+    private var rollups = RollupAccumulator()
+    /// Rows written to the file's table (the rollups can simply add the file's sums when every
+    /// one of them was an insert).
+    private var rowsWritten = 0
 
     private static let dailyColumns = (0..<7).map { "day_\($0)" }
     private static let salesAudit = UpsertStatement(
@@ -55,7 +57,7 @@ struct RecordWriter {
     mutating func write(_ record: FeedRecord, _ db: Database) throws {
         switch record {
         case .salesAudit(let r):
-            touch(r.store, r.date)
+            rollups.add(r)
             try startRow(Self.salesAudit, db)
             pending.add(r.store)
             pending.add(r.date)
@@ -68,21 +70,19 @@ struct RecordWriter {
             pending.add(r.adsCents)
             pending.add(runID)
         case .creditApplications(let r):
-            touch(r.store, r.date)
+            rollups.add(r, \.applications)
             try startRow(Self.credit, db)
             addDailyCount(r)
         case .crmIntakes(let r):
-            touch(r.store, r.date)
+            rollups.add(r, \.intakes)
             try startRow(Self.intakes, db)
             addDailyCount(r)
         case .birdeyeReviews(let r):
-            touch(r.store, r.weekStart)
-            touch(r.store, r.weekStart.adding(days: 6))
+            rollups.add(r, \.reviews)
             try startRow(Self.reviews, db)
             addWeeklyCounts(r)
         case .outboundCalls(let r):
-            touch(r.store, r.weekStart)
-            touch(r.store, r.weekStart.adding(days: 6))
+            rollups.add(r, \.calls)
             try startRow(Self.calls, db)
             addWeeklyCounts(r)
         case .employeeSales(let r):
@@ -145,16 +145,8 @@ struct RecordWriter {
     mutating func finish(_ db: Database) throws -> UpsertCounts {
         try flush(db)
         let counts = try tally.counts(db)
-        try Warehouse.refreshRollups(db, touched: touchedMonths)
+        try rollups.apply(db, onlyInserts: counts.inserted == rowsWritten)
         return counts
-    }
-
-    /// Notes that a record of `store` on `date` changes that store-month's rollup.
-    private mutating func touch(_ store: String, _ date: CivilDate) {
-        // Consecutive records share a store-month more often than not: skip the set then.
-        if let last = lastTouched, last.month == date.month, last.year == date.year, last.store == store { return }
-        touchedMonths.insert(StoreMonth(store: store, month: String(date.iso8601.prefix(7))))
-        lastTouched = (store, date.year, date.month)
     }
 
     /// Starts a row for `upsert`, first writing the pending rows if they are for another table.
@@ -170,6 +162,7 @@ struct RecordWriter {
 
     private mutating func endRow(_ db: Database) throws {
         pendingRows += 1
+        rowsWritten += 1
         if pendingRows == Self.batchSize { try flush(db) }
     }
 

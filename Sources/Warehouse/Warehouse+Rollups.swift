@@ -69,6 +69,17 @@ extension Warehouse {
         }
     }
 
+    /// The rollups stored for `keys` (those that exist).
+    static func rollupsIn(_ db: Database, _ keys: Set<StoreMonth>) throws -> [StoreMonth: MeasureSums] {
+        let months = Array(Set(keys.map(\.month))).sorted()
+        return try rollupMeasures(db, months: months).filter { keys.contains($0.key) }
+    }
+
+    /// Writes the given rollup rows (inserting or replacing).
+    static func writeRollups(_ db: Database, _ rows: [StoreMonth: MeasureSums]) throws {
+        for (key, sums) in rows { try writeRollup(db, key, sums) }
+    }
+
     /// The rollups of `months` (every month when `nil`).
     static func rollupMeasures(_ db: Database, months: [String]?) throws -> [StoreMonth: MeasureSums] {
         if let months, months.isEmpty { return [:] }
@@ -142,5 +153,69 @@ extension Warehouse {
             all.merge(try scanMeasures(db, from: part.start, through: monthEnd)) { $0 + $1 }
         }
         return all
+    }
+}
+
+/// What one file's records add to the store-month rollups, summed as they are written.
+///
+/// When every record of the file was an insert, no earlier row of its keys existed, so the
+/// rollups change by exactly these sums: the accumulator adds them. Otherwise (a re-sent or
+/// corrected file) the store-months it touched are recomputed from the feed tables.
+struct RollupAccumulator {
+    /// A store and a month as `year × 12 + month − 1` (cheaper to build per record than text).
+    private struct Key: Hashable {
+        let store: String
+        let month: Int
+
+        init(_ store: String, _ date: CivilDate) {
+            self.store = store
+            month = date.year * 12 + date.month - 1
+        }
+
+        var storeMonth: StoreMonth {
+            StoreMonth(store: store, month: String(format: "%04d-%02d", month / 12, month % 12 + 1))
+        }
+    }
+
+    private var sums: [Key: MeasureSums] = [:]
+    /// Months a record may change without adding to them (the other month of a week that spans
+    /// two), for the recomputation after a re-sent file.
+    private var alsoTouched = Set<Key>()
+
+    mutating func add(_ record: SalesAuditRecord) {
+        sums[Key(record.store, record.date), default: MeasureSums()].addSales(
+            cents: record.totalSalesCents, transactions: Int64(record.totalTransactions), items: Int64(record.totalItems),
+            ccpMillionths: record.ccpPctMillionths, gpMillionths: record.gpPctMillionths)
+    }
+
+    mutating func add(_ record: DailyCountRecord, _ measure: WritableKeyPath<MeasureSums, Int128>) {
+        sums[Key(record.store, record.date), default: MeasureSums()][keyPath: measure] += Int128(record.count)
+    }
+
+    /// A week's counts go to the month of each day when the days are known, else the week's
+    /// total to the month of its week start, as `scanMeasures` reads them; both months of a
+    /// week that spans two are touched either way.
+    mutating func add(_ record: WeeklyCountRecord, _ measure: WritableKeyPath<MeasureSums, Int128>) {
+        let start = Key(record.store, record.weekStart)
+        alsoTouched.insert(start)
+        alsoTouched.insert(Key(record.store, record.weekStart.adding(days: 6)))
+        guard let days = record.dailyCounts else {
+            sums[start, default: MeasureSums()][keyPath: measure] += Int128(record.total)
+            return
+        }
+        for (offset, count) in days.enumerated() where count != 0 {
+            sums[Key(record.store, record.weekStart.adding(days: offset)), default: MeasureSums()][keyPath: measure] += Int128(count)
+        }
+    }
+
+    /// Brings the rollups of the touched store-months up to date, inside the file's transaction.
+    func apply(_ db: Database, onlyInserts: Bool) throws {
+        guard onlyInserts else {
+            return try Warehouse.refreshRollups(db, touched: Set(sums.keys.map(\.storeMonth)).union(alsoTouched.map(\.storeMonth)))
+        }
+        guard !sums.isEmpty else { return }
+        var months = try Warehouse.rollupsIn(db, Set(sums.keys.map(\.storeMonth)))
+        for (key, value) in sums { months[key.storeMonth, default: MeasureSums()] += value }
+        try Warehouse.writeRollups(db, months)
     }
 }

@@ -67,6 +67,19 @@ final class RollupTests: XCTestCase {
         XCTAssertEqual(months, 8, "two stores × four months (a week from late February reaches March)")
     }
 
+    /// A file of new keys adds its sums to the month's existing rollup rather than recomputing it.
+    func testNewDaysAddToTheirMonthsRollup() throws {
+        ingest("sales_audit_a.csv", "Store,Date,Net Sales,Transactions,Items,GP %\n08,2025-01-05,100.10,1,1,50%\n", as: .salesAudit)
+        ingest("sales_audit_b.csv", "Store,Date,Net Sales,Transactions,Items,GP %\n08,2025-01-06,0.01,1,2,\n10,2025-01-06,0,0,0,\n", as: .salesAudit)
+        ingest("calls.csv", "Store,Week Of,Mon,Tue,Wed,Thu,Fri,Sat,Sun\n08,2025-01-29,1,0,0,0,0,0,4\n", as: .outboundCalls)
+        ingest("reviews.csv", "Store,Week,Reviews\n10,2025-02-26,3\n", as: .birdeyeReviews)
+        XCTAssertEqual(try warehouse.checkRollups(), [])
+        let january = try XCTUnwrap(try warehouse.read { db in try Warehouse.rollupMeasures(db, months: ["2025-01"]) }[StoreMonth(store: "08", month: "2025-01")])
+        XCTAssertEqual(january.salesCents, 10_011)
+        XCTAssertEqual(january.gpSalesCents, 10_010)
+        XCTAssertEqual(january.calls, 1, "Monday 01-27; Sunday's 4 calls fall on 02-02")
+    }
+
     func testCheckFindsATamperedRollupAndRebuildMendsIt() throws {
         ingest("sales_audit.csv", "Store,Date,Net Sales,Transactions,Items\n08,2025-01-05,100,1,1\n10,2025-02-05,50,1,1\n", as: .salesAudit)
         XCTAssertEqual(try warehouse.checkRollups(), [])
