@@ -49,22 +49,20 @@ extension Warehouse {
     static func rebuildRollups(_ db: Database) throws -> Int {
         try db.execute(sql: "DELETE FROM store_month_rollup")
         let all = try recomputeAll(db)
-        for (key, sums) in all { try writeRollup(db, key, sums) }
+        try writeRollups(db, all)
         return all.count
     }
 
     /// Recomputes the rollups of `touched` store-months (a file's keys), inside the caller's transaction.
     static func refreshRollups(_ db: Database, touched: Set<StoreMonth>) throws {
-        for (month, keys) in Dictionary(grouping: touched, by: \.month) {
+        for (month, group) in Dictionary(grouping: touched, by: \.month) {
+            let keys = Set(group)
             guard let first = CivilDate(iso8601: month + "-01") else { continue }
             let last = first.adding(days: CivilDate.daysIn(month: first.month, year: first.year) - 1)
             let sums = try scanMeasures(db, from: first, through: last)
-            for key in keys {
-                if let value = sums[key] {
-                    try writeRollup(db, key, value)
-                } else {
-                    try db.execute(sql: "DELETE FROM store_month_rollup WHERE month = ? AND store_code = ?", arguments: [key.month, key.store])
-                }
+            try writeRollups(db, sums.filter { keys.contains($0.key) })
+            for key in keys where sums[key] == nil {
+                try db.execute(sql: "DELETE FROM store_month_rollup WHERE month = ? AND store_code = ?", arguments: [key.month, key.store])
             }
         }
     }
@@ -73,11 +71,6 @@ extension Warehouse {
     static func rollupsIn(_ db: Database, _ keys: Set<StoreMonth>) throws -> [StoreMonth: MeasureSums] {
         let months = Array(Set(keys.map(\.month))).sorted()
         return try rollupMeasures(db, months: months).filter { keys.contains($0.key) }
-    }
-
-    /// Writes the given rollup rows (inserting or replacing).
-    static func writeRollups(_ db: Database, _ rows: [StoreMonth: MeasureSums]) throws {
-        for (key, sums) in rows { try writeRollup(db, key, sums) }
     }
 
     /// The rollups of `months` (every month when `nil`).
@@ -105,31 +98,44 @@ extension Warehouse {
         return sums
     }
 
+    /// The rollup columns, the key first (`store_code, month`), as `rollupMeasures` reads them.
     static let rollupColumns = [
         "store_code", "month", "sales_cents", "transactions", "items", "ccp_weighted", "ccp_items", "gp_weighted",
         "gp_sales_cents", "applications", "reviews", "intakes", "calls",
     ]
 
-    private static func writeRollup(_ db: Database, _ key: StoreMonth, _ sums: MeasureSums) throws {
-        func integer(_ value: Int128) throws -> Int64 {
-            guard let exact = Int64(exactly: value) else {
-                throw WarehouseError(message: "store \(key.store), \(key.month): a monthly sum (\(value)) exceeds 64 bits")
-            }
-            return exact
+    /// The rollup upsert: keyed by month then store, like the feed tables.
+    private static let rollupUpsert = UpsertStatement(
+        table: "store_month_rollup", key: ["month", "store_code"], values: Array(rollupColumns.dropFirst(2)))
+
+    /// Writes the given rollup rows (inserting or replacing), `RecordWriter.batchSize` per statement.
+    static func writeRollups<Rows: Sequence>(_ db: Database, _ rows: Rows) throws where Rows.Element == (key: StoreMonth, value: MeasureSums) {
+        var pending = PendingValues(capacity: RecordWriter.batchSize * rollupColumns.count)
+        var count = 0
+        func flush() throws {
+            guard count > 0 else { return }
+            _ = try rollupUpsert.run(db, pending, on: try db.cachedStatement(sql: rollupUpsert.sql(rows: count)))
+            pending.removeAll()
+            count = 0
         }
-        let values: [any DatabaseValueConvertible] = [
-            key.store, key.month, try integer(sums.salesCents), try integer(sums.transactions), try integer(sums.items),
-            "\(sums.ccpWeighted)", try integer(sums.ccpItems), "\(sums.gpWeighted)", try integer(sums.gpSalesCents),
-            try integer(sums.applications), try integer(sums.reviews), try integer(sums.intakes), try integer(sums.calls),
-        ]
-        let columns = rollupColumns.joined(separator: ", ")
-        let updates = rollupColumns.dropFirst(2).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO store_month_rollup (\(columns)) VALUES (\(rollupColumns.map { _ in "?" }.joined(separator: ", ")))
-                ON CONFLICT(month, store_code) DO UPDATE SET \(updates)
-                """
-        ).execute(arguments: StatementArguments(values))
+        for (key, sums) in rows {
+            func integer(_ value: Int128) throws -> Int64 {
+                guard let exact = Int64(exactly: value) else {
+                    throw WarehouseError(message: "store \(key.store), \(key.month): a monthly sum (\(value)) exceeds 64 bits")
+                }
+                return exact
+            }
+            pending.add(key.month)
+            pending.add(key.store)
+            for value in [sums.salesCents, sums.transactions, sums.items] { pending.add(try integer(value)) }
+            pending.add("\(sums.ccpWeighted)")
+            pending.add(try integer(sums.ccpItems))
+            pending.add("\(sums.gpWeighted)")
+            for value in [sums.gpSalesCents, sums.applications, sums.reviews, sums.intakes, sums.calls] { pending.add(try integer(value)) }
+            count += 1
+            if count == RecordWriter.batchSize { try flush() }
+        }
+        try flush()
     }
 
     /// Every store-month's measures, recomputed from the feed tables one month at a time.
@@ -160,7 +166,8 @@ extension Warehouse {
 ///
 /// When every record of the file was an insert, no earlier row of its keys existed, so the
 /// rollups change by exactly these sums: the accumulator adds them. Otherwise (a re-sent or
-/// corrected file) the store-months it touched are recomputed from the feed tables.
+/// corrected file), or when a sum would leave 64 bits, the store-months it touched are
+/// recomputed from the feed tables.
 struct RollupAccumulator {
     /// A store and a month as `year × 12 + month − 1` (cheaper to build per record than text).
     private struct Key: Hashable {
@@ -173,23 +180,94 @@ struct RollupAccumulator {
         }
 
         var storeMonth: StoreMonth {
-            StoreMonth(store: store, month: String(format: "%04d-%02d", month / 12, month % 12 + 1))
+            let (year, number) = (month / 12, month % 12 + 1)
+            let yearText = String(year)
+            return StoreMonth(
+                store: store,
+                month: String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText + (number < 10 ? "-0" : "-") + String(number))
         }
     }
 
-    private var sums: [Key: MeasureSums] = [:]
+    /// One store-month's additions, compact (a file holds about one per 30 rows): 64-bit sums
+    /// checked for overflow, the two weighted sums in 128 bits.
+    private struct Delta {
+        var salesCents: Int64 = 0
+        var transactions: Int64 = 0
+        var items: Int64 = 0
+        var ccpWeighted: Int128 = 0
+        var ccpItems: Int64 = 0
+        var gpWeighted: Int128 = 0
+        var gpSalesCents: Int64 = 0
+        var applications: Int64 = 0
+        var reviews: Int64 = 0
+        var intakes: Int64 = 0
+        var calls: Int64 = 0
+
+        /// Adds a sales-audit row; `false` when a 64-bit sum overflowed.
+        mutating func add(_ record: SalesAuditRecord) -> Bool {
+            let items = Int64(record.totalItems)
+            var fits = Self.add(record.totalSalesCents, to: &salesCents)
+            fits = Self.add(Int64(record.totalTransactions), to: &transactions) && fits
+            fits = Self.add(items, to: &self.items) && fits
+            if let ccp = record.ccpPctMillionths {
+                ccpWeighted += Int128(ccp) * Int128(items)
+                fits = Self.add(items, to: &ccpItems) && fits
+            }
+            if let gp = record.gpPctMillionths {
+                gpWeighted += Int128(gp) * Int128(record.totalSalesCents)
+                fits = Self.add(record.totalSalesCents, to: &gpSalesCents) && fits
+            }
+            return fits
+        }
+
+        /// Adds a count to one of the counted measures; `false` when it overflowed.
+        mutating func add(_ count: Int64, to measure: CountedMeasure) -> Bool {
+            switch measure {
+            case .applications: return Self.add(count, to: &applications)
+            case .reviews: return Self.add(count, to: &reviews)
+            case .intakes: return Self.add(count, to: &intakes)
+            case .calls: return Self.add(count, to: &calls)
+            }
+        }
+
+        @inline(__always) private static func add(_ value: Int64, to sum: inout Int64) -> Bool {
+            let (result, overflow) = sum.addingReportingOverflow(value)
+            sum = result
+            return !overflow
+        }
+
+        var measures: MeasureSums {
+            var sums = MeasureSums()
+            sums.salesCents = Int128(salesCents)
+            sums.transactions = Int128(transactions)
+            sums.items = Int128(items)
+            sums.ccpWeighted = ccpWeighted
+            sums.ccpItems = Int128(ccpItems)
+            sums.gpWeighted = gpWeighted
+            sums.gpSalesCents = Int128(gpSalesCents)
+            sums.applications = Int128(applications)
+            sums.reviews = Int128(reviews)
+            sums.intakes = Int128(intakes)
+            sums.calls = Int128(calls)
+            return sums
+        }
+    }
+
+    private var deltas: [Key: Delta] = [:]
     /// Months a record may change without adding to them (the other month of a week that spans
     /// two), for the recomputation after a re-sent file.
     private var alsoTouched = Set<Key>()
+    /// A 64-bit sum overflowed: recompute instead of adding.
+    private var overflowed = false
 
     mutating func add(_ record: SalesAuditRecord) {
-        sums[Key(record.store, record.date), default: MeasureSums()].addSales(
-            cents: record.totalSalesCents, transactions: Int64(record.totalTransactions), items: Int64(record.totalItems),
-            ccpMillionths: record.ccpPctMillionths, gpMillionths: record.gpPctMillionths)
+        if !deltas[Key(record.store, record.date), default: Delta()].add(record) { overflowed = true }
     }
 
     mutating func add(_ record: DailyCountRecord, _ measure: WritableKeyPath<MeasureSums, Int128>) {
-        sums[Key(record.store, record.date), default: MeasureSums()][keyPath: measure] += Int128(record.count)
+        if !deltas[Key(record.store, record.date), default: Delta()].add(Int64(record.count), to: Self.field(measure)) {
+            overflowed = true
+        }
     }
 
     /// A week's counts go to the month of each day when the days are known, else the week's
@@ -199,23 +277,39 @@ struct RollupAccumulator {
         let start = Key(record.store, record.weekStart)
         alsoTouched.insert(start)
         alsoTouched.insert(Key(record.store, record.weekStart.adding(days: 6)))
+        let field = Self.field(measure)
         guard let days = record.dailyCounts else {
-            sums[start, default: MeasureSums()][keyPath: measure] += Int128(record.total)
+            if !deltas[start, default: Delta()].add(Int64(record.total), to: field) { overflowed = true }
             return
         }
         for (offset, count) in days.enumerated() where count != 0 {
-            sums[Key(record.store, record.weekStart.adding(days: offset)), default: MeasureSums()][keyPath: measure] += Int128(count)
+            if !deltas[Key(record.store, record.weekStart.adding(days: offset)), default: Delta()].add(Int64(count), to: field) {
+                overflowed = true
+            }
         }
     }
 
+    /// The counted measure a key path of `MeasureSums` names.
+    private static func field(_ measure: WritableKeyPath<MeasureSums, Int128>) -> CountedMeasure {
+        switch measure {
+        case \MeasureSums.applications: return .applications
+        case \MeasureSums.reviews: return .reviews
+        case \MeasureSums.intakes: return .intakes
+        default: return .calls
+        }
+    }
+
+    /// The measures event feeds count.
+    private enum CountedMeasure { case applications, reviews, intakes, calls }
+
     /// Brings the rollups of the touched store-months up to date, inside the file's transaction.
     func apply(_ db: Database, onlyInserts: Bool) throws {
-        guard onlyInserts else {
-            return try Warehouse.refreshRollups(db, touched: Set(sums.keys.map(\.storeMonth)).union(alsoTouched.map(\.storeMonth)))
+        guard onlyInserts, !overflowed else {
+            return try Warehouse.refreshRollups(db, touched: Set(deltas.keys.map(\.storeMonth)).union(alsoTouched.map(\.storeMonth)))
         }
-        guard !sums.isEmpty else { return }
-        var months = try Warehouse.rollupsIn(db, Set(sums.keys.map(\.storeMonth)))
-        for (key, value) in sums { months[key.storeMonth, default: MeasureSums()] += value }
-        try Warehouse.writeRollups(db, months)
+        guard !deltas.isEmpty else { return }
+        let entries = deltas.map { (key: $0.key.storeMonth, delta: $0.value) }
+        let stored = try Warehouse.rollupsIn(db, Set(entries.map(\.key)))
+        try Warehouse.writeRollups(db, entries.lazy.map { (key: $0.key, value: (stored[$0.key] ?? MeasureSums()) + $0.delta.measures) })
     }
 }
