@@ -1,5 +1,6 @@
 import Feeds
 import Foundation
+import KPI
 import TOMLKit
 
 /// Settings from the config file (`--config`, default `./ddkpi.toml` when present). Everything
@@ -18,6 +19,8 @@ import TOMLKit
 /// totalSales = ["Net Revenue"]
 /// [file_patterns]
 /// outbound-calls = ["dialer"]
+/// [freshness]                        # days after which a feed is late
+/// sales-audit = 2
 /// ```
 struct Configuration {
     var databasePath: String?
@@ -25,6 +28,8 @@ struct Configuration {
     var fiscalYearStartMonth = 1
     var rejectThreshold = 0.05
     var namePatterns: [(token: String, feed: FeedID)] = []
+    /// Days after which each feed is late (`[freshness]`, SPEC section 15).
+    var freshness = FreshnessPolicy()
 
     static let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
@@ -84,6 +89,14 @@ struct Configuration {
                         else { throw fail("aliases.\(feedName).\(fieldName)", "a canonical field name with a list of header strings") }
                         feedOptions.extraAliases[feed, default: [:]][field, default: []].append(contentsOf: names)
                     }
+                }
+            case "freshness":
+                guard let feeds = value?.table else { throw fail(key, "a table of feed ids and days") }
+                for feedName in feeds.keys {
+                    guard let feed = FeedID(rawValue: feedName), FeedID.dataFeeds.contains(feed), let days = feeds[feedName]?.int, days >= 0 else {
+                        throw fail("freshness.\(feedName)", "a feed id (\(FeedID.dataFeeds.map(\.rawValue).joined(separator: ", "))) with a whole number of days")
+                    }
+                    freshness.thresholds[feed] = days
                 }
             case "file_patterns":
                 guard let feeds = value?.table else { throw fail(key, "a table of feeds") }

@@ -14,7 +14,7 @@ struct DDKPI: ParsableCommand {
         abstract: "Ingest retail exports (XLSX/CSV) into a SQLite warehouse and report KPIs against goals.",
         subcommands: [
             StoresCommand.self, GoalsCommand.self, IngestCommand.self, RunsCommand.self, KPICommand.self,
-            ReviewCommand.self, EmployeesCommand.self, RollupsCommand.self, SheetsCommand.self, DumpCommand.self,
+            ReviewCommand.self, EmployeesCommand.self, RollupsCommand.self, StatusCommand.self, SheetsCommand.self, DumpCommand.self,
         ]
     )
 
@@ -56,6 +56,8 @@ enum ExitStatus {
     static let inputFailed: Int32 = 1
     static let usage: Int32 = 2
     static let lockHeld: Int32 = 3
+    /// `status` found a feed late or missing.
+    static let feedsLate: Int32 = 4
 }
 
 /// Bad input (an unreadable, malformed or hostile file): exit code 1.

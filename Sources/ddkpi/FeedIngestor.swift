@@ -1,4 +1,5 @@
 import Feeds
+import Logging
 import SheetStream
 import Warehouse
 
@@ -59,7 +60,11 @@ enum ProgressLine {
 /// Prints ingest outcomes: one line per file on standard output, details on standard error.
 struct IngestPrinter {
     let output = TextOutput()
+    /// Where structured events go; with `json`, human diagnostics (which quote cell values) are not printed.
+    let log: EventLog
     private(set) var outcomes: [IngestOutcome] = []
+
+    init(log: EventLog = EventLog(format: .text)) { self.log = log }
 
     mutating func print(_ outcome: IngestOutcome) {
         outcomes.append(outcome)
@@ -70,6 +75,14 @@ struct IngestPrinter {
         if outcome.dryRun { line += " (dry run: nothing written)" }
         output.write(line + "\n")
         output.flush()
+        var fields: Logger.Metadata = [
+            "file": .string(outcome.path), "feed": .string(outcome.feed?.rawValue ?? ""), "status": .string(outcome.status.rawValue),
+            "read": .int(outcome.read), "inserted": .int(outcome.counts.inserted), "updated": .int(outcome.counts.updated),
+            "unchanged": .int(outcome.counts.unchanged), "skipped": .int(outcome.skipped), "rejected": .int(outcome.rejected),
+        ]
+        if let error = outcome.error { fields["error"] = .string(error) }
+        if outcome.status == .failed { log.error("ingest.file", fields: fields) } else { log.info("ingest.file", fields: fields) }
+        guard !log.isStructured else { return }
         if let error = outcome.error, outcome.status == .failed { Diagnostics.error("\(outcome.path): \(error)") }
         for reject in outcome.rejects.prefix(5) { Diagnostics.warning("reject: \(reject.description)") }
         if outcome.rejects.count > 5 { Diagnostics.warning("… and \(outcome.rejected - 5) more rejects (see --rejects or ddkpi runs --format json)") }
@@ -82,6 +95,10 @@ struct IngestPrinter {
         let inserted = outcomes.map(\.counts.inserted).reduce(0, +)
         let updated = outcomes.map(\.counts.updated).reduce(0, +)
         let rejected = outcomes.map(\.rejected).reduce(0, +)
+        log.info("ingest.summary", fields: [
+            "files": .int(outcomes.count), "ok": .int(count(.ok)), "failed": .int(count(.failed)), "duplicate": .int(count(.duplicate)),
+            "read": .int(read), "inserted": .int(inserted), "updated": .int(updated), "rejected": .int(rejected),
+        ])
         output.write(
             "\(outcomes.count) file\(outcomes.count == 1 ? "" : "s"): \(count(.ok)) ok, \(count(.failed)) failed, \(count(.duplicate)) duplicate; \(read) rows read, \(inserted) inserted, \(updated) updated, \(rejected) rejected\n")
         output.flush()

@@ -36,6 +36,9 @@ struct IngestCommand: ParsableCommand {
     @Option(help: "Cron mode: where failed files are moved, each with NAME.reason.txt beside it.")
     var quarantine: String?
 
+    @Option(help: "Log lines on standard error: text (the usual messages) or json (one JSON object per event, no row values).")
+    var logFormat: LogFormat = .text
+
     @Argument(help: "Files or folders to ingest.")
     var paths: [String] = []
 
@@ -56,7 +59,7 @@ struct IngestCommand: ParsableCommand {
         let ingestor = try FeedIngestor(
             warehouse: warehouse, configuration: configuration, explicitFeed: feed,
             options: IngestOptions(force: force, dryRun: dryRun, rejectThreshold: configuration.rejectThreshold))
-        var printer = IngestPrinter()
+        var printer = IngestPrinter(log: EventLog(format: logFormat))
         if let inbox, let archive, let quarantine {
             let lock = try InboxLock(databasePath: global.databasePath(configuration))
             defer { lock.release() }

@@ -1,0 +1,63 @@
+import Feeds
+import SheetStream
+
+/// Whether a feed is current (SPEC section 15).
+public enum FreshnessVerdict: String, Sendable {
+    case ok, late, missing
+}
+
+/// How many days may pass after a feed's last date before it is late.
+public struct FreshnessPolicy: Sendable, Equatable {
+    /// Per-feed thresholds from the config's `[freshness]` table.
+    public var thresholds: [FeedID: Int]
+
+    public init(thresholds: [FeedID: Int] = [:]) { self.thresholds = thresholds }
+
+    /// Daily feeds are late after 2 days, weekly ones after 9, unless configured.
+    public func threshold(for feed: FeedID) -> Int {
+        thresholds[feed] ?? (Self.weeklyFeeds.contains(feed) ? 9 : 2)
+    }
+
+    /// Feeds judged once by their latest date over all stores: they have no rows on a quiet day.
+    public static let eventFeeds: Set<FeedID> = [.creditApps, .crmIntakes, .birdeyeReviews, .outboundCalls]
+    static let weeklyFeeds: Set<FeedID> = [.birdeyeReviews, .outboundCalls]
+}
+
+/// One line of `ddkpi status`: a feed, for one active store or (event feeds) for all stores.
+public struct FreshnessRow: Sendable, Equatable {
+    public var feed: FeedID
+    /// A store code, or `ALL` for an event feed.
+    public var scope: String
+    public var lastDate: CivilDate?
+    /// As-of day − last date; `nil` when the feed never had a row.
+    public var daysSince: Int?
+    public var threshold: Int
+    public var verdict: FreshnessVerdict
+}
+
+/// Feed freshness as of a day, for the nightly cron's alerting.
+public struct FreshnessReport: Sendable {
+    public var asOf: CivilDate
+    public var rows: [FreshnessRow]
+
+    /// Whether any feed is late or missing (exit code 4).
+    public var needsAttention: Bool { rows.contains { $0.verdict != .ok } }
+
+    /// Judges every feed: per active store for the per-store feeds (store order), once for all
+    /// stores for event feeds, in SPEC's feed order.
+    public init(asOf: CivilDate, stores: [StoreRecord], lastDates: [FeedID: [String: CivilDate]], policy: FreshnessPolicy) {
+        self.asOf = asOf
+        let active = stores.filter { $0.status == "active" }.map(\.code).sorted()
+        rows = FeedID.dataFeeds.flatMap { feed -> [FreshnessRow] in
+            let dates = lastDates[feed] ?? [:]
+            let threshold = policy.threshold(for: feed)
+            func row(_ scope: String, _ last: CivilDate?) -> FreshnessRow {
+                let days = last.map { asOf.daysSinceEpoch - $0.daysSinceEpoch }
+                let verdict: FreshnessVerdict = days.map { $0 > threshold ? .late : .ok } ?? .missing
+                return FreshnessRow(feed: feed, scope: scope, lastDate: last, daysSince: days, threshold: threshold, verdict: verdict)
+            }
+            if FreshnessPolicy.eventFeeds.contains(feed) { return [row("ALL", dates.values.max())] }
+            return active.map { row($0, dates[$0]) }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import KPI
+import Logging
+import Reports
+import SheetStream
+
+/// `ddkpi status`: each feed's last date against its cadence, for cron alerting (exit 4 when
+/// any feed is late or missing).
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Feed freshness: each feed's last date, days since, and ok/late/missing; exit 4 when any is late or missing.")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "The day to judge from (YYYY-MM-DD; default: today, local time).")
+    var asOf: String?
+
+    @Option(help: "Output format: table or json.")
+    var format: Format = .table
+
+    @Option(help: "Log lines on standard error: text or json (one JSON object per line).")
+    var logFormat: LogFormat = .text
+
+    func validate() throws {
+        if let asOf, CivilDate(iso8601: asOf) == nil {
+            throw ValidationError("--as-of \(asOf): expected a date as YYYY-MM-DD")
+        }
+    }
+
+    func run() throws {
+        let log = EventLog(format: logFormat)
+        let configuration = try global.configuration()
+        let warehouse = try global.openWarehouse(configuration)
+        let day = asOf.flatMap(CivilDate.init(iso8601:)) ?? CivilDate.today()
+        let report = FreshnessReport(
+            asOf: day, stores: try warehouse.stores(), lastDates: try warehouse.lastDates(), policy: configuration.freshness)
+        for row in report.rows where row.verdict != .ok {
+            log.warning("status.\(row.verdict.rawValue)", fields: [
+                "feed": .string(row.feed.rawValue), "scope": .string(row.scope),
+                "daysSince": row.daysSince.map { Logger.MetadataValue.int($0) } ?? .null,
+            ])
+        }
+        log.info("status.done", fields: ["rows": .int(report.rows.count), "attention": .int(report.rows.filter { $0.verdict != .ok }.count)])
+        try ReportOutput.write(to: nil) { _ in FreshnessRenderer().render(report, json: format == .json) }
+        if report.needsAttention { throw ExitCode(ExitStatus.feedsLate) }
+    }
+}
+
+extension CivilDate {
+    /// Today in the local time zone.
+    static func today() -> CivilDate {
+        let parts = Calendar.current.dateComponents([.year, .month, .day], from: Date())
+        return CivilDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
+    }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SheetStream
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How `ingest` and `status` log: `text` (the human lines they always print) or `json` (one
+/// JSON object per event on standard error, for log shippers).
+enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}
+
+/// The events of a run (SPEC section 15): with `json`, each is one line on standard error with
+/// `ts`, `level`, `event` and the event's fields (file, feed, counts, an error reason). Events
+/// carry no row values and no names: callers pass counts and reasons only.
+struct EventLog {
+    let format: LogFormat
+    private let logger: Logger?
+
+    init(format: LogFormat) {
+        self.format = format
+        logger = format == .json ? Logger(label: "ddkpi", factory: { _ in JSONLineLogHandler() }) : nil
+    }
+
+    /// Whether human diagnostics (which may quote cell values) should stay off standard error.
+    var isStructured: Bool { format == .json }
+
+    func info(_ event: String, fields: Logger.Metadata = [:]) { logger?.info("\(event)", metadata: fields) }
+    func warning(_ event: String, fields: Logger.Metadata = [:]) { logger?.warning("\(event)", metadata: fields) }
+    func error(_ event: String, fields: Logger.Metadata = [:]) { logger?.error("\(event)", metadata: fields) }
+}
+
+/// A swift-log handler writing one JSON object per line to standard error.
+struct JSONLineLogHandler: LogHandler {
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(
+        level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String, file: String,
+        function: String, line: UInt
+    ) {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var fields = [("ts", "\"\(formatter.string(from: Date()))\""), ("level", "\"\(level.rawValue)\""), ("event", Self.quoted("\(message)"))]
+        let merged = metadata.merging(explicit ?? [:]) { $1 }
+        for key in merged.keys.sorted() {
+            if let value = merged[key] { fields.append((key, Self.json(value))) }
+        }
+        let text = "{" + fields.map { "\(Self.quoted($0.0)):\($0.1)" }.joined(separator: ",") + "}\n"
+        var bytes = Array(text.utf8)
+        _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+
+    private static func json(_ value: Logger.Metadata.Value) -> String {
+        switch value {
+        case .string(let text): return quoted(text)
+        case .stringConvertible(let value):
+            if let number = value as? any BinaryInteger { return "\(number)" }
+            if value is JSONNull { return "null" }
+            return quoted(value.description)
+        case .array(let values): return "[" + values.map(json).joined(separator: ",") + "]"
+        case .dictionary(let values):
+            return "{" + values.keys.sorted().compactMap { key in values[key].map { quoted(key) + ":" + json($0) } }.joined(separator: ",") + "}"
+        }
+    }
+
+    private static func quoted(_ text: String) -> String { JSONText.quoted(text) }
+}
+
+extension Logger.MetadataValue {
+    /// A whole number as JSON writes it (unquoted).
+    static func int(_ value: Int) -> Logger.MetadataValue { .stringConvertible(value) }
+    /// JSON `null`.
+    static var null: Logger.MetadataValue { .stringConvertible(JSONNull()) }
+}
+
+/// Writes as `null` in JSON log lines.
+struct JSONNull: CustomStringConvertible, Sendable {
+    var description: String { "null" }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `ddkpi status` (SPEC section 15) and JSON-lines logs for cron.
+final class StatusAndLogTests: XCTestCase {
+    private var directory: URL!
+    private var database: String { directory.appendingPathComponent("w.sqlite").path }
+
+    override func setUpWithError() throws { directory = try TestPaths.temporaryDirectory() }
+    override func tearDownWithError() throws { try FileManager.default.removeItem(at: directory) }
+
+    private func write(_ name: String, _ text: String) throws -> String {
+        try TestPaths.write(Array(text.utf8), named: name, in: directory)
+    }
+
+    private func ddkpi(_ arguments: [String]) throws -> CommandRunner.Result {
+        try CommandRunner.ddkpi(["--db", database] + arguments)
+    }
+
+    private func prepare() throws {
+        XCTAssertEqual(try ddkpi(["stores", "import", try write("stores.csv", "code,name,region,status\n08,Natick,East,active\n10,Framingham,East,active\n12,Closed,East,closed\n")]).status, 0)
+        let sales = try write("sales_audit.csv", "Store,Date,Net Sales,Transactions,Items\n08,2025-06-30,1,1,1\n10,2025-06-27,1,1,1\n")
+        let calls = try write("calls.csv", "Store,Week Of,Mon,Tue,Wed,Thu,Fri,Sat,Sun\n08,2025-06-16,1,1,1,1,1,1,1\n")
+        let credit = try write("credit.csv", "Store,Date\n10,2025-06-30\n")
+        let employees = try write("employees.csv", "Store,Month,Emp #,Net Sales,Trans,Items\n08,2025-06,7,10,1,1\n")
+        XCTAssertEqual(try ddkpi(["ingest", sales, calls, credit, employees]).status, 0)
+    }
+
+    func testVerdictsPerActiveStoreAndPerEventFeed() throws {
+        try prepare()
+        let result = try ddkpi(["status", "--as-of", "2025-07-02", "--format", "json"])
+        XCTAssertEqual(result.status, 4, "some feeds are late or missing")
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["ok"] as? Bool, false)
+        let rows = try XCTUnwrap(json["feeds"] as? [[String: Any]])
+        func row(_ feed: String, _ scope: String) -> [String: Any]? { rows.first { $0["feed"] as? String == feed && $0["scope"] as? String == scope } }
+        XCTAssertEqual(row("sales-audit", "08")?["verdict"] as? String, "ok")
+        XCTAssertEqual(row("sales-audit", "08")?["daysSince"] as? Int, 2)
+        XCTAssertEqual(row("sales-audit", "10")?["verdict"] as? String, "late", "5 days > 2")
+        XCTAssertNil(row("sales-audit", "12"), "closed stores are not judged")
+        XCTAssertEqual(row("outbound-calls", "ALL")?["lastDate"] as? String, "2025-06-22", "week start + 6")
+        XCTAssertEqual(row("outbound-calls", "ALL")?["verdict"] as? String, "late", "10 days > 9")
+        XCTAssertEqual(row("credit-apps", "ALL")?["verdict"] as? String, "ok")
+        XCTAssertEqual(row("crm-intakes", "ALL")?["verdict"] as? String, "missing")
+        XCTAssertTrue(row("crm-intakes", "ALL")?["lastDate"] is NSNull)
+        XCTAssertEqual(row("employee-performance", "08")?["lastDate"] as? String, "2025-06-30", "a monthly row counts to its month's end")
+        XCTAssertEqual(row("employee-performance", "10")?["verdict"] as? String, "missing")
+        XCTAssertEqual(rows.count, 2 * 3 + 4, "three per-store feeds × two active stores, four event feeds")
+
+        let config = try write("ddkpi.toml", "[freshness]\nsales-audit = 5\noutbound-calls = 10\ncrm-intakes = 400\n")
+        let relaxed = try CommandRunner.ddkpi(["--db", database, "--config", config, "status", "--as-of", "2025-07-02"])
+        XCTAssertTrue(relaxed.stdout.contains("sales-audit             10 2025-06-27          5          5      ok\n"), relaxed.stdout)
+        XCTAssertEqual(relaxed.status, 4, "crm-intakes never had a row: missing whatever the threshold")
+        let bad = try write("bad.toml", "[freshness]\nsales = 2\n")
+        XCTAssertEqual(try CommandRunner.ddkpi(["--db", database, "--config", bad, "status"]).status, 2, "2 wins over 4")
+    }
+
+    func testJSONLogsCarryCountsAndReasonsButNoRowValues() throws {
+        try prepare()
+        let secret = "Zyxwvut Secretname"
+        let file = try write("sales_audit_rejects.csv", "Store,Date,Net Sales,Transactions,Items\n\(secret),2025-07-01,1,1,1\n08,2025-07-01,12.3x4,1,1\n08,2025-07-02,5,1,1\n")
+        let result = try ddkpi(["ingest", "--log-format", "json", file])
+        XCTAssertEqual(result.status, 1, "2 of 3 rows rejected: over the threshold")
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, result.stderr)
+        let events = try lines.map { try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        XCTAssertEqual(events.map { $0["event"] as? String }, ["ingest.file", "ingest.summary"])
+        XCTAssertEqual(events[0]["level"] as? String, "error")
+        XCTAssertEqual(events[0]["feed"] as? String, "sales-audit")
+        XCTAssertEqual(events[0]["rejected"] as? Int, 2)
+        XCTAssertEqual(events[0]["read"] as? Int, 3)
+        XCTAssertNotNil(events[0]["ts"] as? String)
+        XCTAssertEqual(events[0]["error"] as? String, "2 of 3 rows rejected (66.7%), over the 5.0% threshold; nothing was written")
+        for value in [secret, "Zyxwvut", "12.3x4"] {
+            XCTAssertFalse(result.stderr.contains(value), "the log quotes a row value: \(value)")
+        }
+        let status = try ddkpi(["status", "--as-of", "2025-07-02", "--log-format", "json"])
+        let statusEvents = status.stderr.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        XCTAssertEqual(statusEvents.last?["event"] as? String, "status.done")
+        XCTAssertTrue(statusEvents.contains { $0["event"] as? String == "status.missing" && $0["feed"] as? String == "crm-intakes" })
+    }
+}
