@@ -2,7 +2,9 @@
 """Writes SampleFeeds/: a deterministic, realistic sample of the whole business.
 
 A developer tool, not a runtime dependency (needs openpyxl, xlsxwriter and LibreOffice's
-soffice). Run from anywhere: python3 SampleFeeds/generate.py
+soffice). Run from anywhere: python3 SampleFeeds/generate.py (everything), or
+python3 SampleFeeds/generate.py --only associates-and-merch (the four associate, vendor and
+category files alone, leaving the files the golden reports were recorded from untouched).
 
 Six stores in two regions, goals (global, store overrides, daily sales targets), and all five
 feeds from 2024-01-01 through 2025-06-30, written by openpyxl, xlsxwriter, LibreOffice and as
@@ -280,12 +282,180 @@ def write_reference():
     wb.save(os.path.join(REFERENCE, "goals.xlsx"))
 
 
-def main():
+# Associates: (id, name) per store; "0042" and "42" are two people (ids compare as text), and
+# one floater ("7") works at Natick on Saturdays and Framingham on Mondays and Tuesdays.
+ASSOCIATES = {
+    "08": [("0042", "Ava Adams"), ("107", "Ben Brown"), ("215", "Cara Clark")],
+    "10": [("42", "Dan Diaz"), ("118", "Eve Evans")],
+    "12": [("301", "Finn Ford"), ("302", "Gina Gray")],
+    "21": [("410", "Hal Hill"), ("411", "Iris Jones")],
+    "23": [("505", "Jon King"), ("506", "Kim Adams")],
+    "27": [("611", "Leo Brown")],
+}
+FLOATER = ("7", "Max Ortiz")
+VENDORS = [
+    ("V100", "Pandora"), ("V101", "Alex and Ani"), ("V102", "Citizen Watch Co."), ("V103", "Tacori"), ("V104", "Yurman, David"),
+    ("V105", "Simon G."), ("V106", "Gabriel & Co."), ("V107", "Seiko"), ("V108", "Kirk Kara"), ("V109", "Verragio"),
+    ("V110", "Chamilia"), ("V111", "Bulova"), ("V112", "Lagos"), ("V113", "Mikimoto"), ("V114", "Roberto Coin"),
+]
+ONLY_2024 = {"V110", "V111"}  # discontinued: LY sales only
+ONLY_2025 = {"V114"}  # new line
+CATEGORIES = ["Bridal", "Fashion", "Watches", "Repairs", "Diamonds", "Gold"]
+
+
+def final_sales(rows):
+    """Each store-day's values after the corrected re-send: what the warehouse ends up holding."""
+    final = {}
+    for code, day, sales, trans, items, ccp, gp in rows:
+        if day >= dt.date(2025, 6, 1) and code == "08" and day.day in (6, 7):
+            sales, trans, items = round(sales * 1.1, 2), trans + 2, items + 3
+        final[(code, day)] = (sales, trans, items, ccp, gp)
+    return final
+
+
+def split(total, weights):
+    """Integers that add up exactly to `total`, in proportion to `weights` (largest remainders)."""
+    scale = sum(weights)
+    shares = [total * w / scale for w in weights]
+    parts = [int(x // 1) for x in shares]
+    order = sorted(range(len(weights)), key=lambda i: (-(shares[i] - parts[i]), i))
+    for i in order[: total - sum(parts)]:
+        parts[i] += 1
+    return parts
+
+
+def staff(code, day):
+    people = list(ASSOCIATES[code])
+    if (code == "08" and day.weekday() == 5) or (code == "10" and day.weekday() in (0, 1)):
+        people.append(FLOATER)
+    return people
+
+
+def money_text(cents, rng):
+    return f"${cents / 100:,.2f}" if rng.random() < 0.2 else f"{cents / 100:.2f}"
+
+
+def write_employee_daily(final):
+    """Python's csv module: daily associate rows for 2025 H1 that add up to each store-day's sales."""
+    rng = random.Random(909)
+    path = os.path.join(FEEDS, "employee_sales_2025H1.csv")
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["Store #", "Business Date", "Emp #", "Salesperson", "Net Sales", "Trans", "Items Sold", "CCP %", "GP %"])
+        for (code, day), (sales, trans, items, ccp, gp) in sorted(final.items(), key=lambda x: (x[0][1], x[0][0])):
+            if day.year != 2025:
+                continue
+            people = staff(code, day)
+            weights = [rng.uniform(0.6, 1.4) for _ in people]
+            cents = split(round(sales * 100), weights)
+            for person, part, t, n in zip(people, cents, split(trans, weights), split(items, weights)):
+                pct = ccp + rng.uniform(-0.05, 0.05)
+                writer.writerow([
+                    code, f"{day.month}/{day.day}/{day.year}", person[0], person[1], money_text(part, rng), t, n,
+                    f"{pct * 100:.1f}%" if rng.random() < 0.5 else f"{pct:.3f}", f"{gp:.3f}",
+                ])
+
+
+def write_employee_monthly_2024(final):
+    """openpyxl: monthly associate rows for 2024 (title rows above the header, mixed month forms)."""
+    rng = random.Random(2024)
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Salesperson Summary"
+    ws.append(["Salesperson Performance by Month - 2024"])
+    ws.append([])
+    ws.append(["Store", "Month", "Employee ID", "Employee Name", "Net Sales", "Transactions", "Units", "CCP Pct", "GP Pct"])
+    for month in range(1, 13):
+        for code, *_ in STORES:
+            days_in = [(d, v) for (c, d), v in final.items() if c == code and d.year == 2024 and d.month == month]
+            sales = round(sum(v[0] for _, v in days_in) * 100)
+            trans = sum(v[1] for _, v in days_in)
+            items = sum(v[2] for _, v in days_in)
+            people = list(ASSOCIATES[code]) + ([FLOATER] if code in ("08", "10") else [])
+            weights = [rng.uniform(0.7, 1.3) for _ in people]
+            label = [f"{dt.date(2024, month, 1):%b %Y}", f"2024-{month:02d}", f"{month}/2024"][month % 3]
+            for person, part, t, n in zip(people, split(sales, weights), split(trans, weights), split(items, weights)):
+                ws.append([code, label, person[0], person[1], part / 100, t, n, round(rng.uniform(0.3, 0.55), 3), round(rng.uniform(0.46, 0.58), 3)])
+    wb.save(os.path.join(FEEDS, "employee_monthly_2024.xlsx"))
+
+
+def write_vendor_monthly(final):
+    """xlsxwriter: sales by vendor per store and month, with a title row and a grand-total row."""
+    rng = random.Random(77)
+    path = os.path.join(FEEDS, "vendor_sales_2024_2025H1.xlsx")
+    wb = xlsxwriter.Workbook(path)
+    ws = wb.add_worksheet("Sales by Vendor")
+    money = wb.add_format({"num_format": "$#,##0.00"})
+    ws.write(0, 0, "Sales by Vendor")
+    ws.write(1, 0, "Run: 07/01/2025 5:10 AM")
+    ws.write_row(3, 0, ["Store", "Period", "Vendor #", "Vendor Name", "Net Sales", "Units Sold"])
+    r = 3
+    total_sales, total_units = 0, 0
+    month = dt.date(2024, 1, 1)
+    while month <= dt.date(2025, 6, 1):
+        for code, *_ in STORES:
+            store_sales = sum(v[0] for (c, d), v in final.items() if c == code and d.year == month.year and d.month == month.month)
+            for vendor_id, name in VENDORS:
+                if (vendor_id in ONLY_2024 and month.year != 2024) or (vendor_id in ONLY_2025 and month.year != 2025):
+                    continue
+                if rng.random() < 0.15:
+                    continue  # no sales of this vendor at this store this month
+                cents = round(store_sales * 100 * rng.uniform(0.01, 0.06))
+                units = max(1, cents // rng.randint(15000, 60000))
+                r += 1
+                ws.write_string(r, 0, code)
+                ws.write_string(r, 1, f"{month:%Y-%m}")
+                ws.write_string(r, 2, vendor_id)
+                ws.write_string(r, 3, name)
+                ws.write_number(r, 4, cents / 100, money)
+                ws.write_number(r, 5, units)
+                total_sales, total_units = total_sales + cents, total_units + units
+        month = (month.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
+    r += 1
+    ws.write_row(r, 0, ["Grand Total", None, None, None])
+    ws.write_number(r, 4, total_sales / 100, money)
+    ws.write_number(r, 5, total_units)
+    wb.close()
+
+
+def write_category_daily(final):
+    """A ';'-delimited CSV by department per store-day (sale days only), adding up to each store-day's sales."""
+    rng = random.Random(66)
+    names = {code: [name] + aliases for code, name, _, aliases, _ in STORES}
+    path = os.path.join(FEEDS, "category_sales_2024Q2_2025H1.csv")
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, delimiter=";")
+        writer.writerow(["Location", "Sales Date", "Department", "Net Sales", "Qty"])
+        for (code, day), (sales, trans, items, *_rest) in sorted(final.items(), key=lambda x: (x[0][1], x[0][0])):
+            if not (dt.date(2024, 4, 1) <= day <= dt.date(2024, 6, 30) or day.year == 2025):
+                continue
+            weights = [rng.uniform(0.2, 3.0) if rng.random() > 0.15 else 0 for _ in CATEGORIES]
+            if not any(weights):
+                weights[1] = 1
+            location = names[code][0] if rng.random() < 0.7 else names[code][2]
+            for category, part, qty in zip(CATEGORIES, split(round(sales * 100), weights), split(items, weights)):
+                if part == 0 and qty == 0:
+                    continue
+                writer.writerow([location, day.isoformat(), category, f"${part / 100:,.2f}", qty])
+
+
+def write_associates_and_merch(rows):
+    final = final_sales(rows)
+    write_employee_daily(final)
+    write_employee_monthly_2024(final)
+    write_vendor_monthly(final)
+    write_category_daily(final)
+
+
+def main(only=None):
+    rows = sales_rows()
+    if only == "associates-and-merch":
+        write_associates_and_merch(rows)
+        return
     for folder in (FEEDS, REFERENCE):
         shutil.rmtree(folder, ignore_errors=True)
         os.makedirs(folder)
     write_reference()
-    rows = sales_rows()
     write_sales_2024(rows)
     write_sales_2025(rows)
     write_sales_resend(rows)
@@ -294,7 +464,10 @@ def main():
     write_reviews()
     write_intakes()
     write_calls()
+    write_associates_and_merch(rows)
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(sys.argv[2] if len(sys.argv) > 2 and sys.argv[1] == "--only" else None)

@@ -1,0 +1,79 @@
+import KPI
+import SheetStream
+
+/// Renders `MerchReport`s as a text table, CSV or JSON (SPEC section 10); deterministic.
+public struct MerchRenderer {
+    /// Colour the ▲/▼ changes (only on a terminal, never with `NO_COLOR`; the caller decides).
+    public var colour: Bool
+
+    public init(colour: Bool = false) { self.colour = colour }
+
+    public func render(_ report: MerchReport, as format: ReportFormat) -> String {
+        switch format {
+        case .table, .text: return text(report)
+        case .csv: return csv(report)
+        case .json: return json(report)
+        }
+    }
+
+    /// Names longer than this are cut with `…`, so a table stays within 120 columns.
+    private static let nameWidth = 32
+
+    private func text(_ report: MerchReport) -> String {
+        let by = report.dimension == .vendor ? "Vendor" : "Category"
+        return report.scopes.map { scope in
+            var table = TextTable()
+            table.add(["#", by, "Sales", "Items", "Avg price", "Share", "LY sales", "vs LY", "LY #"])
+            for row in scope.rows {
+                let name = row.name.count > Self.nameWidth ? String(row.name.prefix(Self.nameWidth - 1)) + "…" : row.name
+                table.add([
+                    row.rank.map(String.init) ?? "", name, NumberText.formatted(row.sales, .money),
+                    NumberText.formatted(Double(row.items), .count), NumberText.formatted(row.averagePrice, .moneyWithCents),
+                    NumberText.formatted(row.share, .percent), NumberText.formatted(row.lySales, .money), NumberText.change(row.pctVsLY),
+                    row.rankLY.map(String.init) ?? "—",
+                ])
+            }
+            let heading = "\(scope.title) — sales by \(report.dimension.rawValue), \(report.period) \(report.range.start.iso8601) to \(report.range.end.iso8601)"
+            return heading + "\n" + (scope.rows.isEmpty ? "(no sales)\n" : table.render(colour: ChangeColour.painter(colour)))
+        }.joined(separator: "\n")
+    }
+
+    /// The plain values of a row, by CSV column (`nil`: empty).
+    private static func fields(_ row: MerchRow) -> [(name: String, value: String?)] {
+        [
+            ("totalSales", NumberText.plainMoney(row.sales)), ("totalItems", String(describing: row.items)),
+            ("avgPrice", row.averagePrice.map { NumberText.plain($0) }), ("share", row.share.map { NumberText.plain($0) }),
+            ("lySales", NumberText.plainMoney(row.lySales)), ("pctVsLy", row.pctVsLY.map { NumberText.plain($0) }),
+            ("rankLy", row.rankLY.map(String.init)),
+        ]
+    }
+
+    /// `scope,period,by,rank,key,name,total_sales,total_items,avg_price,share,ly_sales,pct_vs_ly,rank_ly`.
+    private func csv(_ report: MerchReport) -> String {
+        var lines = ["scope,period,by,rank,key,name,total_sales,total_items,avg_price,share,ly_sales,pct_vs_ly,rank_ly"]
+        for scope in report.scopes {
+            for row in scope.rows {
+                let identity = [scope.scope, report.period, report.dimension.rawValue, row.rank.map(String.init) ?? "", row.key, row.name]
+                lines.append((identity.map(RowWriter.csvField) + Self.fields(row).map { $0.value ?? "" }).joined(separator: ","))
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `{"period":"2025Q2","by":"vendor","start":…,"end":…,"lyStart":…,"lyEnd":…,"scopes":[{"scope":"08",
+    /// "rows":[{"rank":1,"key":"V104","name":"Yurman, David","totalSales":…,"totalItems":…,"avgPrice":…,"share":…,
+    /// "lySales":…,"pctVsLy":…,"rankLy":…}]}]}`; `(other)` has `"rank":null`.
+    private func json(_ report: MerchReport) -> String {
+        var out = "{\"period\":\(JSONText.quoted(report.period)),\"by\":\"\(report.dimension.rawValue)\","
+        out += "\"start\":\"\(report.range.start.iso8601)\",\"end\":\"\(report.range.end.iso8601)\","
+        out += "\"lyStart\":\"\(report.lastYear.start.iso8601)\",\"lyEnd\":\"\(report.lastYear.end.iso8601)\",\"scopes\":["
+        out += report.scopes.map { scope in
+            "\n{\"scope\":\(JSONText.quoted(scope.scope)),\"rows\":[" + scope.rows.map { row in
+                let fields = ["\"rank\":" + (row.rank.map(String.init) ?? "null"), "\"key\":" + JSONText.quoted(row.key), "\"name\":" + JSONText.quoted(row.name)]
+                    + Self.fields(row).map { "\"\($0.name)\":" + ($0.value ?? "null") }
+                return "\n  {" + fields.joined(separator: ",") + "}"
+            }.joined(separator: ",") + "]}"
+        }.joined(separator: ",")
+        return out + "\n]}\n"
+    }
+}

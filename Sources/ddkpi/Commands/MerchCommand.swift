@@ -1,0 +1,78 @@
+import ArgumentParser
+import KPI
+import Reports
+import SheetStream
+import Warehouse
+
+extension MerchDimension: ExpressibleByArgument {}
+
+/// `ddkpi merch`: vendors or categories ranked by sales per store, region and company.
+struct MerchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merch",
+        abstract: "Vendor or category performance: the top N by sales per scope with share, LY, % vs LY and LY rank, then (other).")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case table, csv, json }
+    enum Period: String, ExpressibleByArgument, CaseIterable {
+        case mtd = "MTD", qtd = "QTD", ytd = "YTD"
+    }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "A fiscal quarter, such as 2025Q2 (or give --as-of).")
+    var quarter: String?
+
+    @Option(help: "The last day included (YYYY-MM-DD), with --period.")
+    var asOf: String?
+
+    @Option(help: "With --as-of: MTD, QTD or YTD (default MTD).")
+    var period: Period?
+
+    @Option(help: "Rank vendors or categories.")
+    var by: MerchDimension
+
+    @Option(help: "Only these stores (repeatable).")
+    var store: [String] = []
+
+    @Option(help: "Only this region's stores and the region.")
+    var region: String?
+
+    @Option(help: "How many keys each scope lists before (other).")
+    var top = 10
+
+    @Option(help: "Output format: table, csv or json.")
+    var format: Format = .table
+
+    @Option(help: "Write the report to this file instead of standard output.")
+    var output: String?
+
+    func validate() throws {
+        switch (quarter, asOf) {
+        case (nil, nil), (.some, .some): throw ValidationError("give --quarter YYYYQn or --as-of YYYY-MM-DD")
+        case (.some(let name), nil):
+            guard FiscalCalendar().quarter(named: name) != nil else {
+                throw ValidationError("--quarter \(name): expected a quarter such as 2025Q2 (Q1 to Q4)")
+            }
+            if period != nil { throw ValidationError("--period goes with --as-of, not --quarter") }
+        case (nil, .some(let day)):
+            guard CivilDate(iso8601: day) != nil else { throw ValidationError("--as-of \(day): expected a date as YYYY-MM-DD") }
+        }
+        if !store.isEmpty && region != nil { throw ValidationError("give --store or --region, not both") }
+        guard top >= 1 else { throw ValidationError("--top \(top): expected a whole number of at least 1") }
+    }
+
+    func run() throws {
+        let engine = try ReportContext(global: global).engine
+        let filter = scopeFilter(store: store, region: region)
+        let report: MerchReport
+        if let quarter {
+            guard let fiscal = engine.calendar.quarter(named: quarter) else { throw ValidationError("--quarter \(quarter): expected YYYYQn") }
+            report = try engine.merch(quarter: fiscal, by: by, filter: filter, top: top)
+        } else {
+            guard let day = asOf.flatMap(CivilDate.init(iso8601:)) else { throw ValidationError("--as-of: expected YYYY-MM-DD") }
+            report = try engine.merch(asOf: day, period: (period ?? .mtd).rawValue, by: by, filter: filter, top: top)
+        }
+        let reportFormat = ReportFormat(rawValue: format.rawValue) ?? .table
+        try ReportOutput.write(to: output) { colour in MerchRenderer(colour: colour).render(report, as: reportFormat) }
+    }
+}
