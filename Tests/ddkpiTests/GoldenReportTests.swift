@@ -21,6 +21,14 @@ final class GoldenReportTests: XCTestCase {
         ("kpi-2025-06-15.txt", ["kpi", "--as-of", "2025-06-15", "--format", "table"]),
         ("kpi-2025-06-15.json", ["kpi", "--as-of", "2025-06-15", "--format", "json"]),
         ("kpi-2025-06-15.csv", ["kpi", "--as-of", "2025-06-15", "--format", "csv"]),
+        ("employees-2025-06-30-QTD.txt", ["employees", "--as-of", "2025-06-30", "--period", "QTD"]),
+        ("employees-2025-06-30-QTD.csv", ["employees", "--as-of", "2025-06-30", "--period", "QTD", "--format", "csv"]),
+        ("employees-2025-06-15.json", ["employees", "--as-of", "2025-06-15", "--format", "json", "--top", "5"]),
+        ("merch-vendor-2025Q2.csv", ["merch", "--quarter", "2025Q2", "--by", "vendor", "--format", "csv"]),
+        ("merch-vendor-2025Q2.txt", ["merch", "--quarter", "2025Q2", "--by", "vendor", "--format", "table", "--top", "5"]),
+        ("merch-category-2025-06-15-QTD.csv", ["merch", "--as-of", "2025-06-15", "--period", "QTD", "--by", "category", "--format", "csv"]),
+        ("merch-category-2025-06-15-QTD.json", ["merch", "--as-of", "2025-06-15", "--period", "QTD", "--by", "category", "--format", "json", "--top", "3"]),
+        ("status-2025-07-01.txt", ["status", "--as-of", "2025-07-01"]),
     ]
 
     /// Ingests SampleFeeds once, with the binary, as the README's main job does.

@@ -29,19 +29,19 @@ final class IngestCommandTests: XCTestCase {
         let first = try CommandRunner.ddkpi(["ingest", "--db", database, samples.appendingPathComponent("feeds").path])
         XCTAssertEqual(first.status, 0, first.stderr)
         let lines = first.stdout.split(separator: "\n")
-        XCTAssertEqual(lines.count, 11)
+        XCTAssertEqual(lines.count, 15)
         XCTAssertTrue(lines.dropLast().allSatisfy { $0.hasPrefix("ok ") }, first.stdout)
         XCTAssertTrue(first.stdout.contains("sales_audit_2025H1_resend_corrected.csv  feed=sales-audit read=180 inserted=0 updated=2 unchanged=178"), first.stdout)
-        XCTAssertEqual(lines.last, "10 files: 10 ok, 0 failed, 0 duplicate; 24934 rows read, 10447 inserted, 2 updated, 0 rejected")
+        XCTAssertEqual(lines.last, "14 files: 14 ok, 0 failed, 0 duplicate; 36927 rows read, 22439 inserted, 2 updated, 0 rejected")
 
         let second = try CommandRunner.ddkpi(["ingest", "--db", database, samples.appendingPathComponent("feeds").path])
         XCTAssertEqual(second.status, 0)
-        XCTAssertTrue(second.stdout.hasSuffix("10 files: 0 ok, 0 failed, 10 duplicate; 0 rows read, 0 inserted, 0 updated, 0 rejected\n"), second.stdout)
+        XCTAssertTrue(second.stdout.hasSuffix("14 files: 0 ok, 0 failed, 14 duplicate; 0 rows read, 0 inserted, 0 updated, 0 rejected\n"), second.stdout)
 
         let runs = try CommandRunner.ddkpi(["runs", "--db", database, "--limit", "30", "--format", "json"])
         let decoded = try JSONSerialization.jsonObject(with: Data(runs.stdout.utf8)) as? [[String: Any]]
-        XCTAssertEqual(decoded?.count, 22)
-        XCTAssertEqual(decoded?.filter { $0["status"] as? String == "ok" }.count, 12)
+        XCTAssertEqual(decoded?.count, 30)
+        XCTAssertEqual(decoded?.filter { $0["status"] as? String == "ok" }.count, 16)
         let salesRun = decoded?.first { ($0["path"] as? String)?.hasSuffix("sales_audit_2024.xlsx") == true && $0["status"] as? String == "ok" }
         XCTAssertEqual(salesRun?["inserted"] as? Int, 2196)
         XCTAssertEqual(salesRun?["skipped"] as? Int, 23)
