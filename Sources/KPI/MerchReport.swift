@@ -75,30 +75,34 @@ extension KPIEngine {
             throw KPIError("no merch sales by \(dimension.rawValue) between \(range.start.iso8601) and \(range.end.iso8601)")
         }
         let previous = try warehouse.merchMeasures(from: lastYear.start, through: lastYear.end, by: dimension)
+        let currentByStore = Self.byStore(current)
+        let previousByStore = Self.byStore(previous)
         let scopes = try Scope.resolve(filter, stores: warehouse.stores()).map { scope in
-            let members = Set(scope.stores)
-            return MerchScope(
+            MerchScope(
                 scope: scope.id, title: scope.title,
                 rows: MerchRanking(
-                    current: Self.byKey(current, stores: members), lastYear: Self.byKey(previous, stores: members),
+                    current: Self.sum(currentByStore, stores: scope.stores), lastYear: Self.sum(previousByStore, stores: scope.stores),
                     dimension: dimension
                 ).rows(top: top))
         }
         return MerchReport(period: period, dimension: dimension, range: range, lastYear: lastYear, scopes: scopes)
     }
 
-    /// Per key, the sums of `stores` (the name from the latest row over them).
-    private static func byKey(_ measures: [MerchStoreKey: MerchSums], stores: Set<String>) -> [String: MerchSums] {
+    /// The measures of each store, by key.
+    private static func byStore(_ measures: [MerchStoreKey: MerchSums]) -> [String: [String: MerchSums]] {
+        var stores: [String: [String: MerchSums]] = [:]
+        for (key, value) in measures { stores[key.store, default: [:]][key.key] = value }
+        return stores
+    }
+
+    /// Per key, the sums over `stores` (the name from the latest row over them; ties: the greater name).
+    private static func sum(_ byStore: [String: [String: MerchSums]], stores: [String]) -> [String: MerchSums] {
+        if stores.count == 1, let only = byStore[stores[0]] { return only }
         var sums: [String: MerchSums] = [:]
-        for (key, value) in measures where stores.contains(key.store) {
-            var total = sums[key.key] ?? MerchSums()
-            total.salesCents += value.salesCents
-            total.items += value.items
-            if value.nameAsOf > total.nameAsOf || (value.nameAsOf == total.nameAsOf && value.name > total.name) {
-                total.name = value.name
-                total.nameAsOf = value.nameAsOf
+        for store in stores {
+            for (key, value) in byStore[store] ?? [:] {
+                sums[key, default: MerchSums()].merge(value)
             }
-            sums[key.key] = total
         }
         return sums
     }

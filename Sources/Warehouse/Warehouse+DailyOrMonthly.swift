@@ -34,6 +34,27 @@ public struct MerchSums: Equatable, Sendable {
     public var nameAsOf = ""
 
     public init() {}
+
+    /// Adds another store's sums; the later name wins (ties: the greater name, so the order of
+    /// stores does not matter).
+    public mutating func merge(_ other: MerchSums) {
+        salesCents += other.salesCents
+        items += other.items
+        if other.nameAsOf > nameAsOf || (other.nameAsOf == nameAsOf && other.name > name) {
+            name = other.name
+            nameAsOf = other.nameAsOf
+        }
+    }
+
+    /// Adds a row's sales and items; its name wins when the row is as late as the latest so far.
+    mutating func add(cents: Int64, items: Int64, name: @autoclosure () -> String, asOf: String) {
+        salesCents += Int128(cents)
+        self.items += Int128(items)
+        if asOf >= nameAsOf {
+            self.name = name()
+            nameAsOf = asOf
+        }
+    }
 }
 
 /// Which dimension of `merch_report` a report ranks.
@@ -51,10 +72,11 @@ extension Warehouse {
             table: "employee_report",
             columns: ["employee_id", "total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths"],
             from: start, through: end,
-            key: { row, store in EmployeeStoreKey(employeeId: row[2], store: store) },
+            key: { row in EmployeeStoreKey(employeeId: row.text(2), store: row.text(1)) },
             add: { row, key in
                 sums[key, default: MeasureSums()].addSales(
-                    cents: row[3], transactions: row[4], items: row[5], ccpMillionths: row[6], gpMillionths: row[7])
+                    cents: row.int64(3), transactions: row.int64(4), items: row.int64(5), ccpMillionths: row.optionalInt64(6),
+                    gpMillionths: row.optionalInt64(7))
             })
         return sums
     }
@@ -79,56 +101,58 @@ extension Warehouse {
         try readDayOrMonthRows(
             table: "merch_report", columns: [keyColumn, nameColumn, "total_sales_cents", "total_items"],
             condition: "\(keyColumn) <> ''", from: start, through: end,
-            key: { row, store in MerchStoreKey(store: store, key: row[2]) },
+            key: { row in MerchStoreKey(store: row.text(1), key: row.text(2)) },
             add: { row, key in
-                var value = sums[key] ?? MerchSums()
-                value.salesCents += Int128(row[4] as Int64)
-                value.items += Int128(row[5] as Int64)
-                let asOf: String = row[0]
-                // A month row (`YYYY-MM`) sorts before its days: it counts as of the month's end.
-                let comparable = asOf.count == 7 ? asOf + "-31" : asOf
-                if comparable >= value.nameAsOf {
-                    value.name = row[3]
-                    value.nameAsOf = comparable
-                }
-                sums[key] = value
+                sums[key, default: MerchSums()].add(
+                    cents: row.int64(4), items: row.int64(5), name: dimension == .vendor ? row.text(3) : key.key,
+                    asOf: Self.dayOrMonthEnd(row.text(0)))
             })
         return sums
     }
 
+    /// A row's date for ordering: a day as it is, a month (`YYYY-MM`) as its end (`YYYY-MM-31`
+    /// sorts after every day of the month).
+    private static func dayOrMonthEnd(_ date: String) -> String { date.utf8.count == 7 ? date + "-31" : date }
+
     /// Reads a table whose rows are days (`date` = `YYYY-MM-DD`, `grain` `day`) or whole months
-    /// (`YYYY-MM`, `grain` `month`) over `[start, end]`: every day row in the range, then the month
+    /// (`YYYY-MM`, `grain` `month`) over `[start, end]`: every day row in the range, and the month
     /// rows of the months wholly inside the range whose key has no day row in that month.
     ///
-    /// `add` receives rows as `date, store_code, columns…` with their key.
+    /// Month rows are few: they are read first, and only day rows of their keys and months are
+    /// looked at to set them aside. `add` receives rows as `date, store_code, columns…`.
     private func readDayOrMonthRows<Key: Hashable>(
         table: String, columns: [String], condition: String = "1", from start: CivilDate, through end: CivilDate,
-        key: (GRDB.Row, String) -> Key, add: (GRDB.Row, Key) -> Void
+        key: (RowScanner.Row) -> Key, add: (RowScanner.Row, Key) -> Void
     ) throws {
         let wholeMonths = CivilDate.monthParts(from: start, through: end)
             .filter { CivilDate.isWholeMonth(from: $0.start, through: $0.end) }.map(\.month)
         let select = "SELECT date, store_code, \(columns.joined(separator: ", ")) FROM \(table)"
         try pool.read { db in
-            var withDays = Set<KeyMonth<Key>>()
-            let days = try GRDB.Row.fetchCursor(
-                db.cachedStatement(sql: "\(select) WHERE date BETWEEN ? AND ? AND grain = 'day' AND \(condition)"),
-                arguments: [start.iso8601, end.iso8601])
-            while let row = try days.next() {
-                let date: String = row[0]
-                let rowKey = key(row, row[1])
-                if !wholeMonths.isEmpty { withDays.insert(KeyMonth(key: rowKey, month: date.prefix(7))) }
+            // Month rows of whole months, by key and month; set aside when a day row shares both.
+            var monthRows: [KeyMonth<Key>: Bool] = [:]
+            if !wholeMonths.isEmpty {
+                let months = try db.cachedStatement(
+                    sql: "\(select) WHERE date IN (\(wholeMonths.map { _ in "?" }.joined(separator: ", "))) AND grain = 'month' AND \(condition)")
+                try months.setUncheckedArguments(StatementArguments(wholeMonths))
+                try RowScanner(months).forEach { row in monthRows[KeyMonth(key: key(row), month: row.text(0, prefix: 7))] = true }
+            }
+            let days = try db.cachedStatement(sql: "\(select) WHERE date BETWEEN ? AND ? AND grain = 'day' AND \(condition)")
+            try days.setUncheckedArguments([start.iso8601, end.iso8601])
+            try RowScanner(days).forEach { row in
+                let rowKey = key(row)
+                if !monthRows.isEmpty {
+                    let keyMonth = KeyMonth(key: rowKey, month: row.text(0, prefix: 7))
+                    if monthRows[keyMonth] == true { monthRows[keyMonth] = false }
+                }
                 add(row, rowKey)
             }
-            guard !wholeMonths.isEmpty else { return }
-            let placeholders = wholeMonths.map { _ in "?" }.joined(separator: ", ")
-            let months = try GRDB.Row.fetchCursor(
-                db, sql: "\(select) WHERE date IN (\(placeholders)) AND grain = 'month' AND \(condition)",
-                arguments: StatementArguments(wholeMonths))
-            while let row = try months.next() {
-                let date: String = row[0]
-                let rowKey = key(row, row[1])
-                guard !withDays.contains(KeyMonth(key: rowKey, month: Substring(date))) else { continue }
-                add(row, rowKey)
+            guard monthRows.values.contains(true) else { return }
+            let months = try db.cachedStatement(
+                sql: "\(select) WHERE date IN (\(wholeMonths.map { _ in "?" }.joined(separator: ", "))) AND grain = 'month' AND \(condition)")
+            try months.setUncheckedArguments(StatementArguments(wholeMonths))
+            try RowScanner(months).forEach { row in
+                let rowKey = key(row)
+                if monthRows[KeyMonth(key: rowKey, month: row.text(0, prefix: 7))] == true { add(row, rowKey) }
             }
         }
     }
@@ -137,5 +161,5 @@ extension Warehouse {
 /// A key and a month (`YYYY-MM`): where a day row makes that month's month row stand aside.
 private struct KeyMonth<Key: Hashable>: Hashable {
     let key: Key
-    let month: Substring
+    let month: String
 }

@@ -110,6 +110,11 @@ enum Format {
     static func megabytes(_ bytes: UInt64) -> String { decimal(Double(bytes) / 1_000_000, places: 1) + " MB" }
     static func ratio(_ value: Double) -> String { decimal(value, places: 2) + "x" }
 
+    /// Cents as a plain decimal amount: `12345` → `123.45`.
+    static func cents(_ cents: Int) -> String {
+        "\(cents / 100)." + (cents % 100 < 10 ? "0" : "") + String(cents % 100)
+    }
+
     static func decimal(_ value: Double, places: Int) -> String {
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
