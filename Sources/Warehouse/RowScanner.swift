@@ -26,6 +26,18 @@ struct RowScanner {
             return packed
         }
 
+        /// A `YYYY-MM-DD` column as the number `yyyymmdd`, a `YYYY-MM` one as `yyyymm31` (after
+        /// every day of its month): dates compared without making strings.
+        func dateNumber(_ column: Int32) -> Int {
+            guard let bytes = sqlite3_column_text(handle, column) else { return 0 }
+            let count = Int(sqlite3_column_bytes(handle, column))
+            var number = 0
+            for index in 0..<count where bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9") {
+                number = number * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+            }
+            return count == 7 ? number * 100 + 31 : number
+        }
+
         /// The column's text (at most its first `prefix` bytes).
         func text(_ column: Int32, prefix: Int = .max) -> String {
             guard let bytes = sqlite3_column_text(handle, column) else { return "" }

@@ -31,7 +31,8 @@ public struct MerchSums: Equatable, Sendable {
     public var items: Int128 = 0
     /// The name on the row with the latest date (ties: the later row read).
     public var name = ""
-    public var nameAsOf = ""
+    /// That row's date as `yyyymmdd` (a month row counts as of day 31 of its month).
+    public var nameAsOf = 0
 
     public init() {}
 
@@ -47,7 +48,7 @@ public struct MerchSums: Equatable, Sendable {
     }
 
     /// Adds a row's sales and items; its name wins when the row is as late as the latest so far.
-    mutating func add(cents: Int64, items: Int64, name: @autoclosure () -> String, asOf: String) {
+    mutating func add(cents: Int64, items: Int64, name: @autoclosure () -> String, asOf: Int) {
         salesCents += Int128(cents)
         self.items += Int128(items)
         if asOf >= nameAsOf {
@@ -105,14 +106,10 @@ extension Warehouse {
             add: { row, key in
                 sums[key, default: MerchSums()].add(
                     cents: row.int64(4), items: row.int64(5), name: dimension == .vendor ? row.text(3) : key.key,
-                    asOf: Self.dayOrMonthEnd(row.text(0)))
+                    asOf: row.dateNumber(0))
             })
         return sums
     }
-
-    /// A row's date for ordering: a day as it is, a month (`YYYY-MM`) as its end (`YYYY-MM-31`
-    /// sorts after every day of the month).
-    private static func dayOrMonthEnd(_ date: String) -> String { date.utf8.count == 7 ? date + "-31" : date }
 
     /// Reads a table whose rows are days (`date` = `YYYY-MM-DD`, `grain` `day`) or whole months
     /// (`YYYY-MM`, `grain` `month`) over `[start, end]`: every day row in the range, and the month
