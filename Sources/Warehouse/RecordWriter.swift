@@ -61,13 +61,9 @@ struct RecordWriter {
             try startRow(Self.salesAudit, db)
             pending.add(r.store)
             pending.add(r.date)
-            pending.add(r.totalSalesCents)
-            pending.add(r.totalTransactions)
-            pending.add(r.totalItems)
-            pending.add(r.ccpPctMillionths)
-            pending.add(r.gpPctMillionths)
-            pending.add(r.upt)
-            pending.add(r.adsCents)
+            addFigures(r.figures)
+            pending.add(r.figures.upt)
+            pending.add(r.figures.adsCents)
             pending.add(runID)
         case .creditApplications(let r):
             rollups.add(r, \.applications)
@@ -90,11 +86,7 @@ struct RecordWriter {
             pending.add(r.grain.key)
             pending.add(r.store)
             pending.add(r.employeeId)
-            pending.add(r.totalSalesCents)
-            pending.add(r.totalTransactions)
-            pending.add(r.totalItems)
-            pending.add(r.ccpPctMillionths)
-            pending.add(r.gpPctMillionths)
+            addFigures(r.figures)
             pending.add(r.grain.name)
             pending.add(runID)
         case .employeeName(let r):
@@ -179,6 +171,15 @@ struct RecordWriter {
         tally.record(rows: pendingRows, changed: changed)
         pending.removeAll()
         pendingRows = 0
+    }
+
+    /// Sales, transactions, items, CCP and GP, in the column order both sales tables share.
+    private mutating func addFigures(_ figures: SalesFigures) {
+        pending.add(figures.totalSalesCents)
+        pending.add(figures.totalTransactions)
+        pending.add(figures.totalItems)
+        pending.add(figures.ccpPctMillionths)
+        pending.add(figures.gpPctMillionths)
     }
 
     private mutating func addDailyCount(_ record: DailyCountRecord) {

@@ -204,18 +204,18 @@ struct RollupAccumulator {
         var calls: Int64 = 0
 
         /// Adds a sales-audit row; `false` when a 64-bit sum overflowed.
-        mutating func add(_ record: SalesAuditRecord) -> Bool {
-            let items = Int64(record.totalItems)
-            var fits = Self.add(record.totalSalesCents, to: &salesCents)
-            fits = Self.add(Int64(record.totalTransactions), to: &transactions) && fits
+        mutating func add(_ figures: SalesFigures) -> Bool {
+            let items = Int64(figures.totalItems)
+            var fits = Self.add(figures.totalSalesCents, to: &salesCents)
+            fits = Self.add(Int64(figures.totalTransactions), to: &transactions) && fits
             fits = Self.add(items, to: &self.items) && fits
-            if let ccp = record.ccpPctMillionths {
+            if let ccp = figures.ccpPctMillionths {
                 ccpWeighted += Int128(ccp) * Int128(items)
                 fits = Self.add(items, to: &ccpItems) && fits
             }
-            if let gp = record.gpPctMillionths {
-                gpWeighted += Int128(gp) * Int128(record.totalSalesCents)
-                fits = Self.add(record.totalSalesCents, to: &gpSalesCents) && fits
+            if let gp = figures.gpPctMillionths {
+                gpWeighted += Int128(gp) * Int128(figures.totalSalesCents)
+                fits = Self.add(figures.totalSalesCents, to: &gpSalesCents) && fits
             }
             return fits
         }
@@ -261,7 +261,7 @@ struct RollupAccumulator {
     private var overflowed = false
 
     mutating func add(_ record: SalesAuditRecord) {
-        if !deltas[Key(record.store, record.date), default: Delta()].add(record) { overflowed = true }
+        if !deltas[Key(record.store, record.date), default: Delta()].add(record.figures) { overflowed = true }
     }
 
     mutating func add(_ record: DailyCountRecord, _ measure: WritableKeyPath<MeasureSums, Int128>) {

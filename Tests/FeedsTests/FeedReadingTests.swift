@@ -30,10 +30,10 @@ final class FeedReadingTests: XCTestCase {
         XCTAssertEqual(
             records,
             [
-                .salesAudit(SalesAuditRecord(store: "08", date: day(14), totalSalesCents: 123_450, totalTransactions: 10, totalItems: 25, ccpPctMillionths: 452_000, gpPctMillionths: 510_000)),
-                .salesAudit(SalesAuditRecord(store: "10", date: day(14), totalSalesCents: -2000, totalTransactions: 1, totalItems: 1, ccpPctMillionths: 500_000, gpPctMillionths: 500_000)),
-                .salesAudit(SalesAuditRecord(store: "08", date: day(15), totalSalesCents: 10_000, totalTransactions: 4, totalItems: 4, ccpPctMillionths: nil, gpPctMillionths: nil)),
-                .salesAudit(SalesAuditRecord(store: "08", date: day(16), totalSalesCents: 5000, totalTransactions: 2, totalItems: 3, ccpPctMillionths: 400_000, gpPctMillionths: 450_000)),
+                .salesAudit(SalesAuditRecord(store: "08", date: day(14), figures: SalesFigures(totalSalesCents: 123_450, totalTransactions: 10, totalItems: 25, ccpPctMillionths: 452_000, gpPctMillionths: 510_000))),
+                .salesAudit(SalesAuditRecord(store: "10", date: day(14), figures: SalesFigures(totalSalesCents: -2000, totalTransactions: 1, totalItems: 1, ccpPctMillionths: 500_000, gpPctMillionths: 500_000))),
+                .salesAudit(SalesAuditRecord(store: "08", date: day(15), figures: SalesFigures(totalSalesCents: 10_000, totalTransactions: 4, totalItems: 4, ccpPctMillionths: nil, gpPctMillionths: nil))),
+                .salesAudit(SalesAuditRecord(store: "08", date: day(16), figures: SalesFigures(totalSalesCents: 5000, totalTransactions: 2, totalItems: 3, ccpPctMillionths: 400_000, gpPctMillionths: 450_000))),
             ])
         XCTAssertEqual(result.rejects.map(\.description), [
             "sales_audit_small.csv!sales_audit_small row 11, column A (Store #): \"99\" is not a known store code (99)",

@@ -1,9 +1,7 @@
 import SheetStream
 
-/// One store-day of the POS sales audit (`store_report`).
-public struct SalesAuditRecord: Equatable, Sendable {
-    public var store: String
-    public var date: CivilDate
+/// What a POS sales row reports, for a store-day or for an associate's day or month.
+public struct SalesFigures: Equatable, Sendable {
     /// Net sales in cents.
     public var totalSalesCents: Int64
     public var totalTransactions: Int
@@ -13,12 +11,7 @@ public struct SalesAuditRecord: Equatable, Sendable {
     /// Gross-profit margin in millionths of one, when given.
     public var gpPctMillionths: Int64?
 
-    public init(
-        store: String, date: CivilDate, totalSalesCents: Int64, totalTransactions: Int, totalItems: Int,
-        ccpPctMillionths: Int64?, gpPctMillionths: Int64?
-    ) {
-        self.store = store
-        self.date = date
+    public init(totalSalesCents: Int64, totalTransactions: Int, totalItems: Int, ccpPctMillionths: Int64? = nil, gpPctMillionths: Int64? = nil) {
         self.totalSalesCents = totalSalesCents
         self.totalTransactions = totalTransactions
         self.totalItems = totalItems
@@ -33,6 +26,19 @@ public struct SalesAuditRecord: Equatable, Sendable {
     /// Average sale in cents, rounded half away from zero; `nil` with no transactions.
     public var adsCents: Int64? {
         totalTransactions == 0 ? nil : FixedPoint.scaled(Double(totalSalesCents) / Double(totalTransactions), digits: 0)
+    }
+}
+
+/// One store-day of the POS sales audit (`store_report`).
+public struct SalesAuditRecord: Equatable, Sendable {
+    public var store: String
+    public var date: CivilDate
+    public var figures: SalesFigures
+
+    public init(store: String, date: CivilDate, figures: SalesFigures) {
+        self.store = store
+        self.date = date
+        self.figures = figures
     }
 }
 
@@ -144,24 +150,13 @@ public struct EmployeeSalesRecord: Equatable, Sendable {
     public var employeeId: String
     public var store: String
     public var grain: ReportGrain
-    public var totalSalesCents: Int64
-    public var totalTransactions: Int
-    public var totalItems: Int
-    public var ccpPctMillionths: Int64?
-    public var gpPctMillionths: Int64?
+    public var figures: SalesFigures
 
-    public init(
-        employeeId: String, store: String, grain: ReportGrain, totalSalesCents: Int64, totalTransactions: Int,
-        totalItems: Int, ccpPctMillionths: Int64?, gpPctMillionths: Int64?
-    ) {
+    public init(employeeId: String, store: String, grain: ReportGrain, figures: SalesFigures) {
         self.employeeId = employeeId
         self.store = store
         self.grain = grain
-        self.totalSalesCents = totalSalesCents
-        self.totalTransactions = totalTransactions
-        self.totalItems = totalItems
-        self.ccpPctMillionths = ccpPctMillionths
-        self.gpPctMillionths = gpPctMillionths
+        self.figures = figures
     }
 }
 

@@ -146,36 +146,22 @@ private struct MappingState {
         switch definition.id {
         case .salesAudit:
             guard let code = fields.required(.store, store), let day = fields.required(.date, date),
-                  let sales = fields.required(.totalSales, ValueNormalizer.money),
-                  let transactions = fields.required(.totalTransactions, ValueNormalizer.count),
-                  let items = fields.required(.totalItems, ValueNormalizer.count),
-                  let ccp = fields.optional(.ccpPct, ValueNormalizer.percent),
-                  let gp = fields.optional(.gpPct, ValueNormalizer.percent),
+                  let figures = Self.salesFigures(&fields),
                   let givenUPT = fields.optional(.upt, ValueNormalizer.number),
                   let givenADS = fields.optional(.ads, ValueNormalizer.number)
             else { return nil }
-            let record = SalesAuditRecord(
-                store: code, date: day, totalSalesCents: sales, totalTransactions: transactions, totalItems: items,
-                ccpPctMillionths: ccp, gpPctMillionths: gp)
-            checkGiven("UPT", givenUPT, record.upt, row: fields.row.number)
-            checkGiven("ADS", givenADS, record.ads, row: fields.row.number)
-            return .salesAudit(record)
+            checkGiven("UPT", givenUPT, figures.upt, row: fields.row.number)
+            checkGiven("ADS", givenADS, figures.ads, row: fields.row.number)
+            return .salesAudit(SalesAuditRecord(store: code, date: day, figures: figures))
         case .employeePerformance:
             guard let id = fields.required(.employeeId, ValueNormalizer.identifier), let code = fields.required(.store, store),
-                  let grain = self.grain(&fields),
-                  let sales = fields.required(.totalSales, ValueNormalizer.money),
-                  let transactions = fields.required(.totalTransactions, ValueNormalizer.count),
-                  let items = fields.required(.totalItems, ValueNormalizer.count),
-                  let ccp = fields.optional(.ccpPct, ValueNormalizer.percent),
-                  let gp = fields.optional(.gpPct, ValueNormalizer.percent),
+                  let grain = self.grain(&fields), let figures = Self.salesFigures(&fields),
                   let name = fields.optional(.employeeName, ValueNormalizer.key)
             else { return nil }
             if let name, employeeNames[id].map({ $0.asOf <= grain.lastDay }) ?? true {
                 employeeNames[id] = (grain.lastDay, name)
             }
-            return .employeeSales(EmployeeSalesRecord(
-                employeeId: id, store: code, grain: grain, totalSalesCents: sales, totalTransactions: transactions,
-                totalItems: items, ccpPctMillionths: ccp, gpPctMillionths: gp))
+            return .employeeSales(EmployeeSalesRecord(employeeId: id, store: code, grain: grain, figures: figures))
         case .merchSales:
             guard let code = fields.required(.store, store), let grain = self.grain(&fields),
                   let vendorName = fields.optional(.vendor, ValueNormalizer.key),
@@ -238,6 +224,17 @@ private struct MappingState {
             }
             return .goal(GoalRecord(period: period, scope: scope, metric: metric, target: target, date: day))
         }
+    }
+
+    /// Sales, transactions, items and the optional CCP and GP percents of a sales row.
+    private static func salesFigures(_ fields: inout RowFields) -> SalesFigures? {
+        guard let sales = fields.required(.totalSales, ValueNormalizer.money),
+              let transactions = fields.required(.totalTransactions, ValueNormalizer.count),
+              let items = fields.required(.totalItems, ValueNormalizer.count),
+              let ccp = fields.optional(.ccpPct, ValueNormalizer.percent),
+              let gp = fields.optional(.gpPct, ValueNormalizer.percent)
+        else { return nil }
+        return SalesFigures(totalSalesCents: sales, totalTransactions: transactions, totalItems: items, ccpPctMillionths: ccp, gpPctMillionths: gp)
     }
 
     /// A row's day (its date column) or, without a date, its month (the period column).
