@@ -84,13 +84,13 @@ final class AssociateAndMerchFeedTests: XCTestCase {
         XCTAssertEqual(result.rejected, 0)
         XCTAssertEqual(records, [
             .employeeSales(EmployeeSalesRecord(
-                employeeId: "42", store: "08", grain: .day(CivilDate(year: 2025, month: 7, day: 2),
+                employeeId: "42", store: "08", grain: .day(CivilDate(year: 2025, month: 7, day: 2)),
                 figures: SalesFigures(totalSalesCents: 123_456, totalTransactions: 3, totalItems: 4, ccpPctMillionths: 452_000, gpPctMillionths: 500_000))),
             .employeeSales(EmployeeSalesRecord(
-                employeeId: "42", store: "08", grain: .month(CivilDate(year: 2025, month: 7, day: 1),
+                employeeId: "42", store: "08", grain: .month(CivilDate(year: 2025, month: 7, day: 1)),
                 figures: SalesFigures(totalSalesCents: -1000, totalTransactions: 1, totalItems: 1, ccpPctMillionths: nil, gpPctMillionths: nil))),
             .employeeSales(EmployeeSalesRecord(
-                employeeId: "42", store: "08", grain: .day(CivilDate(year: 2025, month: 7, day: 1),
+                employeeId: "42", store: "08", grain: .day(CivilDate(year: 2025, month: 7, day: 1)),
                 figures: SalesFigures(totalSalesCents: 100, totalTransactions: 1, totalItems: 1, ccpPctMillionths: nil, gpPctMillionths: nil))),
             .employeeName(EmployeeNameRecord(employeeId: "42", name: "Ava Smith", asOf: CivilDate(year: 2025, month: 7, day: 31))),
         ])
