@@ -20,6 +20,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(
             name: "SheetStream",
             dependencies: ["CZlib", "CLibXML2"],
@@ -31,7 +32,7 @@ let package = Package(
         .target(
             name: "Warehouse",
             dependencies: [
-                "Feeds", "SheetStream", "CCrypto", .product(name: "GRDB", package: "GRDB.swift"),
+                "Feeds", "SheetStream", "CCrypto", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),

@@ -18,6 +18,11 @@ struct GlobalOptions: ParsableArguments {
     }
 
     func openWarehouse(_ configuration: Configuration) throws -> Warehouse {
+        let location = DatabaseLocation(databasePath(configuration))
+        if case .postgres = location {
+            throw ConfigurationError(
+                "\(location): PostgreSQL warehouses are not supported by this build yet (only the connection layer is); use a SQLite path")
+        }
         do {
             return try Warehouse(path: databasePath(configuration))
         } catch {

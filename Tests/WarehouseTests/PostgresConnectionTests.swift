@@ -1,0 +1,55 @@
+import TestSupport
+import Warehouse
+import XCTest
+
+/// The libpq layer of the PostgreSQL backend, against a real server on loopback.
+final class PostgresConnectionTests: XCTestCase {
+    func testStatementsParametersCopyAndTransactions() throws {
+        let connection = try PostgresConnection(url: try TestPostgres.url())
+        try connection.execute("DROP TABLE IF EXISTS ddkpi_probe")
+        try connection.execute("CREATE TABLE ddkpi_probe (id BIGINT PRIMARY KEY, name TEXT, cents BIGINT)")
+        defer { _ = try? connection.execute("DROP TABLE IF EXISTS ddkpi_probe") }
+        let insert = try connection.execute("INSERT INTO ddkpi_probe VALUES ($1, $2, $3)", ["1", "a \"quoted\" name", nil])
+        XCTAssertEqual(insert.affectedRows, 1)
+        let rows: [[String?]] = [["2", "tab\there", "251137"], ["3", "back\\slash\nnewline", nil], ["4", "Café ✓", "-5"]]
+        XCTAssertEqual(try connection.copy(into: "ddkpi_probe", columns: ["id", "name", "cents"], rows: rows), 3)
+        let result = try connection.execute("SELECT id, name, cents FROM ddkpi_probe ORDER BY id")
+        XCTAssertEqual(result.rowCount, 4)
+        XCTAssertEqual((0..<4).map { result.text(row: $0, column: 1) }, ["a \"quoted\" name", "tab\there", "back\\slash\nnewline", "Café ✓"])
+        XCTAssertEqual(result.int64(row: 1, column: 2), 251_137)
+        XCTAssertNil(result.text(row: 2, column: 2), "COPY's \\N is NULL")
+
+        XCTAssertThrowsError(try connection.transaction {
+            try connection.execute("INSERT INTO ddkpi_probe VALUES (5, 'x', 1)")
+            try connection.execute("INSERT INTO ddkpi_probe VALUES (5, 'again', 1)")
+        }) { error in
+            XCTAssertEqual((error as? PostgresError)?.sqlState, "23505", "unique violation")
+        }
+        XCTAssertEqual(try connection.execute("SELECT count(*) FROM ddkpi_probe").int64(row: 0, column: 0), 4, "rolled back whole")
+    }
+
+    func testAdvisoryLocksAreExclusiveAcrossSessions() throws {
+        let url = try TestPostgres.url()
+        let first = try PostgresConnection(url: url)
+        let second = try PostgresConnection(url: url)
+        XCTAssertTrue(try first.tryAdvisoryLock(4242))
+        XCTAssertFalse(try second.tryAdvisoryLock(4242))
+        try first.advisoryUnlock(4242)
+        XCTAssertTrue(try second.tryAdvisoryLock(4242))
+        try second.advisoryUnlock(4242)
+    }
+
+    func testPasswordsNeverAppearInErrors() throws {
+        let secret = "s3cr3t-pw"
+        XCTAssertThrowsError(try PostgresConnection(url: "postgresql://ddkpi:\(secret)@127.0.0.1:1/nowhere?connect_timeout=2")) { error in
+            let text = "\(error)"
+            XCTAssertFalse(text.contains(secret), text)
+            XCTAssertTrue(text.hasPrefix("cannot connect to postgresql://ddkpi:***@127.0.0.1:1/nowhere"), text)
+        }
+        XCTAssertEqual(
+            DatabaseLocation.redacted("postgres://u:p%40ss@h:5432/db?sslmode=require&password=other"),
+            "postgres://u:***@h:5432/db?sslmode=require&password=***")
+        XCTAssertEqual(DatabaseLocation("postgresql://h/db"), .postgres(url: "postgresql://h/db"))
+        XCTAssertEqual(DatabaseLocation("warehouse.sqlite"), .sqlite(path: "warehouse.sqlite"))
+    }
+}
