@@ -1,4 +1,5 @@
 import Feeds
+import Foundation
 import GRDB
 
 /// The SQLite warehouse (SPEC section 5): one file, schema created and migrated by the program,
@@ -13,8 +14,22 @@ public final class Warehouse {
     /// (`DDKPI_BYPASS_ROLLUPS=1`) to prove that.
     public var usesRollups = Warehouse.rollupsEnabledByEnvironment
 
-    /// Opens (creating if needed) and migrates the warehouse at `path`.
-    public init(path: String) throws {
+    /// How a command opens the warehouse (SPEC section 5).
+    public enum OpenMode: Sendable {
+        /// Create the file if needed and apply pending migrations (write commands, under the
+        /// ingest lock when migrations are pending).
+        case migrating
+        /// Open an existing warehouse whose schema is this build's, changing nothing: a missing
+        /// file or an older schema is an error.
+        case readOnly
+    }
+
+    /// Opens the warehouse at `path`: creating and migrating it, or (`.readOnly`) only reading an
+    /// existing, current one.
+    public init(path: String, mode: OpenMode = .migrating) throws {
+        if mode == .readOnly, !FileManager.default.fileExists(atPath: path) {
+            throw WarehouseError(message: "no warehouse at \(path) (run `ddkpi stores import` first)")
+        }
         self.path = path
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
@@ -32,10 +47,43 @@ public final class Warehouse {
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrator.migrate(pool)
         } catch {
             throw WarehouseError(message: "cannot open the warehouse \(path): \(error)")
         }
+        switch mode {
+        case .migrating:
+            do {
+                try Self.migrator.migrate(pool)
+            } catch {
+                throw WarehouseError(message: "cannot migrate the warehouse \(path): \(error)")
+            }
+        case .readOnly:
+            let pending = try pendingMigrations()
+            guard pending.isEmpty else {
+                throw WarehouseError(
+                    message: "the warehouse \(path) has an older schema (pending: \(pending.joined(separator: ", "))); run `ddkpi migrate`")
+            }
+        }
+    }
+
+    /// Whether the warehouse at `path` exists and has migrations this build would apply.
+    public static func hasPendingMigrations(path: String) throws -> Bool {
+        guard FileManager.default.fileExists(atPath: path) else { return false }
+        return try !pendingMigrations(path: path).isEmpty
+    }
+
+    /// The names of the migrations the warehouse at `path` lacks, in order (all of them when
+    /// there is no file).
+    public static func pendingMigrations(path: String) throws -> [String] {
+        guard FileManager.default.fileExists(atPath: path) else { return migrator.migrations }
+        return try DatabaseQueue(path: path).read { db in try pending(db) }
+    }
+
+    private func pendingMigrations() throws -> [String] { try pool.read { db in try Self.pending(db) } }
+
+    private static func pending(_ db: Database) throws -> [String] {
+        let applied = try migrator.appliedIdentifiers(db)
+        return migrator.migrations.filter { !applied.contains($0) }
     }
 
     /// Runs `body` in a read transaction.

@@ -13,7 +13,7 @@ struct DDKPI: ParsableCommand {
         commandName: "ddkpi",
         abstract: "Ingest retail exports (XLSX/CSV) into a SQLite warehouse and report KPIs against goals.",
         subcommands: [
-            StoresCommand.self, GoalsCommand.self, IngestCommand.self, RunsCommand.self, KPICommand.self,
+            StoresCommand.self, GoalsCommand.self, IngestCommand.self, MigrateCommand.self, RunsCommand.self, KPICommand.self,
             ReviewCommand.self, EmployeesCommand.self, MerchCommand.self, RollupsCommand.self, StatusCommand.self, SheetsCommand.self, DumpCommand.self,
         ]
     )
@@ -45,7 +45,10 @@ struct DDKPI: ParsableCommand {
                 print(fullMessage(for: error))
                 Glibc.exit(0)
             }
-            Diagnostics.error(fullMessage(for: error))
+            // One prefix: argument-parser's own "Error: " goes, ours stays.
+            var message = fullMessage(for: error)
+            if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
+            Diagnostics.error(message)
             Glibc.exit(ExitStatus.usage)
         }
     }

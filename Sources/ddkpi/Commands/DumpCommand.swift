@@ -4,7 +4,7 @@ import SheetStream
 /// `ddkpi dump FILE [--sheet NAME] [--format csv|json]`: rows as the reader sees them.
 struct DumpCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "dump", abstract: "Write a sheet's rows as the reader sees them (SPEC section 8).")
+        commandName: "dump", abstract: "Write a sheet's rows as the reader sees them: CSV (numbers in shortest form, dates as ISO 8601, booleans TRUE/FALSE, errors as written) or JSON.")
 
     @Argument(help: "An XLSX/XLSM workbook or a CSV file.")
     var file: String

@@ -55,13 +55,13 @@ struct IngestCommand: ParsableCommand {
 
     func run() throws {
         let configuration = try global.configuration()
-        let warehouse = try global.openWarehouse(configuration)
+        let warehouse = try global.openWarehouseForWriting(configuration)
         let ingestor = try FeedIngestor(
             warehouse: warehouse, configuration: configuration, explicitFeed: feed,
             options: IngestOptions(force: force, dryRun: dryRun, rejectThreshold: configuration.rejectThreshold))
         var printer = IngestPrinter(log: EventLog(format: logFormat))
         if let inbox, let archive, let quarantine {
-            let lock = try InboxLock(databasePath: global.databasePath(configuration))
+            let lock = try IngestLock(databasePath: global.databasePath(configuration))
             defer { lock.release() }
             let folders = try Inbox(inbox: inbox, archive: archive, quarantine: quarantine)
             for path in try folders.pendingFiles() {
@@ -81,7 +81,7 @@ struct IngestCommand: ParsableCommand {
 extension FeedID: ExpressibleByArgument {}
 
 /// An exclusive `flock` beside the database, so that two cron runs never overlap.
-struct InboxLock {
+struct IngestLock {
     private let descriptor: Int32
 
     init(databasePath: String) throws {

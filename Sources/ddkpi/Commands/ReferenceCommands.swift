@@ -45,7 +45,7 @@ struct ReferenceImportOptions: ParsableArguments {
     func importFile(as feed: FeedID) throws {
         let configuration = try global.configuration()
         let ingestor = try FeedIngestor(
-            warehouse: try global.openWarehouse(configuration), configuration: configuration, explicitFeed: feed,
+            warehouse: try global.openWarehouseForWriting(configuration), configuration: configuration, explicitFeed: feed,
             options: IngestOptions(force: force, rejectThreshold: 0))
         var printer = IngestPrinter()
         printer.print(ingestor.ingest(file))

@@ -16,7 +16,7 @@ struct RollupsCommand: ParsableCommand {
 
         func run() throws {
             let configuration = try global.configuration()
-            let written = try global.openWarehouse(configuration).rebuildRollups()
+            let written = try global.openWarehouseForWriting(configuration).rebuildRollups()
             print("rebuilt \(written) store-month rollups")
         }
     }
