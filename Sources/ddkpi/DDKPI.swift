@@ -22,8 +22,8 @@ struct DDKPI: ParsableCommand {
     /// declares the same group, so the values reach it from either side of its name.
     @OptionGroup var global: GlobalOptions
 
-    /// Runs the command and maps every outcome to SPEC's exit codes: 0 success, 1 some input
-    /// failed, 2 usage or configuration error, 3 lock held.
+    /// Runs the command and maps every outcome to the exit codes: 0 success, 1 some input
+    /// failed, 2 usage or configuration error, 3 lock held, 4 a feed late or missing (`status`).
     static func main() {
         do {
             var command = try parseAsRoot()

@@ -19,6 +19,20 @@ public enum CommandRunner {
     public static func ddkpi(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil)
         throws -> Result
     {
+        try run(executable, arguments, environment: environment, in: directory)
+    }
+
+    /// Runs another program (found on `PATH` when not a path) and captures its output.
+    @discardableResult
+    public static func run(_ program: String, _ arguments: [String]) throws -> Result {
+        let path = program.contains("/") ? program : (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+            .split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) } ?? program
+        return try run(URL(fileURLWithPath: path), arguments, environment: [:], in: nil)
+    }
+
+    private static func run(_ executable: URL, _ arguments: [String], environment: [String: String], in directory: URL?) throws
+        -> Result
+    {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
