@@ -83,7 +83,10 @@ struct IngestPrinter {
         if let error = outcome.error { fields["error"] = .string(error) }
         if outcome.status == .failed { log.error("ingest.file", fields: fields) } else { log.info("ingest.file", fields: fields) }
         guard !log.isStructured else { return }
-        if let error = outcome.error, outcome.status == .failed { Diagnostics.error("\(outcome.path): \(error)") }
+        if let error = outcome.error, outcome.status == .failed {
+            // Reader errors already start with the path; say it once.
+            Diagnostics.error(error.hasPrefix(outcome.path) ? error : "\(outcome.path): \(error)")
+        }
         for reject in outcome.rejects.prefix(5) { Diagnostics.warning("reject: \(reject.description)") }
         if outcome.rejects.count > 5 { Diagnostics.warning("… and \(outcome.rejected - 5) more rejects (see --rejects or ddkpi runs --format json)") }
         outcome.warnings.prefix(5).forEach(Diagnostics.warning)

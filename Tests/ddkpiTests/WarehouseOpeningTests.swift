@@ -50,6 +50,17 @@ final class WarehouseOpeningTests: XCTestCase {
         XCTAssertEqual(try CommandRunner.ddkpi(["--db", database, "migrate"]).stdout, "\(database): the schema is current; nothing to migrate\n")
     }
 
+    func testAFailedFileNamesItsPathOnce() throws {
+        let database = directory.appendingPathComponent("w.sqlite").path
+        let stores = try TestPaths.write(Array("code,name\n08,Natick\n".utf8), named: "stores.csv", in: directory)
+        XCTAssertEqual(try CommandRunner.ddkpi(["--db", database, "stores", "import", stores]).status, 0)
+        let malformed = TestPaths.fixture("malformed_sheet.xlsx")
+        let result = try CommandRunner.ddkpi(["--db", database, "ingest", "--feed", "sales-audit", malformed])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr.components(separatedBy: malformed).count, 2, "the path once: \(result.stderr)")
+        XCTAssertTrue(result.stderr.hasPrefix("ddkpi: error: \(malformed): xl/worksheets/sheet1.xml byte "), result.stderr)
+    }
+
     func testValidationErrorsHaveOnePrefixAndHelpNamesNoSpecSection() throws {
         let result = try CommandRunner.ddkpi(["kpi", "--as-of", "2025-13-01"])
         XCTAssertEqual(result.status, 2)

@@ -1,0 +1,51 @@
+import Foundation
+@testable import SheetStream
+import TestSupport
+import XCTest
+
+/// A read that stops early (a malformed sheet, an error thrown by the consumer) stops, joins and
+/// frees every background thread and buffer of the reader (issue: a failed sheet leaked its
+/// inflate thread and its chunks).
+final class EarlyStopTests: XCTestCase {
+    private func threadCount() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+    }
+
+    private struct StopHere: Error {}
+
+    func testFiveHundredMalformedSheetsLeaveNoThreadsOrBuffers() throws {
+        let path = TestPaths.fixture("malformed_sheet.xlsx")
+        let threadsBefore = threadCount()
+        let chunksBefore = PrefetchingSource.liveChunks
+        for _ in 0..<500 {
+            let file = try SpreadsheetFile.open(path: path)
+            let sheet = try XCTUnwrap(file.sheets.first)
+            XCTAssertThrowsError(try file.readRowsConcurrently(of: sheet) { _ in })
+        }
+        XCTAssertEqual(threadCount(), threadsBefore)
+        XCTAssertEqual(PrefetchingSource.liveChunks, chunksBefore)
+    }
+
+    func testAConsumerThatStopsMidSheetLeavesNoThreadsOrBuffers() throws {
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("big.xlsx").path
+        let writer = try XLSXWriter(path: path)
+        for row in 0..<40_000 { try writer.writeRow([.number(Double(row)), .string("row \(row % 97)"), .number(Double(row) / 3)]) }
+        try writer.close()
+        let threadsBefore = threadCount()
+        let chunksBefore = PrefetchingSource.liveChunks
+        for stopAt in [1, 5_000, 39_999] {
+            let file = try SpreadsheetFile.open(path: path)
+            let sheet = try XCTUnwrap(file.sheets.first)
+            var seen = 0
+            XCTAssertThrowsError(try file.readRowsConcurrently(of: sheet) { _ in
+                seen += 1
+                if seen == stopAt { throw StopHere() }
+            }) { XCTAssertTrue($0 is StopHere) }
+            XCTAssertEqual(seen, stopAt)
+        }
+        XCTAssertEqual(threadCount(), threadsBefore)
+        XCTAssertEqual(PrefetchingSource.liveChunks, chunksBefore)
+    }
+}
