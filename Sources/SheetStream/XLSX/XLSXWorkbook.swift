@@ -37,16 +37,33 @@ public final class XLSXWorkbook {
     /// Opens a workbook and reads its sheet list.
     public init(path: String, limits: XLSXLimits = .default) throws {
         self.limits = limits
-        archive = try ZipArchive(path: path, limits: limits.zip)
-        let packageRelationships = try Self.relationships(of: "", in: archive)
-        guard let office = packageRelationships.first(where: { $0.kind == "officeDocument" && !$0.isExternal }) else {
-            if archive.entry(named: "EncryptedPackage") != nil || archive.entry(named: "EncryptionInfo") != nil {
-                throw ZipError(file: path, .encryptedOrLegacy)
-            }
-            throw XLSXError(
-                file: path, part: "_rels/.rels", message: "no officeDocument relationship: not a spreadsheet package")
+        let archive = try ZipArchive(path: path, limits: limits.zip)
+        self.archive = archive
+        if archive.entry(named: "EncryptedPackage") != nil || archive.entry(named: "EncryptionInfo") != nil {
+            throw ZipError(file: path, .encryptedOrLegacy)
         }
-        workbookPart = PartPath.resolve(office.target, from: "")
+        var warnings: [String] = []
+        let packageRelationships: Result<[Relationship], Error> = Result { try Self.relationships(of: "", in: archive) }
+        if let office = (try? packageRelationships.get())?.first(where: { $0.kind == "officeDocument" && !$0.isExternal }) {
+            workbookPart = PartPath.resolve(office.target, from: "")
+        } else {
+            // A missing or corrupt package relationships part is an index, not data: find the
+            // workbook through the content types (then at its usual name), and say so.
+            guard let fallback = Self.workbookPartFromContentTypes(in: archive)
+                ?? (archive.entry(named: "xl/workbook.xml") != nil ? "xl/workbook.xml" : nil)
+            else {
+                if case .failure(let error) = packageRelationships { throw error }
+                throw XLSXError(
+                    file: path, part: "_rels/.rels", message: "no officeDocument relationship: not a spreadsheet package")
+            }
+            let reason: String
+            switch packageRelationships {
+            case .failure(let error): reason = "\(error)"
+            case .success(let found): reason = found.isEmpty ? "\(path): _rels/.rels is missing" : "\(path): _rels/.rels names no workbook"
+            }
+            warnings.append("\(reason); workbook \(fallback) located through [Content_Types].xml instead")
+            workbookPart = fallback
+        }
         guard let workbookEntry = archive.entry(named: workbookPart) else {
             throw ZipError(file: path, part: workbookPart, .missingPart)
         }
@@ -55,7 +72,6 @@ public final class XLSXWorkbook {
         dateSystem = workbook.uses1904 ? .date1904 : .date1900
 
         var relationships: [Relationship]
-        var warnings: [String] = []
         do {
             relationships = try Self.relationships(of: workbookPart, in: archive)
         } catch {
@@ -155,6 +171,17 @@ public final class XLSXWorkbook {
         let handler = ContentTypesHandler()
         try XMLPartReader.parse(entry, in: archive, handler: handler)
         return handler.inferredRelationships(workbookPart: workbookPart)
+    }
+
+    /// The workbook part `[Content_Types].xml` names (a main spreadsheet document of any kind:
+    /// workbook, macro-enabled, template); `nil` when there is none or the part cannot be read.
+    private static func workbookPartFromContentTypes(in archive: ZipArchive) -> String? {
+        guard let entry = archive.entry(named: "[Content_Types].xml") else { return nil }
+        let handler = ContentTypesHandler()
+        guard (try? XMLPartReader.parse(entry, in: archive, handler: handler)) != nil else { return nil }
+        let main = handler.overrides.first { $0.contentType.contains(".spreadsheetml.") && $0.contentType.hasSuffix(".main+xml") }
+        guard let part = main?.part, archive.entry(named: part) != nil else { return nil }
+        return part
     }
 
     private static func relationships(of part: String, in archive: ZipArchive) throws -> [Relationship] {
