@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(
             name: "ddkpiTests",
             // Depends on the executable so that `swift test` builds the binary it runs.
-            dependencies: ["ddkpi", "TestSupport"]
+            dependencies: ["ddkpi", "TestSupport", "SheetStream"]
         ),
     ]
 )

@@ -1,3 +1,5 @@
+import Foundation
+import SheetStream
 import TestSupport
 import XCTest
 
@@ -21,6 +23,25 @@ final class ReaderCommandTests: XCTestCase {
             after gap
 
             """)
+    }
+
+    /// A long shared string referenced many times: `--max-cell-chars` bounds what `dump` writes.
+    func testDumpCutsLongTextCells() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("amplified.xlsx").path
+        let writer = try XLSXWriter(path: path)
+        let long = String(repeating: "é", count: 100_000)
+        for _ in 0..<50 { try writer.writeRow([.string(long), .number(1)]) }
+        try writer.close()
+        let full = try CommandRunner.ddkpi(["dump", path])
+        XCTAssertEqual(full.stdout.count, 50 * (100_000 + 3))
+        let cut = try CommandRunner.ddkpi(["dump", path, "--max-cell-chars", "4"])
+        XCTAssertEqual(cut.status, 0, cut.stderr)
+        XCTAssertEqual(cut.stdout, String(repeating: "éééé,1\n", count: 50))
+        let json = try CommandRunner.ddkpi(["dump", path, "--max-cell-chars", "2", "--format", "json"])
+        XCTAssertTrue(json.stdout.contains("{\"row\":1,\"cells\":[\"éé\",1]}"), json.stdout)
+        XCTAssertEqual(try CommandRunner.ddkpi(["dump", path, "--max-cell-chars", "0"]).status, 2)
     }
 
     func testDumpJSONOfANamedSheet() throws {

@@ -10,12 +10,24 @@ public struct RowWriter {
 
     private let format: Format
     private let output: TextOutput
+    /// Text cells longer than this are cut to it (characters), so that a long shared string
+    /// referenced many times cannot blow the output up; `nil`: no limit.
+    private let maxCellCharacters: Int?
     private var lastRowNumber = 0
     private var wroteRow = false
 
-    public init(format: Format, output: TextOutput) {
+    public init(format: Format, output: TextOutput, maxCellCharacters: Int? = nil) {
         self.format = format
         self.output = output
+        self.maxCellCharacters = maxCellCharacters
+    }
+
+    /// The cell as written: text cut to `maxCellCharacters`.
+    private func limited(_ cell: Cell) -> Cell {
+        guard let limit = maxCellCharacters, case .string(let text) = cell, text.utf8.count > limit, text.count > limit else {
+            return cell
+        }
+        return .string(String(text.prefix(limit)))
     }
 
     /// Writes the preamble (JSON only).
@@ -39,7 +51,7 @@ public struct RowWriter {
             }
             for column in 0..<width {
                 if column > 0 { output.write(",") }
-                output.write(Self.csvField(CellText.text(row.cells[column])))
+                output.write(Self.csvField(CellText.text(limited(row.cells[column]))))
             }
             output.write("\n")
         case .json:
@@ -47,7 +59,7 @@ public struct RowWriter {
             output.write("{\"row\":\(row.number),\"cells\":[")
             for column in 0..<width {
                 if column > 0 { output.write(",") }
-                output.write(Self.jsonValue(row.cells[column]))
+                output.write(Self.jsonValue(limited(row.cells[column])))
             }
             output.write("]}")
         }

@@ -15,13 +15,20 @@ struct DumpCommand: ParsableCommand {
     @Option(help: "Output format: csv or json.")
     var format: RowWriter.Format = .csv
 
+    @Option(help: "Cut text cells after this many characters (default: no limit); the cut shows no marker.")
+    var maxCellChars: Int?
+
+    func validate() throws {
+        if let maxCellChars, maxCellChars < 1 { throw ValidationError("--max-cell-chars \(maxCellChars): expected at least 1") }
+    }
+
     func run() throws {
         let spreadsheet = try openSpreadsheet(file)
         guard let selected = spreadsheet.sheet(named: sheet) else {
             let names = spreadsheet.sheets.map(\.name).joined(separator: ", ")
             throw ValidationError("\(file) has no sheet named \"\(sheet ?? "")\"; its sheets: \(names)")
         }
-        var writer = RowWriter(format: format, output: TextOutput())
+        var writer = RowWriter(format: format, output: TextOutput(), maxCellCharacters: maxCellChars)
         writer.begin(file: file, sheet: selected.name)
         do {
             try spreadsheet.readRows(of: selected) { writer.write($0) }
