@@ -67,6 +67,12 @@ let package = Package(
             // Like SheetStream: the per-cell counting closure should not pay dynamic exclusivity checks.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
+        // libFuzzer targets (README, Fuzzing): built normally they only say how to build them.
+        .target(name: "FuzzSupport"),
+        .executableTarget(name: "fuzz-xlsx", dependencies: ["FuzzSupport", "SheetStream"]),
+        .executableTarget(name: "fuzz-xmlscanner", dependencies: ["FuzzSupport", "SheetStream"]),
+        .executableTarget(name: "fuzz-csv", dependencies: ["FuzzSupport", "SheetStream"]),
+        .executableTarget(name: "fuzz-xml-differential", dependencies: ["FuzzSupport", "SheetStream"]),
         .target(name: "TestSupport", dependencies: ["Warehouse", "Feeds", "SheetStream"], path: "Tests/TestSupport"),
         .testTarget(
             name: "SheetStreamTests",
@@ -84,7 +90,7 @@ let package = Package(
         .testTarget(
             name: "ddkpiTests",
             // Depends on the executable so that `swift test` builds the binary it runs.
-            dependencies: ["ddkpi", "TestSupport", "SheetStream"]
+            dependencies: ["ddkpi", "TestSupport", "SheetStream", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]
 )

@@ -176,9 +176,10 @@ final class XMLScanner {
         }
         while true {
             if let close = find("?>", from: position) {
-                let declaration = Array(UnsafeBufferPointer(start: buffer + position, count: close - position))
+                // Between `<?xml` and `?>`.
+                let declaration = Array(UnsafeBufferPointer(start: buffer + position + 5, count: close - 2 - (position + 5)))
                 position = close
-                guard let encoding = Self.declaredEncoding(in: declaration) else { return nil }
+                guard let encoding = try XMLDeclaration.encoding(declaration, error: { self.error($0) }) else { return nil }
                 return ["utf-8", "utf8", "us-ascii", "ascii"].contains(encoding.lowercased()) ? nil : encoding
             }
             guard try fill() else { throw error("the XML declaration is not closed") }
@@ -186,16 +187,6 @@ final class XMLScanner {
     }
 
     /// The value of `encoding="…"` (or `'…'`) in an XML declaration.
-    private static func declaredEncoding(in declaration: [UInt8]) -> String? {
-        let name = Array("encoding".utf8)
-        guard declaration.count > name.count,
-              let start = (0...(declaration.count - name.count)).first(where: { declaration[$0..<($0 + name.count)].elementsEqual(name) })
-        else { return nil }
-        let rest = declaration[(start + name.count)...].drop { isSpace($0) || $0 == UInt8(ascii: "=") }
-        guard let quote = rest.first, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
-        return String(decoding: rest.dropFirst().prefix { $0 != quote }, as: UTF8.self)
-    }
-
     // MARK: - Markup
 
     /// Reads the markup at `position` (a `<`), reading more input until it is complete.
@@ -228,6 +219,7 @@ final class XMLScanner {
         let localStart = scanned.localStart
         guard index < end else { return nil }
         guard index > nameStart, localStart < index else { throw error("a '<' that starts no element") }
+        try checkName(nameStart..<index)
         let nameEnd = index
         attributes.removeAll()
         while true {
@@ -295,6 +287,7 @@ final class XMLScanner {
         guard nameEnd > start, localStart < nameEnd, buffer[index] == UInt8(ascii: "=") else {
             throw error("malformed attribute \"\(name(start..<max(nameEnd, start)))\" in <\(name(element))>")
         }
+        try checkName(start..<nameEnd)
         index += 1
         while index < end, Self.isSpace(buffer[index]) { index += 1 }
         guard index < end else { return nil }
@@ -552,6 +545,49 @@ final class XMLScanner {
     @inline(__always) private static func endsName(_ byte: UInt8) -> Bool {
         isSpace(byte) || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "<")
             || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+    }
+
+    /// Checks that the bytes of `range` are an XML name (XML 1.0 fifth edition, §2.3: a
+    /// NameStartChar, then NameChars) in valid UTF-8, as libxml2 does.
+    private func checkName(_ range: Range<Int>) throws {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let first = index == range.lowerBound
+            let byte = buffer[index]
+            if byte < 0x80 {
+                let kind = Self.asciiNameKinds[Int(byte)]
+                guard kind == 2 || (kind == 1 && !first) else { throw error("\"\(name(range))\" is not a valid XML name") }
+                index += 1
+                continue
+            }
+            guard let (scalar, length) = UTF8Text.scalar(at: index, in: UnsafeBufferPointer(start: buffer, count: range.upperBound)) else {
+                throw error("a name is not valid UTF-8")
+            }
+            guard Self.isNameCharacter(scalar, start: first) else { throw error("\"\(name(range))\" is not a valid XML name") }
+            index += length
+        }
+    }
+
+    /// Per ASCII byte: 2 a name start character, 1 a name character only, 0 neither.
+    private static let asciiNameKinds: [UInt8] = (0..<128).map { value -> UInt8 in
+        let byte = UInt8(value)
+        if (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") { return 2 }
+        if (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") { return 1 }
+        return 0
+    }
+
+    /// XML 1.0 fifth edition's NameStartChar and NameChar ranges above ASCII.
+    private static func isNameCharacter(_ scalar: UInt32, start: Bool) -> Bool {
+        switch scalar {
+        case 0xC0...0xD6, 0xD8...0xF6, 0xF8...0x2FF, 0x370...0x37D, 0x37F...0x1FFF, 0x200C...0x200D, 0x2070...0x218F,
+             0x2C00...0x2FEF, 0x3001...0xD7FF, 0xF900...0xFDCF, 0xFDF0...0xFFFD, 0x10000...0xEFFFF:
+            return true
+        case 0xB7, 0x300...0x36F, 0x203F...0x2040:
+            return !start
+        default:
+            return false
+        }
     }
 
     private func name(_ range: Range<Int>) -> String {

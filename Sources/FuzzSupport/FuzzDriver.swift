@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One fuzz input: its bytes (valid only during the call).
+public typealias FuzzInput = @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+
+#if FUZZING
+@_silgen_name("LLVMFuzzerRunDriver")
+private func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: FuzzInput
+) -> Int32
+#endif
+
+/// Runs a libFuzzer target. Built with `-sanitize=fuzzer,address -DFUZZING` (see the README's
+/// Fuzzing section), a target's `<module>_main` hands its arguments and its input callback to
+/// libFuzzer's `LLVMFuzzerRunDriver`; built normally, it only says how to build it.
+public enum FuzzDriver {
+    public static func run(_ name: String, argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ input: FuzzInput) -> Int32 {
+        #if FUZZING
+        var count = argc
+        var arguments = argv
+        return LLVMFuzzerRunDriver(&count, &arguments, input)
+        #else
+        let message = "\(name) is a libFuzzer target: build it with swift build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product \(name)\n"
+        _ = message.withCString { write(2, $0, strlen($0)) }
+        return 2
+        #endif
+    }
+
+    /// The input as an array (copied; inputs are small).
+    public static func bytes(_ data: UnsafePointer<UInt8>?, _ size: Int) -> [UInt8] {
+        guard let data, size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
+
+    /// Writes the input to a file in `/dev/shm` (the readers of whole files take paths) and
+    /// returns its path; the same path is reused for every input of a process.
+    public static func file(_ data: UnsafePointer<UInt8>?, _ size: Int, suffix: String) -> String {
+        let path = "/dev/shm/ddkpi-fuzz-\(getpid())\(suffix)"
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if descriptor >= 0 {
+            if let data, size > 0 { _ = write(descriptor, data, size) }
+            close(descriptor)
+        }
+        return path
+    }
+}

@@ -1,0 +1,70 @@
+/// The readers on raw input, for the fuzz targets (`Sources/fuzz-*`): each runs one reader to
+/// its end or its first error. An error is a correct answer to hostile input; only a crash, a
+/// hang, a leak or (for the differential target) a disagreement is a finding.
+@_spi(Fuzzing) public enum FuzzEntryPoints {
+    /// What a read gave: its rows, or the type of the error that stopped it.
+    public enum Outcome: Equatable, Sendable {
+        case rows(numbers: [Int], cells: [[Cell]])
+        case failed(String)
+    }
+
+    /// Reads every sheet of the workbook at `path` (zip, workbook, styles, shared strings, rows).
+    public static func readWorkbook(path: String) {
+        guard let workbook = try? XLSXWorkbook(path: path) else { return }
+        for sheet in workbook.sheets {
+            try? workbook.readRows(of: sheet) { _ in }
+        }
+    }
+
+    /// Reads the CSV file at `path` to its end.
+    public static func readCSV(path: String) {
+        guard let reader = try? CSVReader(path: path) else { return }
+        try? reader.readRows { _ in }
+    }
+
+    /// Runs `XMLScanner` alone over `bytes`, with a handler that only looks at the events.
+    public static func scanXML(_ bytes: [UInt8]) {
+        _ = try? XMLScanner(source: MemorySource(bytes), handler: SAXHandler(), file: "fuzz", part: "part.xml").parse()
+    }
+
+    /// The rows of worksheet XML read by `XMLScanner` (`libxml2` false) or by libxml2, with no
+    /// shared strings and no styles.
+    public static func worksheetRows(_ bytes: [UInt8], libxml2: Bool) -> Outcome {
+        var rows: [Row] = []
+        let handler = SheetHandler(
+            file: "fuzz", sheet: "Sheet1", sharedStrings: [], cellFormats: CellFormats(), dateSystem: .date1900,
+            maxCellBytes: XLSXLimits.default.maxCellBytes, onRow: { rows.append($0) })
+        do {
+            if libxml2 {
+                try XMLStreamParser.parse(MemorySource(bytes), handler: handler, file: "fuzz", part: "sheet.xml")
+            } else {
+                let outcome = try XMLScanner(source: MemorySource(bytes), handler: handler, file: "fuzz", part: "sheet.xml").parse()
+                // The scanner hands parts that are not UTF-8 to libxml2, as the workbook reader does.
+                if outcome != .parsed { return worksheetRows(bytes, libxml2: true) }
+            }
+            if let error = handler.rowError { return .failed(String(describing: type(of: error))) }
+            return .rows(numbers: rows.map(\.number), cells: rows.map(\.cells))
+        } catch {
+            return .failed(String(describing: type(of: handler.rowError ?? error)))
+        }
+    }
+}
+
+/// Bytes in memory as a `ByteSource`.
+final class MemorySource: ByteSource {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count = min(buffer.count, bytes.count - offset)
+        guard count > 0 else { return 0 }
+        bytes.withUnsafeBytes { source in
+            guard let base = source.baseAddress else { return }
+            buffer.baseAddress?.copyMemory(from: base + offset, byteCount: count)
+        }
+        offset += count
+        return count
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+@_spi(Fuzzing) import SheetStream
+import TestSupport
+import XCTest
+
+/// Every reproducer the fuzz targets found (`Tests/Fixtures/fuzz`), kept as a regression test:
+/// `differential_*.xml` must read the same through `XMLScanner` and libxml2, `xlsx_*` and
+/// `csv_*` must end in rows or an error, never a crash.
+final class FuzzRegressionTests: XCTestCase {
+    private var inputs: [String] {
+        let folder = TestPaths.fixture("fuzz")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted().map { folder + "/" + $0 }
+    }
+
+    func testDifferentialReproducersReadTheSameThroughBothParsers() throws {
+        let files = inputs.filter { ($0 as NSString).lastPathComponent.hasPrefix("differential_") }
+        XCTAssertFalse(files.isEmpty)
+        for path in files {
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            XCTAssertEqual(
+                FuzzEntryPoints.worksheetRows(bytes, libxml2: false), FuzzEntryPoints.worksheetRows(bytes, libxml2: true), path)
+        }
+    }
+
+    func testAnInvalidUTF8AttributeNameIsAnError() throws {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: TestPaths.fixture("fuzz/differential_invalid_utf8_in_attribute_name.xml"))))
+        XCTAssertEqual(FuzzEntryPoints.worksheetRows(bytes, libxml2: false), .failed("XMLError"))
+        let names: [(String, Bool)] = [
+            ("<a><b x=\"1\"/></a>", true), ("<a><1b/></a>", false), ("<a><b-c.d_e/></a>", true), ("<a><b!/></a>", false),
+            ("<a><é/></a>", true), ("<a><b ×=\"1\"/></a>", false), ("<a><-b/></a>", false),
+        ]
+        for (xml, valid) in names {
+            let scanned = FuzzEntryPoints.worksheetRows(Array(xml.utf8), libxml2: false)
+            XCTAssertEqual(scanned, FuzzEntryPoints.worksheetRows(Array(xml.utf8), libxml2: true), xml)
+            XCTAssertEqual(scanned != .failed("XMLError"), valid, xml)
+        }
+    }
+}
