@@ -17,8 +17,9 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertFalse(files.isEmpty)
         for path in files {
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-            XCTAssertEqual(
-                FuzzEntryPoints.worksheetRows(bytes, libxml2: false), FuzzEntryPoints.worksheetRows(bytes, libxml2: true), path)
+            let scanned = FuzzEntryPoints.worksheetRows(bytes, libxml2: false)
+            let parsed = FuzzEntryPoints.worksheetRows(bytes, libxml2: true)
+            XCTAssertTrue(scanned.agrees(with: parsed), "\(path): \(scanned) against \(parsed)")
         }
     }
 
@@ -31,7 +32,7 @@ final class FuzzRegressionTests: XCTestCase {
         ]
         for (xml, valid) in names {
             let scanned = FuzzEntryPoints.worksheetRows(Array(xml.utf8), libxml2: false)
-            XCTAssertEqual(scanned, FuzzEntryPoints.worksheetRows(Array(xml.utf8), libxml2: true), xml)
+            XCTAssertTrue(scanned.agrees(with: FuzzEntryPoints.worksheetRows(Array(xml.utf8), libxml2: true)), xml)
             XCTAssertEqual(scanned != .failed("XMLError"), valid, xml)
         }
     }

@@ -81,6 +81,7 @@ final class CrashSafetyTests: XCTestCase {
             let path = try database("killed-\(fraction).sqlite", stores: stores)
             try killed(after: duration * fraction, ["--db", path, "ingest", sales])
             let after = try state(path)
+            print("kill -9 at \(fraction) of a clean run (\(Int(duration * fraction * 1000)) ms): \(after.rows) rows landed, integrity \(after.integrity)")
             XCTAssertEqual(after.integrity, "ok", "killed at \(fraction)")
             XCTAssertTrue(after.rows == 0 || after.rows == Self.rows, "killed at \(fraction): \(after.rows) rows, all or nothing")
             XCTAssertEqual(after.okRuns, after.rows == 0 ? 0 : 1, "an ok ledger row exactly when the data landed")
@@ -110,9 +111,9 @@ final class CrashSafetyTests: XCTestCase {
             try "Store,Date,Net Sales,Transactions,Items\n99,2025-01-02,1,1,1\n".write(toFile: folders[0] + "/" + names[2], atomically: true, encoding: .utf8)
             let path = try database("inbox-\(fraction).sqlite", stores: stores)
             let cron = ["--db", path, "ingest", "--inbox", folders[0], "--archive", folders[1], "--quarantine", folders[2]]
-            let started = Date()
             try killed(after: 0.05 + fraction * 2.0, cron)
-            _ = started
+            let placed = folders.map { (try? FileManager.default.contentsOfDirectory(atPath: $0).count) ?? 0 }
+            print("inbox kill -9 after \(0.05 + fraction * 2.0) s: files in inbox/archive/quarantine \(placed)")
             let rerun = try CommandRunner.ddkpi(cron)
             XCTAssertEqual(rerun.status, 1, "the bad file fails: \(rerun.stdout)")
             for name in names {

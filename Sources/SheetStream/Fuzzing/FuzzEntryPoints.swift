@@ -6,6 +6,15 @@
     public enum Outcome: Equatable, Sendable {
         case rows(numbers: [Int], cells: [[Cell]])
         case failed(String)
+
+        /// The same rows, or both a failure (of whatever type: the parser may stop a malformed
+        /// part, or the sheet reader a value that parses but means nothing).
+        public func agrees(with other: Outcome) -> Bool {
+            switch (self, other) {
+            case (.failed, .failed): return true
+            default: return self == other
+            }
+        }
     }
 
     /// Reads every sheet of the workbook at `path` (zip, workbook, styles, shared strings, rows).

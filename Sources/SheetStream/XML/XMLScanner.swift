@@ -267,7 +267,9 @@ final class XMLScanner {
         else { return nil }
         var close = nameEnd + 2
         while close < end, buffer[close] != UInt8(ascii: "\"") {
-            if buffer[close] == UInt8(ascii: "<") { return nil }
+            // Anything but printable ASCII (and '<', '&') takes the checked path.
+            let byte = buffer[close]
+            if byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") { return nil }
             close += 1
         }
         guard close < end else { return nil }
@@ -295,16 +297,35 @@ final class XMLScanner {
         guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
             throw error("the value of attribute \(name(start..<nameEnd)) in <\(name(element))> is not quoted")
         }
-        // Values are short: a byte loop beats memchr, and checks for '<' in the same pass.
+        // Values are short: a byte loop beats memchr, and checks for '<', control characters,
+        // references and non-ASCII bytes in the same pass.
         var close = index + 1
+        var special = false
         while close < end, buffer[close] != quote {
-            if buffer[close] == UInt8(ascii: "<") {
+            let byte = buffer[close]
+            if byte == UInt8(ascii: "<") {
                 throw error("the value of attribute \(name(start..<nameEnd)) in <\(name(element))> contains '<'")
             }
+            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+                throw error("the value of attribute \(name(start..<nameEnd)) in <\(name(element))> contains the control character \(byte)")
+            }
+            special = special || byte >= 0x80 || byte == UInt8(ascii: "&")
             close += 1
         }
         guard close < end else { return nil }
         let value = UnsafeBufferPointer(start: buffer + index + 1, count: close - index - 1)
+        if special {
+            guard UTF8Text.isValidUTF8(value) else {
+                throw error("the value of attribute \(name(start..<nameEnd)) in <\(name(element))> is not valid UTF-8")
+            }
+            // References are checked now, though they are decoded only when the value is read.
+            decoded.removeAll()
+            do {
+                try XMLReferences.decode(value, into: &decoded)
+            } catch {
+                throw self.error("the value of attribute \(name(start..<nameEnd)) in <\(name(element))>: \(error)")
+            }
+        }
         let prefixed = localStart > start
         let declaredName = prefixed ? localStart - 1 : nameEnd
         let isNamespaceDeclaration = declaredName - start == 5 && memcmp(buffer + start, "xmlns", 5) == 0
