@@ -161,7 +161,11 @@ enum XMLStreamParser {
             }
         }
         sax.serror = { context, error in
-            guard let context, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+            // Namespace errors (an xmlns value that is not a valid URI, an undeclared prefix) are
+            // not well-formedness errors: the data reads the same, and XMLScanner does not check them.
+            guard let context, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue,
+                  error.pointee.domain != Int32(XML_FROM_NAMESPACE.rawValue)
+            else { return }
             let message = error.pointee.message.map { String(cString: $0) } ?? "XML error \(error.pointee.code)"
             session(context)._withUnsafeGuaranteedRef {
                 $0.handler.recordLibraryError(message.trimmingTrailingNewlines(), line: Int(error.pointee.line))
