@@ -22,14 +22,7 @@ struct EmployeesCommand: ParsableCommand {
     @Option(help: "The to-date period: WTD, MTD, QTD or YTD.")
     var period: Period = .mtd
 
-    @Option(help: "Only these stores (repeatable); no chain-wide list.")
-    var store: [String] = []
-
-    @Option(help: "Only this region's stores; no chain-wide list.")
-    var region: String?
-
-    @Option(help: "How many associates the chain-wide list (ALL) ranks.")
-    var top = 10
+    @OptionGroup var ranking: RankingOptions
 
     @Option(help: "Output format: table, csv or json.")
     var format: Format = .table
@@ -39,14 +32,12 @@ struct EmployeesCommand: ParsableCommand {
 
     func validate() throws {
         guard CivilDate(iso8601: asOf) != nil else { throw ValidationError("--as-of \(asOf): expected a date as YYYY-MM-DD") }
-        if !store.isEmpty && region != nil { throw ValidationError("give --store or --region, not both") }
-        guard top >= 1 else { throw ValidationError("--top \(top): expected a whole number of at least 1") }
     }
 
     func run() throws {
         guard let day = CivilDate(iso8601: asOf) else { throw ValidationError("--as-of \(asOf): expected YYYY-MM-DD") }
         let report = try ReportContext(global: global).engine.employees(
-            asOf: day, period: period.rawValue, filter: scopeFilter(store: store, region: region), top: top)
+            asOf: day, period: period.rawValue, filter: ranking.filter, top: ranking.top)
         let reportFormat = ReportFormat(rawValue: format.rawValue) ?? .table
         try ReportOutput.write(to: output) { colour in EmployeeRenderer(colour: colour).render(report, as: reportFormat) }
     }

@@ -31,14 +31,7 @@ struct MerchCommand: ParsableCommand {
     @Option(help: "Rank vendors or categories.")
     var by: MerchDimension
 
-    @Option(help: "Only these stores (repeatable).")
-    var store: [String] = []
-
-    @Option(help: "Only this region's stores and the region.")
-    var region: String?
-
-    @Option(help: "How many keys each scope lists before (other).")
-    var top = 10
+    @OptionGroup var ranking: RankingOptions
 
     @Option(help: "Output format: table, csv or json.")
     var format: Format = .table
@@ -57,13 +50,11 @@ struct MerchCommand: ParsableCommand {
         case (nil, .some(let day)):
             guard CivilDate(iso8601: day) != nil else { throw ValidationError("--as-of \(day): expected a date as YYYY-MM-DD") }
         }
-        if !store.isEmpty && region != nil { throw ValidationError("give --store or --region, not both") }
-        guard top >= 1 else { throw ValidationError("--top \(top): expected a whole number of at least 1") }
     }
 
     func run() throws {
         let engine = try ReportContext(global: global).engine
-        let filter = scopeFilter(store: store, region: region)
+        let (filter, top) = (ranking.filter, ranking.top)
         let report: MerchReport
         if let quarter {
             guard let fiscal = engine.calendar.quarter(named: quarter) else { throw ValidationError("--quarter \(quarter): expected YYYYQn") }
