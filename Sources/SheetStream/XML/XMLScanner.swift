@@ -422,17 +422,45 @@ final class XMLScanner {
 
     private func processingInstruction() throws -> Int? {
         guard let next = find("?>", from: position + 2) else { return nil }
-        let target = UnsafeBufferPointer(start: buffer + position + 2, count: min(4, next - position - 2))
-        if target.count == 4, String(decoding: target.prefix(3), as: UTF8.self).lowercased() == "xml", Self.isSpace(target[3]) {
+        // `<?target content?>`: the target an XML name other than `xml`, then space or the end.
+        let targetEnd = min(scanName(from: position + 2).end, next - 2)
+        guard targetEnd > position + 2 else { throw error("a processing instruction has no target") }
+        try checkName((position + 2)..<targetEnd)
+        if targetEnd - position - 2 == 3, String(decoding: UnsafeBufferPointer(start: buffer + position + 2, count: 3), as: UTF8.self).lowercased() == "xml" {
             throw error("an XML declaration is only allowed at the start of the part")
         }
+        guard targetEnd == next - 2 || Self.isSpace(buffer[targetEnd]) else {
+            throw error("a processing instruction's target is not followed by white space")
+        }
+        try checkCharacters(targetEnd..<(next - 2), in: "a processing instruction")
         return next
+    }
+
+    /// Checks that the bytes of `range` (a comment or processing instruction) are XML
+    /// characters: no control characters but tab, LF and CR, and valid UTF-8.
+    private func checkCharacters(_ range: Range<Int>, in what: String) throws {
+        var nonASCII = false
+        for index in range {
+            let byte = buffer[index]
+            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { throw error("\(what) contains the control character \(byte)") }
+            if byte >= 0x80 { nonASCII = true }
+        }
+        if nonASCII, !UTF8Text.isValidUTF8(UnsafeBufferPointer(start: buffer + range.lowerBound, count: range.count)) {
+            throw error("\(what) is not valid UTF-8")
+        }
     }
 
     private func declarationOrComment() throws -> Int? {
         let start = buffer + position
         if end - position >= 4, memcmp(start, "<!--", 4) == 0 {
-            return find("-->", from: position + 4)
+            guard let next = find("-->", from: position + 4) else { return nil }
+            let content = (position + 4)..<(next - 3)
+            try checkCharacters(content, in: "a comment")
+            // XML 1.0 §2.5: no "--" inside a comment, and no '-' just before its end.
+            if content.contains(where: { buffer[$0] == UInt8(ascii: "-") && ($0 + 1 == content.upperBound || buffer[$0 + 1] == UInt8(ascii: "-")) }) {
+                throw error("a comment contains \"--\" or ends with '-'")
+            }
+            return next
         }
         // Too short to tell a CDATA section from a DOCTYPE yet: read more.
         guard end - position >= 9 else { return nil }
