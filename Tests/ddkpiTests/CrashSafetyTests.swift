@@ -98,10 +98,13 @@ final class CrashSafetyTests: XCTestCase {
         let (stores, sales) = try writeInputs()
         let folders = ["inbox", "archive", "quarantine"].map { directory.appendingPathComponent($0).path }
         let clean = try database("clean.sqlite", stores: stores)
+        let started = Date()
         XCTAssertEqual(try CommandRunner.ddkpi(["--db", clean, "ingest", sales]).status, 0)
+        let duration = Date().timeIntervalSince(started)
         let expected = try state(clean)
         let names = ["a_sales_audit_big.csv", "b_credit.csv", "c_sales_audit_bad.csv"]
-        for fraction in [0.05, 0.4, 0.8] {
+        // During the big file, just after it (while it is moved), and among the small ones.
+        for fraction in [0.5, 1.02, 1.1, 1.3] {
             for folder in folders {
                 try? FileManager.default.removeItem(atPath: folder)
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -111,9 +114,9 @@ final class CrashSafetyTests: XCTestCase {
             try "Store,Date,Net Sales,Transactions,Items\n99,2025-01-02,1,1,1\n".write(toFile: folders[0] + "/" + names[2], atomically: true, encoding: .utf8)
             let path = try database("inbox-\(fraction).sqlite", stores: stores)
             let cron = ["--db", path, "ingest", "--inbox", folders[0], "--archive", folders[1], "--quarantine", folders[2]]
-            try killed(after: 0.05 + fraction * 2.0, cron)
+            try killed(after: duration * fraction, cron)
             let placed = folders.map { (try? FileManager.default.contentsOfDirectory(atPath: $0).count) ?? 0 }
-            print("inbox kill -9 after \(0.05 + fraction * 2.0) s: files in inbox/archive/quarantine \(placed)")
+            print("inbox kill -9 at \(fraction) of the big file's clean run: files in inbox/archive/quarantine \(placed)")
             let rerun = try CommandRunner.ddkpi(cron)
             XCTAssertEqual(rerun.status, 1, "the bad file fails: \(rerun.stdout)")
             for name in names {
