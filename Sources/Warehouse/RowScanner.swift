@@ -1,5 +1,8 @@
 import GRDB
 import GRDBSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Steps a prepared statement through SQLite's C API and hands each row to a closure, for the
 /// hot read paths where building a GRDB `Row` per row would cost more than the query.
@@ -36,6 +39,16 @@ struct RowScanner {
                 number = number * 10 + Int(bytes[index] - UInt8(ascii: "0"))
             }
             return count == 7 ? number * 100 + 31 : number
+        }
+
+        /// Whether the column's text is `text`, compared byte for byte without making a String.
+        func text(_ column: Int32, equals text: String) -> Bool {
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard count == text.utf8.count else { return false }
+            guard count > 0 else { return true }
+            guard let bytes = sqlite3_column_text(handle, column) else { return false }
+            var copy = text
+            return copy.withUTF8 { utf8 in utf8.baseAddress.map { memcmp($0, bytes, count) == 0 } ?? false }
         }
 
         /// The column's text (at most its first `prefix` bytes).

@@ -47,12 +47,13 @@ public struct MerchSums: Equatable, Sendable {
         }
     }
 
-    /// Adds a row's sales and items; its name wins when the row is as late as the latest so far.
-    mutating func add(cents: Int64, items: Int64, name: @autoclosure () -> String, asOf: Int) {
+    /// Adds a row's sales and items; its name (`name(current)`) wins when the row is as late as
+    /// the latest so far.
+    mutating func add(cents: Int64, items: Int64, asOf: Int, name: (String) -> String) {
         salesCents += Int128(cents)
         self.items += Int128(items)
         if asOf >= nameAsOf {
-            self.name = name()
+            self.name = name(self.name)
             nameAsOf = asOf
         }
     }
@@ -96,19 +97,21 @@ extension Warehouse {
     public func merchMeasures(from start: CivilDate, through end: CivilDate, by dimension: MerchDimension) throws
         -> [MerchStoreKey: MerchSums]
     {
-        var sums: [MerchStoreKey: MerchSums] = [:]
+        var sums: [RowPair: (key: MerchStoreKey, sums: MerchSums)] = [:]
         let keyColumn = dimension == .vendor ? "vendor_key" : "category"
         let nameColumn = dimension == .vendor ? "vendor_name" : "category"
         try readDayOrMonthRows(
             table: "merch_report", columns: [keyColumn, nameColumn, "total_sales_cents", "total_items"],
             condition: "\(keyColumn) <> ''", from: start, through: end,
-            key: { row in MerchStoreKey(store: row.text(1), key: row.text(2)) },
-            add: { row, key in
-                sums[key, default: MerchSums()].add(
-                    cents: row.int64(4), items: row.int64(5), name: dimension == .vendor ? row.text(3) : key.key,
-                    asOf: row.dateNumber(0))
+            key: { row in RowPair(row, 1, 2) },
+            add: { row, pair in
+                let asOf = row.dateNumber(0)
+                // Strings are made once per store and key, and a name only when it changes.
+                sums[pair, default: (MerchStoreKey(store: row.text(1), key: row.text(2)), MerchSums())].sums.add(
+                    cents: row.int64(4), items: row.int64(5), asOf: asOf,
+                    name: { current in row.text(3, equals: current) ? current : row.text(3) })
             })
-        return sums
+        return Dictionary(sums.values.map { ($0.key, $0.sums) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Reads a table whose rows are days (`date` = `YYYY-MM-DD`, `grain` `day`) or whole months
@@ -151,6 +154,21 @@ extension Warehouse {
                 let rowKey = key(row)
                 if monthRows[KeyMonth(key: rowKey, month: row.text(0, prefix: 7))] == true { add(row, rowKey) }
             }
+        }
+    }
+}
+
+/// Two text columns of a row as a dictionary key: their bytes packed into integers when both
+/// are short (store codes, vendor ids), else their text.
+private enum RowPair: Hashable {
+    case packed(UInt64, UInt64)
+    case text(String, String)
+
+    init(_ row: RowScanner.Row, _ first: Int32, _ second: Int32) {
+        if let a = row.packedText(first), let b = row.packedText(second) {
+            self = .packed(a, b)
+        } else {
+            self = .text(row.text(first), row.text(second))
         }
     }
 }
