@@ -32,7 +32,8 @@ final class FuzzRegressionTests: XCTestCase {
             ("<a><!-- fine - here --></a>", true), ("<a><!-- not -- here --></a>", false), ("<a><!-- nor here---></a>", false),
             ("<a><?pi some content?></a>", true), ("<a><?1pi?></a>", false), ("<a><?pi\u{1}?></a>", false),
             ("<?xml version=\"1.0\" standalone=\"yes\"?><a/>", true), ("<?xml version=\"2\"?><a/>", false),
-            ("<a b=\"&amp;&#233;\"/>", true), ("<a b=\"&nope;\"/>", false),
+            ("<a b=\"&amp;&#233;\"/>", true), ("<a b=\"&nope;\"/>", false), ("<a b=\"1\" c=\"2\" b=\"3\"/>", false),
+            ("<a xmlns:x=\"u\" xmlns:x=\"v\"/>", false),
         ]
         for (xml, valid) in names {
             let scanned = FuzzEntryPoints.worksheetRows(Array(xml.utf8), libxml2: false)

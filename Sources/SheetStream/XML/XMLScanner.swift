@@ -59,6 +59,8 @@ final class XMLScanner {
     private var rootSeen = false
     private var attributes = XMLAttributeBuffer()
     private var decoded = ByteBuffer()
+    /// The qualified names of the current start tag's attributes (byte ranges of the buffer).
+    private var attributeNames: [Range<Int>] = []
 
     init(
         source: ByteSource, handler: SAXHandler, file: String, part: String, bufferSize: Int = 256 << 10,
@@ -222,6 +224,7 @@ final class XMLScanner {
         try checkName(nameStart..<index)
         let nameEnd = index
         attributes.removeAll()
+        attributeNames.removeAll(keepingCapacity: true)
         while true {
             var spaced = false
             while index < end, Self.isSpace(buffer[index]) {
@@ -245,12 +248,14 @@ final class XMLScanner {
                 return index + 2
             default:
                 guard spaced else { throw error("attributes of <\(name(nameStart..<nameEnd))> must be separated by white space") }
+                let attributeStart = index
                 if let next = plainAttribute(at: index) {
                     index = next
                 } else {
                     guard let next = try attribute(at: index, element: nameStart..<nameEnd) else { return nil }
                     index = next
                 }
+                try checkUnique(attributeStart..<scanName(from: attributeStart).end, element: nameStart..<nameEnd)
             }
         }
     }
@@ -594,6 +599,17 @@ final class XMLScanner {
     @inline(__always) private static func endsName(_ byte: UInt8) -> Bool {
         isSpace(byte) || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "<")
             || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+    }
+
+    /// Checks that no earlier attribute of the tag has the same qualified name (XML 1.0 §3.1,
+    /// namespace declarations included), and remembers this one.
+    private func checkUnique(_ range: Range<Int>, element: Range<Int>) throws {
+        for earlier in attributeNames where earlier.count == range.count {
+            if Self.equal(buffer + earlier.lowerBound, buffer + range.lowerBound, count: range.count) {
+                throw error("attribute \(name(range)) appears twice in <\(name(element))>")
+            }
+        }
+        attributeNames.append(range)
     }
 
     /// Checks that the bytes of `range` are an XML name (XML 1.0 fifth edition, §2.3: a
