@@ -25,7 +25,7 @@ public struct ColumnChart {
     public var categoryTitle: String
     public var valueTitle: String
     public var valueLabel: (Double) -> String
-    public var width = 460.0, height = 260.0
+    public var width = 420.0, height = 250.0
 
     public init(title: String, categories: [String], series: [Series], categoryTitle: String, valueTitle: String,
                 valueLabel: @escaping (Double) -> String) {

@@ -31,5 +31,6 @@ enum HTMLStyle {
         svg .grid { stroke: #e1e5e9; } svg .zero { stroke: #5a626b; }
         svg .actual { fill: #2f6db5; } svg .target { fill: #b8c4d1; }
         svg .up { fill: #2e9e55; } svg .down { fill: #d2434f; }
+        @media print { body { margin: 0; } .row { flex-wrap: nowrap; } }
         """
 }

@@ -52,7 +52,7 @@ public enum XLSXReport {
     private static func writeKPISheet(_ report: KPIReport, workbook: XLSXWorkbookWriter, styles: XLSXStyles) throws {
         let sheet = try workbook.addSheet(named: "KPI")
         let titles = ["Scope", "Name", "Period", "Start", "End", "Metric"] + valueTitles
-        try sheet.writeHeader(titles, format: styles.header)
+        try sheet.writeHeader(titles, labelColumns: titles.count - valueTitles.count, styles: styles)
         try sheet.setWidths([10, 28, 8, 11, 11, 15] + valueWidths)
         var row = 1
         for scope in report.scopes {
@@ -87,7 +87,7 @@ private struct ReviewWorkbook {
     private func writeSummary(_ report: KPIReport) throws {
         let sheet = try workbook.addSheet(named: "Summary")
         let titles = ["Scope", "Name", "Metric"] + XLSXReport.valueTitles
-        try sheet.writeHeader(titles, format: styles.header)
+        try sheet.writeHeader(titles, labelColumns: titles.count - XLSXReport.valueTitles.count, styles: styles)
         try sheet.setWidths([10, 28, 15] + XLSXReport.valueWidths)
         var row = 1
         for scope in report.scopes {
@@ -106,7 +106,7 @@ private struct ReviewWorkbook {
     /// Metric-major rows (each metric over the months, then the quarter), so the sales months
     /// the chart plots are rows 2 to 4.
     private func writeScope(_ scope: ScopeValues, sheet: XLSXSheetWriter) throws {
-        try sheet.writeHeader(["Metric", "Period"] + XLSXReport.valueTitles, format: styles.header)
+        try sheet.writeHeader(["Metric", "Period"] + XLSXReport.valueTitles, labelColumns: 2, styles: styles)
         try sheet.setWidths([15, 9] + XLSXReport.valueWidths)
         var row = 1
         for (index, metric) in MetricDefinition.all.enumerated() {
@@ -135,6 +135,8 @@ private struct ReviewWorkbook {
         chart_axis_set_name(chart.pointee.x_axis, "Month")
         chart_axis_set_name(chart.pointee.y_axis, "Sales ($)")
         chart_axis_set_num_format(chart.pointee.y_axis, "$#,##0")
+        // Columns start at zero, so their heights compare honestly.
+        chart_axis_set_min(chart.pointee.y_axis, 0)
         chart_legend_set_position(chart, UInt8(LXW_CHART_LEGEND_BOTTOM.rawValue))
         return chart
     }

@@ -7,16 +7,22 @@ struct XLSXStyles {
     typealias Format = UnsafeMutablePointer<lxw_format>
 
     let header: Format
+    let numberHeader: Format
     let percent: Format
     let percentAbove: Format
     let percentBelow: Format
     private let money, moneyWithCents, count, decimal: Format
 
     init(_ workbook: XLSXWorkbookWriter) throws {
-        header = try workbook.addFormat { format in
-            format_set_bold(format)
-            format_set_bottom(format, UInt8(LXW_BORDER_THIN.rawValue))
+        func bold(_ alignment: lxw_format_alignments) throws -> Format {
+            try workbook.addFormat { format in
+                format_set_bold(format)
+                format_set_bottom(format, UInt8(LXW_BORDER_THIN.rawValue))
+                format_set_align(format, UInt8(alignment.rawValue))
+            }
         }
+        header = try bold(LXW_ALIGN_LEFT)
+        numberHeader = try bold(LXW_ALIGN_RIGHT)
         func numbers(_ pattern: String, fill: (background: lxw_color_t, font: lxw_color_t)? = nil) throws -> Format {
             try workbook.addFormat { format in
                 format_set_num_format(format, pattern)

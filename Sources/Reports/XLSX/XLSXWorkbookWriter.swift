@@ -86,10 +86,18 @@ struct XLSXSheetWriter {
                   "row \(row + 1), column \(column + 1): writing the text \"\(text)\"")
     }
 
-    /// A header row in `format`, frozen above the rows that follow.
-    func writeHeader(_ titles: [String], format: UnsafeMutablePointer<lxw_format>?) throws {
-        for (column, title) in titles.enumerated() { try write(title, row: 0, column: column, format: format) }
+    /// A bold header row (left-aligned over the first `labelColumns`, right-aligned over the
+    /// numbers), frozen above the rows that follow and repeated on every printed page; the sheet
+    /// prints landscape on A4, one page wide.
+    func writeHeader(_ titles: [String], labelColumns: Int, styles: XLSXStyles) throws {
+        for (column, title) in titles.enumerated() {
+            try write(title, row: 0, column: column, format: column < labelColumns ? styles.header : styles.numberHeader)
+        }
         worksheet_freeze_panes(sheet, 1, 0)
+        try check(worksheet_repeat_rows(sheet, 0, 0), "repeating the header row")
+        worksheet_set_landscape(sheet)
+        worksheet_set_paper(sheet, 9)  // A4
+        worksheet_fit_to_pages(sheet, 1, 0)
     }
 
     /// Column widths in characters, from column 0.
