@@ -80,7 +80,7 @@ let package = Package(
             name: "KPITests",
             dependencies: ["KPI", "Reports", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "KPI", "TestSupport"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "KPI", "SheetStream", "TestSupport"]),
         .testTarget(
             name: "ddkpiTests",
             // Depends on the executable so that `swift test` builds the binary it runs.

@@ -9,10 +9,10 @@ enum SVG {
         .element(named: name, nodes: attributes.map { Content.attribute(named: $0.0, value: $0.1) } + children)
     }
 
-    /// The root: a `role="img"` picture `width` × `height` pixels, described by `title` for screen readers.
+    /// The root (inline in HTML, so without a namespace): a `role="img"` picture `width` × `height` pixels, described by `title` for screen readers.
     static func root(width: Double, height: Double, title: String, _ children: [Content]) -> Content {
         element("svg", [
-            ("xmlns", "http://www.w3.org/2000/svg"), ("viewBox", "0 0 \(number(width)) \(number(height))"),
+            ("viewBox", "0 0 \(number(width)) \(number(height))"),
             ("width", number(width)), ("height", number(height)), ("role", "img"),
         ], [element("title", [], [.text(title)])] + children)
     }

@@ -1,4 +1,7 @@
 import CXLSXWriter
+#if canImport(Glibc)
+import Glibc
+#endif
 import SheetStream
 
 /// A workbook written by libxlsxwriter in `constant_memory` mode: each sheet's rows go to a
@@ -11,6 +14,11 @@ final class XLSXWorkbookWriter {
     /// Creates the workbook at `path` with `created` (never the clock) as its creation time.
     init(path: String, title: String, created: CivilDate) throws {
         self.path = path
+        // libxlsxwriter only finds out at `close()`, and prints its own complaint then: try first.
+        guard let probe = fopen(path, "wb") else {
+            throw DocumentError("\(path): cannot create the workbook: \(String(cString: strerror(errno)))")
+        }
+        fclose(probe)
         var options = lxw_workbook_options(constant_memory: 1, tmpdir: nil, use_zip64: 0)
         guard let workbook = workbook_new_opt(path, &options) else {
             throw DocumentError("\(path): libxlsxwriter could not create the workbook")
