@@ -46,10 +46,10 @@ final class XLSXReportTests: XCTestCase {
         XCTAssertEqual(scope[1][5], .string("▲ +5.3%"))
     }
 
-    /// A number to the 15 significant digits Excel keeps (libxlsxwriter writes 16).
+    /// A number as libxlsxwriter stores it: 16 significant digits (`%.16G`).
     static func significant(_ cell: Cell) -> Cell {
-        guard case .number(let value) = cell else { return cell }
-        return .number(Double(String(format: "%.15g", value)) ?? .nan)
+        guard case .number(let value) = cell, let stored = Double(String(format: "%.16G", value)) else { return cell }
+        return .number(stored)
     }
 
     func testAStoreWithoutTargetsLeavesTheTargetCellsEmpty() throws {
