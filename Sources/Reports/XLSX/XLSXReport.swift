@@ -44,7 +44,7 @@ public enum XLSXReport {
         try sheet.write(value.actual, row: row, column: column, format: styles.number(format))
         try sheet.write(value.target, row: row, column: column + 1, format: styles.number(format))
         try sheet.write(value.pctToTarget, row: row, column: column + 2, format: styles.change(value.pctToTarget))
-        try sheet.write(NumberText.change(value.pctToTarget), row: row, column: column + 3)
+        try sheet.write(NumberText.change(value.pctToTarget), row: row, column: column + 3, format: styles.changeText)
         try sheet.write(value.ly, row: row, column: column + 4, format: styles.number(format))
         try sheet.write(value.pctVsLY, row: row, column: column + 5, format: styles.percent)
     }
@@ -119,7 +119,9 @@ private struct ReviewWorkbook {
         }
         let months = scope.periods.count - 1
         guard months > 0 else { return }
-        try sheet.insert(try salesChart(sheet: sheet.name, months: months), row: 1, column: 9)
+        try sheet.insert(
+            try salesChart(sheet: sheet.name, months: months), row: 1, column: 9,
+            description: "Monthly sales of \(scope.title): actual vs target")
     }
 
     /// Monthly sales, actual against target, as clustered columns over the sheet's rows 2…

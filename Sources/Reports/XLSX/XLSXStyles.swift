@@ -8,6 +8,8 @@ struct XLSXStyles {
 
     let header: Format
     let numberHeader: Format
+    /// The ▲/▼ text beside % to target, right-aligned like the numbers.
+    let changeText: Format
     let percent: Format
     let percentAbove: Format
     let percentBelow: Format
@@ -23,6 +25,7 @@ struct XLSXStyles {
         }
         header = try bold(LXW_ALIGN_LEFT)
         numberHeader = try bold(LXW_ALIGN_RIGHT)
+        changeText = try workbook.addFormat { format_set_align($0, UInt8(LXW_ALIGN_RIGHT.rawValue)) }
         func numbers(_ pattern: String, fill: (background: lxw_color_t, font: lxw_color_t)? = nil) throws -> Format {
             try workbook.addFormat { format in
                 format_set_num_format(format, pattern)
