@@ -13,7 +13,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ddkpi-bench",
         abstract: "Measure ddkpi's readers: throughput and peak memory on synthetic sales-audit files.",
-        subcommands: [XLSXBench.self, CSVBench.self, IngestBench.self, KPIBench.self]
+        subcommands: [XLSXBench.self, CSVBench.self, IngestBench.self, KPIBench.self, DocumentsBench.self]
     )
 }
 
