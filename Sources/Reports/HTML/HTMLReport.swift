@@ -15,12 +15,14 @@ public enum HTMLReport {
         case .review(let quarter):
             title = "Quarterly review \(quarter)"
             sections = report.scopes.enumerated().map { index, scope in
-                let isLast = index == report.scopes.count - 1 && !isStore(scope)
-                return reviewSection(scope, quarter: quarter, storeBars: isLast ? storeBars(report) : nil)
+                .component(Deferred {
+                    let isLast = index == report.scopes.count - 1 && !isStore(scope)
+                    return reviewSection(scope, quarter: quarter, storeBars: isLast ? storeBars(report) : nil)
+                })
             }
         case .kpi(let asOf):
             title = "KPIs as of \(asOf)"
-            sections = report.scopes.map(kpiSection)
+            sections = report.scopes.map { scope in .component(Deferred { kpiSection(scope) }) }
         }
         let page = HTML(
             .lang(.english),
@@ -154,4 +156,11 @@ public enum HTMLReport {
         let className = text.hasPrefix("▲") ? "up-text" : text.hasPrefix("▼") ? "down-text" : "level"
         return .td(.class(className), .text(text))
     }
+}
+
+/// A section built only when Plot renders it, so a 1,000-store page never holds every
+/// section's nodes at once.
+private struct Deferred: Component {
+    let make: () -> Node<HTML.BodyContext>
+    var body: Component { make() }
 }
