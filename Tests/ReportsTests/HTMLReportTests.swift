@@ -24,7 +24,7 @@ final class HTMLReportTests: XCTestCase {
             "<caption>08 Natick (East) — 2025Q2</caption>", "<th scope=\"col\">Metric</th>", "<th scope=\"row\">Sales</th>",
             "<th scope=\"colgroup\" colspan=\"3\">2025-04</th>", "break-before: page", "thead { display: table-header-group; }",
             "break-inside: avoid", "size: A4 landscape", "<td class=\"up-text\">▲ +5.3%</td>", "<td class=\"down-text\">▼ −9.1%</td>",
-            "<td>$282,914</td>", "Sales % to target per store, quarter",
+            "<td>$282,914</td>", "Quarter sales % to target per store",
         ] {
             XCTAssertTrue(html.contains(present), present)
         }

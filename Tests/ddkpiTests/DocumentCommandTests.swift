@@ -101,6 +101,23 @@ extension GoldenReportTests {
         XCTAssertTrue(missing.stderr.contains("--format xlsx writes a file: give --output FILE"), missing.stderr)
     }
 
+    func testKPIAsHTMLAndAsOneWorkbookSheet() throws {
+        let database = try sampleDatabase()
+        let html = try CommandRunner.ddkpi(["--db", database, "kpi", "--as-of", "2025-06-15", "--region", "East", "--format", "html"])
+        XCTAssertEqual(html.status, 0, html.stderr)
+        XCTAssertTrue(html.stdout.contains("<h1>KPIs as of 2025-06-15</h1>"))
+        XCTAssertTrue(html.stdout.contains("<th scope=\"colgroup\" colspan=\"3\">WTD 2025-06-09 to 2025-06-15</th>"), html.stdout)
+        XCTAssertEqual(html.stdout.components(separatedBy: "<section class=\"scope\">").count - 1, 4, "3 stores and the region")
+        let path = try scratchPath("kpi.xlsx")
+        let written = try CommandRunner.ddkpi(["--db", database, "kpi", "--as-of", "2025-06-15", "--region", "East", "--format", "xlsx", "--output", path])
+        XCTAssertEqual(written.status, 0, written.stderr)
+        let sheets = try CommandRunner.ddkpi(["sheets", path])
+        XCTAssertEqual(sheets.stdout, "0\tKPI\tvisible\n")
+        let rows = try CommandRunner.ddkpi(["dump", path, "--format", "csv"]).stdout.split(separator: "\n")
+        XCTAssertEqual(rows.count, 1 + 4 * 4 * 9, "scope × period × metric")
+        XCTAssertTrue(rows[1].hasPrefix("08,08 Natick (East),WTD,2025-06-09,2025-06-15,Sales,"), String(rows[1]))
+    }
+
     /// An executable on the PATH.
     private static func tool(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

@@ -17,7 +17,7 @@ public enum HTMLReport {
             sections = report.scopes.enumerated().map { index, scope in
                 .component(Deferred {
                     let isLast = index == report.scopes.count - 1 && !isStore(scope)
-                    return reviewSection(scope, quarter: quarter, storeBars: isLast ? storeBars(report) : nil)
+                    return reviewSection(scope, storeBars: isLast ? storeBars(report) : nil)
                 })
             }
         case .kpi(let asOf):
@@ -38,7 +38,7 @@ public enum HTMLReport {
 
     // MARK: - Review
 
-    private static func reviewSection(_ scope: ScopeValues, quarter: String, storeBars: DivergingBarChart?) -> Node<HTML.BodyContext> {
+    private static func reviewSection(_ scope: ScopeValues, storeBars: DivergingBarChart?) -> Node<HTML.BodyContext> {
         .section(
             .class("scope"),
             .h2(.text(scope.title)),
@@ -66,7 +66,7 @@ public enum HTMLReport {
         let stores = report.scopes.filter(isStore)
         guard !stores.isEmpty else { return nil }
         return DivergingBarChart(
-            title: "Sales % to target per store, quarter", valueTitle: "% to target",
+            title: "Quarter sales % to target per store", valueTitle: "% to target",
             rows: stores.map { (label: $0.title, value: $0.periods.last?.metrics[0].pctToTarget) })
     }
 
