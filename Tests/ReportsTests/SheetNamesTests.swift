@@ -11,6 +11,9 @@ final class SheetNamesTests: XCTestCase {
         XCTAssertEqual(SheetNames.sanitised("  'Region East'  "), "Region East")
         XCTAssertEqual(SheetNames.sanitised("''"), "Sheet")
         XCTAssertEqual(SheetNames.sanitised("tab\there"), "tabhere")
+        XCTAssertEqual(SheetNames.sanitised(String(repeating: "é", count: 40)).unicodeScalars.count, 31)
+        let combining = String(repeating: "e\u{301}", count: 20)
+        XCTAssertEqual(SheetNames.sanitised(combining).unicodeScalars.count, 31, "counted as libxlsxwriter counts")
     }
 
     func testRepeatsGetNumbersWithinTheLimitIgnoringCase() {

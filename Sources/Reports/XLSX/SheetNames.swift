@@ -1,4 +1,4 @@
-/// Worksheet names Excel accepts: at most 31 characters, none of `[]:*?/\`, not starting or
+/// Worksheet names Excel accepts: at most 31 characters (Unicode scalars, as libxlsxwriter counts), none of `[]:*?/\`, not starting or
 /// ending with `'`, not `History`, and unique regardless of case (ECMA-376 Part 1, §18.2.19,
 /// and Excel's own rules on top of it).
 public struct SheetNames {
@@ -19,7 +19,7 @@ public struct SheetNames {
         var number = 2
         while taken.contains(name.lowercased()) {
             let suffix = " (\(number))"
-            name = String(base.prefix(Self.maximumLength - suffix.count)) + suffix
+            name = Self.prefix(base, Self.maximumLength - suffix.count) + suffix
             number += 1
         }
         taken.insert(name.lowercased())
@@ -35,8 +35,15 @@ public struct SheetNames {
         })
         let trimmed: (Character) -> Bool = { $0 == "'" || $0 == " " }
         while let first = name.first, trimmed(first) { name.removeFirst() }
-        name = String(name.prefix(maximumLength))
+        name = prefix(name, maximumLength)
         while let last = name.last, trimmed(last) { name.removeLast() }
         return name.isEmpty ? "Sheet" : name
+    }
+
+    /// The first `count` Unicode scalars, as libxlsxwriter counts a name's length.
+    private static func prefix(_ text: String, _ count: Int) -> String {
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: text.unicodeScalars.prefix(count))
+        return String(scalars)
     }
 }
