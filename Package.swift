@@ -15,12 +15,14 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/JohnSundell/Plot", from: "0.14.0"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CXLSXWriter", pkgConfig: "xlsxwriter", providers: [.apt(["libxlsxwriter-dev"])]),
         .target(
             name: "SheetStream",
             dependencies: ["CZlib", "CLibXML2"],
@@ -37,7 +39,7 @@ let package = Package(
             ]
         ),
         .target(name: "KPI", dependencies: ["Warehouse", "Feeds", "SheetStream"]),
-        .target(name: "Reports", dependencies: ["KPI", "SheetStream"]),
+        .target(name: "Reports", dependencies: ["KPI", "SheetStream", "CXLSXWriter", "Plot"]),
         .executableTarget(
             name: "ddkpi",
             dependencies: [
@@ -87,6 +89,7 @@ let package = Package(
             name: "KPITests",
             dependencies: ["KPI", "Reports", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "KPI", "SheetStream", "TestSupport"]),
         .testTarget(
             name: "ddkpiTests",
             // Depends on the executable so that `swift test` builds the binary it runs.

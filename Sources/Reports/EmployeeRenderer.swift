@@ -8,9 +8,9 @@ public struct EmployeeRenderer {
 
     public init(colour: Bool = false) { self.colour = colour }
 
-    public func render(_ report: EmployeeReport, as format: ReportFormat) -> String {
+    public func render(_ report: EmployeeReport, as format: TableFormat) -> String {
         switch format {
-        case .table, .text: return text(report)
+        case .table: return text(report)
         case .csv: return csv(report)
         case .json: return json(report)
         }

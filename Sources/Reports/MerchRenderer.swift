@@ -8,9 +8,9 @@ public struct MerchRenderer {
 
     public init(colour: Bool = false) { self.colour = colour }
 
-    public func render(_ report: MerchReport, as format: ReportFormat) -> String {
+    public func render(_ report: MerchReport, as format: TableFormat) -> String {
         switch format {
-        case .table, .text: return text(report)
+        case .table: return text(report)
         case .csv: return csv(report)
         case .json: return json(report)
         }

@@ -1,11 +1,26 @@
 import KPI
 import SheetStream
 
-/// The formats reports come in.
+/// The formats reports come in as text.
 public enum ReportFormat: String, CaseIterable, Sendable {
     /// Aligned text for a terminal (`table` for kpi, `text` for the review).
     case table, text
     case csv, json
+    /// One self-contained page (`HTMLReport`).
+    case html
+}
+
+/// The text formats of the ranked reports (`employees`, `merch`).
+public enum TableFormat: String, CaseIterable, Sendable {
+    case table, csv, json
+}
+
+/// The formats only a file can hold (SPEC section 12).
+public enum DocumentFormat: String, CaseIterable, Sendable {
+    /// A workbook (`XLSXReport`).
+    case xlsx
+    /// The HTML page printed by a headless Chromium (`ChromiumPrinter`).
+    case pdf
 }
 
 /// Renders `KPIReport`s: deterministic, so the same database gives the same bytes.
@@ -20,6 +35,15 @@ public struct ReportRenderer {
         case .table, .text: return text(report)
         case .csv: return csv(report)
         case .json: return json(report)
+        case .html: return HTMLReport.render(report)
+        }
+    }
+
+    /// Writes `report` as a document to `path`.
+    public func write(_ report: KPIReport, as format: DocumentFormat, to path: String) throws {
+        switch format {
+        case .xlsx: try XLSXReport.write(report, to: path)
+        case .pdf: try ChromiumPrinter().print(html: HTMLReport.render(report), to: path)
         }
     }
 

@@ -13,7 +13,10 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ddkpi-bench",
         abstract: "Measure ddkpi's readers: throughput and peak memory on synthetic sales-audit files.",
-        subcommands: [XLSXBench.self, CSVBench.self, IngestBench.self, KPIBench.self, EmployeesBench.self, MerchBench.self]
+        subcommands: [
+            XLSXBench.self, CSVBench.self, IngestBench.self, KPIBench.self, EmployeesBench.self, MerchBench.self,
+            DocumentsBench.self,
+        ]
     )
 }
 

@@ -57,7 +57,7 @@ struct KPIBench: ParsableCommand {
 }
 
 /// Writes the synthetic chain's reference files and feeds as CSV.
-private struct SyntheticChain {
+struct SyntheticChain {
     let stores: Int
     let first: CivilDate
     let last: CivilDate

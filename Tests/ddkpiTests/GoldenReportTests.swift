@@ -5,7 +5,7 @@ import XCTest
 /// The reports of `SampleFeeds/`, byte for byte against `Reports/`. `UPDATE_GOLDEN=1 swift test`
 /// re-records them and fails the run, so a re-record never passes silently.
 final class GoldenReportTests: XCTestCase {
-    private static var directory: URL?
+    static var directory: URL?
     private static var database: String?
 
     /// Every golden report: (file in `Reports/`, ddkpi arguments).
@@ -16,6 +16,7 @@ final class GoldenReportTests: XCTestCase {
         ("review-2025Q2.txt", ["review", "--quarter", "2025Q2", "--format", "text"]),
         ("review-2025Q2.csv", ["review", "--quarter", "2025Q2", "--format", "csv"]),
         ("review-2025Q2.json", ["review", "--quarter", "2025Q2", "--format", "json"]),
+        ("review-2025Q2.html", ["review", "--quarter", "2025Q2", "--format", "html"]),
         ("kpi-2025-03-31.txt", ["kpi", "--as-of", "2025-03-31", "--format", "table"]),
         ("kpi-2025-03-31.json", ["kpi", "--as-of", "2025-03-31", "--format", "json"]),
         ("kpi-2025-06-15.txt", ["kpi", "--as-of", "2025-06-15", "--format", "table"]),
@@ -32,7 +33,7 @@ final class GoldenReportTests: XCTestCase {
     ]
 
     /// Ingests SampleFeeds once, with the binary, as the README's main job does.
-    private func sampleDatabase() throws -> String {
+    func sampleDatabase() throws -> String {
         if let database = Self.database { return database }
         let directory = try TestPaths.temporaryDirectory()
         let database = directory.appendingPathComponent("sample.sqlite").path
@@ -85,6 +86,28 @@ final class GoldenReportTests: XCTestCase {
         let check = try CommandRunner.ddkpi(["--db", database, "rollups", "check"])
         XCTAssertEqual(check.status, 0, check.stderr)
         XCTAssertTrue(check.stdout.hasPrefix("ok: "), check.stdout)
+    }
+
+    /// The workbook byte for byte: libxlsxwriter with the quarter's end as creation time.
+    func testGoldenWorkbook() throws {
+        let path = try sampleWorkbook()
+        let golden = TestPaths.packageRoot.appendingPathComponent("Reports/review-2025Q2.xlsx")
+        let written = try Data(contentsOf: URL(fileURLWithPath: path))
+        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+            try written.write(to: golden)
+            return XCTFail("re-recorded Reports/review-2025Q2.xlsx; run again without UPDATE_GOLDEN to check it")
+        }
+        XCTAssertEqual(written, try Data(contentsOf: golden), "Reports/review-2025Q2.xlsx differs; if the change is intended, run UPDATE_GOLDEN=1 swift test")
+    }
+
+    /// `review --quarter 2025Q2 --format xlsx`, written once into the test's directory.
+    func sampleWorkbook() throws -> String {
+        let database = try sampleDatabase()
+        let path = try scratchPath("review-2025Q2.xlsx")
+        if FileManager.default.fileExists(atPath: path) { return path }
+        let result = try CommandRunner.ddkpi(["--db", database, "review", "--quarter", "2025Q2", "--format", "xlsx", "--output", path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return path
     }
 
     func testReportsAreDeterministicAndFitTheTerminal() throws {

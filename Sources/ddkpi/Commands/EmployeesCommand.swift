@@ -38,7 +38,7 @@ struct EmployeesCommand: ParsableCommand {
         guard let day = CivilDate(iso8601: asOf) else { throw ValidationError("--as-of \(asOf): expected YYYY-MM-DD") }
         let report = try ReportContext(global: global).engine.employees(
             asOf: day, period: period.rawValue, filter: ranking.filter, top: ranking.top)
-        let reportFormat = ReportFormat(rawValue: format.rawValue) ?? .table
+        let reportFormat = TableFormat(rawValue: format.rawValue) ?? .table
         try ReportOutput.write(to: output) { colour in EmployeeRenderer(colour: colour).render(report, as: reportFormat) }
     }
 }

@@ -63,7 +63,7 @@ struct MerchCommand: ParsableCommand {
             guard let day = asOf.flatMap(CivilDate.init(iso8601:)) else { throw ValidationError("--as-of: expected YYYY-MM-DD") }
             report = try engine.merch(asOf: day, period: (period ?? .mtd).rawValue, by: by, filter: filter, top: top)
         }
-        let reportFormat = ReportFormat(rawValue: format.rawValue) ?? .table
+        let reportFormat = TableFormat(rawValue: format.rawValue) ?? .table
         try ReportOutput.write(to: output) { colour in MerchRenderer(colour: colour).render(report, as: reportFormat) }
     }
 }

@@ -13,7 +13,7 @@ struct KPICommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kpi", abstract: "Week-, month-, quarter- and year-to-date KPIs against goals and last year.")
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case table, csv, json }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case table, csv, json, xlsx, html, pdf }
 
     @OptionGroup var global: GlobalOptions
 
@@ -26,18 +26,22 @@ struct KPICommand: ParsableCommand {
     @Option(help: "Only this region's stores and the region.")
     var region: String?
 
-    @Option(help: "Output format: table, csv or json.")
+    @Option(help: "Output format: table, csv, json, xlsx, html or pdf (xlsx and pdf need --output).")
     var format: Format = .table
+
+    @Option(help: "Write the report to this file instead of standard output.")
+    var output: String?
 
     func validate() throws {
         guard CivilDate(iso8601: asOf) != nil else { throw ValidationError("--as-of \(asOf): expected a date as YYYY-MM-DD") }
         if !store.isEmpty && region != nil { throw ValidationError("give --store or --region, not both") }
+        try validateOutput(format: format.rawValue, output: output)
     }
 
     func run() throws {
         guard let day = CivilDate(iso8601: asOf) else { throw ValidationError("--as-of \(asOf): expected YYYY-MM-DD") }
         let report = try ReportContext(global: global).engine.kpi(asOf: day, filter: scopeFilter(store: store, region: region))
-        try emit(report, as: ReportFormat(rawValue: format.rawValue) ?? .table, to: nil)
+        try emit(report, format: format.rawValue, to: output)
     }
 }
 
@@ -47,7 +51,7 @@ struct ReviewCommand: ParsableCommand {
         commandName: "review",
         abstract: "The quarterly business review: each month and the quarter, per store, region and company.")
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case text, csv, json }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, csv, json, xlsx, html, pdf }
 
     @OptionGroup var global: GlobalOptions
 
@@ -60,7 +64,7 @@ struct ReviewCommand: ParsableCommand {
     @Option(help: "Only this region's stores and the region.")
     var region: String?
 
-    @Option(help: "Output format: text, csv or json.")
+    @Option(help: "Output format: text, csv, json, xlsx, html or pdf (xlsx and pdf need --output).")
     var format: Format = .text
 
     @Option(help: "Write the review to this file instead of standard output.")
@@ -71,6 +75,7 @@ struct ReviewCommand: ParsableCommand {
             throw ValidationError("--quarter \(quarter): expected a quarter such as 2025Q2 (Q1 to Q4)")
         }
         if !store.isEmpty && region != nil { throw ValidationError("give --store or --region, not both") }
+        try validateOutput(format: format.rawValue, output: output)
     }
 
     func run() throws {
@@ -79,7 +84,7 @@ struct ReviewCommand: ParsableCommand {
             throw ValidationError("--quarter \(quarter): expected a quarter such as 2025Q2")
         }
         let report = try context.engine.review(quarter: fiscalQuarter, filter: scopeFilter(store: store, region: region))
-        try emit(report, as: ReportFormat(rawValue: format.rawValue) ?? .text, to: output)
+        try emit(report, format: format.rawValue, to: output)
     }
 }
 
@@ -101,8 +106,20 @@ func scopeFilter(store: [String], region: String?) -> ScopeFilter {
     return .all
 }
 
-/// Writes a report; colour only for text on a terminal, and never with `NO_COLOR` set.
-private func emit(_ report: KPIReport, as format: ReportFormat, to path: String?) throws {
+/// A workbook or a PDF is written to a file, never to standard output.
+private func validateOutput(format: String, output: String?) throws {
+    if DocumentFormat(rawValue: format) != nil && output == nil {
+        throw ValidationError("--format \(format) writes a file: give --output FILE")
+    }
+}
+
+/// Writes a report: a document to its file; text with colour only on a terminal, and never with `NO_COLOR` set.
+private func emit(_ report: KPIReport, format name: String, to path: String?) throws {
+    if let document = DocumentFormat(rawValue: name), let path {
+        try ReportRenderer().write(report, as: document, to: path)
+        return
+    }
+    let format = ReportFormat(rawValue: name) ?? .text
     try ReportOutput.write(to: path) { colour in ReportRenderer(colour: colour).render(report, as: format) }
 }
 

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Prints HTML to PDF with a headless Chromium (SPEC section 12; no other PDF engine): the
+/// browser is `$DDKPI_CHROMIUM`, else `chromium` or `chromium-browser` on the `PATH`.
+public struct ChromiumPrinter {
+    /// The browser's executable.
+    public let executable: String
+    /// How long the browser may take before it is stopped.
+    public var timeLimit: TimeInterval = 120
+
+    /// The browser to use; throws `DocumentError` naming Debian's `chromium` when there is none.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        if let configured = environment["DDKPI_CHROMIUM"], !configured.isEmpty {
+            guard FileManager.default.isExecutableFile(atPath: configured) else {
+                throw DocumentError("DDKPI_CHROMIUM=\(configured): not an executable file; expected the path of a Chromium browser")
+            }
+            executable = configured
+            return
+        }
+        let directories = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
+        for name in ["chromium", "chromium-browser"] {
+            for directory in directories {
+                let candidate = "\(directory)/\(name)"
+                if FileManager.default.isExecutableFile(atPath: candidate) {
+                    executable = candidate
+                    return
+                }
+            }
+        }
+        throw DocumentError(
+            "PDF needs a headless Chromium, and none was found (chromium or chromium-browser on the PATH, or $DDKPI_CHROMIUM); "
+                + "install Debian's package with: apt-get install chromium")
+    }
+
+    /// Writes `html` to a temporary page and prints it to `path`.
+    public func print(html: String, to path: String) throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("ddkpi-pdf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let page = work.appendingPathComponent("report.html")
+        try html.write(to: page, atomically: false, encoding: .utf8)
+        let output = URL(fileURLWithPath: path).standardizedFileURL.path
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        var arguments = [
+            "--headless", "--disable-gpu", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+            "--user-data-dir=\(work.appendingPathComponent("profile").path)",
+            "--print-to-pdf=\(output)", "--no-pdf-header-footer",
+        ]
+        // Chromium's sandbox refuses to start as root; anyone else keeps it.
+        if geteuid() == 0 { arguments.append("--no-sandbox") }
+        process.arguments = arguments + [page.absoluteString]
+        let log = work.appendingPathComponent("chromium.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let logHandle = try FileHandle(forWritingTo: log)
+        defer { try? logHandle.close() }
+        process.standardOutput = logHandle
+        process.standardError = logHandle
+        try? FileManager.default.removeItem(atPath: output)
+        try process.run()
+
+        let deadline = Date().addingTimeInterval(timeLimit)
+        while process.isRunning && Date() < deadline { usleep(50_000) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            throw DocumentError("\(path): \(executable) did not finish printing within \(Int(timeLimit)) s; stopped it")
+        }
+        let pdf = FileManager.default.contents(atPath: output) ?? Data()
+        guard process.terminationStatus == 0, pdf.starts(with: Array("%PDF".utf8)) else {
+            let messages = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            throw DocumentError(
+                "\(path): \(executable) exited with status \(process.terminationStatus) and wrote no PDF; it said: "
+                    + messages.split(separator: "\n").suffix(3).joined(separator: " | "))
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import CXLSXWriter
+import KPI
+
+/// The cell formats of a report workbook, added once: a bold header, each metric's number
+/// format, and percents plain or with the green/red fill of a change against target.
+struct XLSXStyles {
+    typealias Format = UnsafeMutablePointer<lxw_format>
+
+    let header: Format
+    let numberHeader: Format
+    /// The ▲/▼ text beside % to target, right-aligned like the numbers.
+    let changeText: Format
+    let percent: Format
+    let percentAbove: Format
+    let percentBelow: Format
+    private let money, moneyWithCents, count, decimal: Format
+
+    init(_ workbook: XLSXWorkbookWriter) throws {
+        func bold(_ alignment: lxw_format_alignments) throws -> Format {
+            try workbook.addFormat { format in
+                format_set_bold(format)
+                format_set_bottom(format, UInt8(LXW_BORDER_THIN.rawValue))
+                format_set_align(format, UInt8(alignment.rawValue))
+            }
+        }
+        header = try bold(LXW_ALIGN_LEFT)
+        numberHeader = try bold(LXW_ALIGN_RIGHT)
+        changeText = try workbook.addFormat { format_set_align($0, UInt8(LXW_ALIGN_RIGHT.rawValue)) }
+        func numbers(_ pattern: String, fill: (background: lxw_color_t, font: lxw_color_t)? = nil) throws -> Format {
+            try workbook.addFormat { format in
+                format_set_num_format(format, pattern)
+                if let fill {
+                    format_set_bg_color(format, fill.background)
+                    format_set_font_color(format, fill.font)
+                }
+            }
+        }
+        money = try numbers("$#,##0")
+        moneyWithCents = try numbers("$#,##0.00")
+        count = try numbers("#,##0")
+        decimal = try numbers("0.00")
+        percent = try numbers("0.0%")
+        // Excel's own "Good" and "Bad" cell styles.
+        percentAbove = try numbers("0.0%", fill: (0xC6EFCE, 0x006100))
+        percentBelow = try numbers("0.0%", fill: (0xFFC7CE, 0x9C0006))
+    }
+
+    /// The number format of a metric's actual, target and LY.
+    func number(_ format: MetricFormat) -> Format {
+        switch format {
+        case .money: return money
+        case .moneyWithCents: return moneyWithCents
+        case .count: return count
+        case .decimal: return decimal
+        case .percent: return percent
+        }
+    }
+
+    /// % to target: green above, red below, plain when level — the same rounding as its ▲/▼ text.
+    func change(_ value: Double?) -> Format {
+        let text = NumberText.change(value)
+        if text.hasPrefix("▲") { return percentAbove }
+        if text.hasPrefix("▼") { return percentBelow }
+        return percent
+    }
+}

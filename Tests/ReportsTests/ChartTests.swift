@@ -1,0 +1,86 @@
+@testable import Reports
+import XCTest
+
+final class LinearScaleTests: XCTestCase {
+    func testDomainWidensToRoundStepsAndZero() {
+        let scale = LinearScale(covering: [282_914, 893_500], ticks: 5, pixels: (from: 200, to: 0))
+        XCTAssertEqual(scale.step, 200_000)
+        XCTAssertEqual(scale.lower, 0)
+        XCTAssertEqual(scale.upper, 1_000_000)
+        XCTAssertEqual(scale.ticks, [0, 200_000, 400_000, 600_000, 800_000, 1_000_000])
+        XCTAssertEqual(scale(0), 200)
+        XCTAssertEqual(scale(500_000), 100)
+    }
+
+    func testNegativeValuesAndAFlatDomain() {
+        let scale = LinearScale(covering: [-0.104, 0.202], ticks: 6, pixels: (from: 0, to: 400))
+        XCTAssertEqual(scale.step, 0.1)
+        XCTAssertEqual(scale.lower, -0.2, accuracy: 1e-12)
+        XCTAssertEqual(scale.upper, 0.3, accuracy: 1e-12)
+        XCTAssertEqual(scale(0), 160, accuracy: 1e-9)
+        let flat = LinearScale(covering: [0, 0], pixels: (from: 0, to: 100))
+        XCTAssertEqual(flat.lower, 0)
+        XCTAssertEqual(flat.upper, 1)
+        XCTAssertTrue(flat(0).isFinite)
+    }
+
+    func testNiceSteps() {
+        XCTAssertEqual(LinearScale.niceStep(0.013), 0.02, accuracy: 1e-15)
+        XCTAssertEqual(LinearScale.niceStep(3), 5)
+        XCTAssertEqual(LinearScale.niceStep(7), 10)
+        XCTAssertEqual(LinearScale.niceStep(100), 100)
+        XCTAssertEqual(LinearScale.niceStep(0), 1)
+    }
+}
+
+final class ColumnChartTests: XCTestCase {
+    private func chart(target: [Double?]) -> ColumnChart {
+        ColumnChart(
+            title: "Monthly sales: actual vs target", categories: ["2025-04", "2025-05", "2025-06"],
+            series: [.init(name: "Actual", className: "actual", values: [100, 200, 300]),
+                     .init(name: "Target", className: "target", values: target)],
+            categoryTitle: "Month", valueTitle: "Sales ($)", valueLabel: { NumberText.formatted($0, .money) })
+    }
+
+    func testBarsStandOnTheZeroLineAndScaleWithTheirValues() {
+        let chart = chart(target: [150, 150, 150])
+        let bars = chart.bars
+        XCTAssertEqual(bars.count, 6)
+        let baseline = chart.scale(0)
+        for bar in bars { XCTAssertEqual(bar.y + bar.height, baseline, accuracy: 1e-9) }
+        let april = bars.filter { $0.category == 0 }
+        XCTAssertEqual(april.map(\.series), [0, 1])
+        XCTAssertEqual(april[1].height / april[0].height, 1.5, accuracy: 1e-9)
+        XCTAssertLessThan(april[0].x + april[0].width, april[1].x + 1e-9, "clustered side by side")
+    }
+
+    func testAMissingTargetHasNoBarAndTheSVGIsLabelled() {
+        let chart = chart(target: [nil, 150, nil])
+        XCTAssertEqual(chart.bars.count, 4)
+        let svg = chart.svg().render()
+        for text in ["<title>Monthly sales: actual vs target</title>", ">Sales ($)</text>", ">Month</text>", ">Actual</text>",
+                     ">Target</text>", ">2025-05</text>", ">$300</text>", "role=\"img\""] {
+            XCTAssertTrue(svg.contains(text), text)
+        }
+    }
+}
+
+final class DivergingBarChartTests: XCTestCase {
+    func testNegativeBarsGoLeftPositiveRightWithTheirChangeText() {
+        let chart = DivergingBarChart(
+            title: "Sales % to target per store, quarter", valueTitle: "% to target",
+            rows: [("08 Natick", 0.024), ("21 Warwick", -0.069), ("30 New", nil)])
+        let zero = chart.scale(0)
+        guard let up = chart.bars[0], let down = chart.bars[1] else { return XCTFail("bars with values") }
+        XCTAssertEqual(up.x, zero, accuracy: 1e-9)
+        XCTAssertFalse(up.isNegative)
+        XCTAssertEqual(down.x + down.width, zero, accuracy: 1e-9)
+        XCTAssertTrue(down.isNegative)
+        XCTAssertNil(chart.bars[2])
+        XCTAssertLessThan(up.y, down.y)
+        let svg = chart.svg().render()
+        for text in ["▲ +2.4%", "▼ −6.9%", "no target", ">% to target</text>", ">30 New</text>", "class=\"down\""] {
+            XCTAssertTrue(svg.contains(text), text)
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The review as documents (SPEC section 12), from the sample warehouse of `GoldenReportTests`.
+extension GoldenReportTests {
+    /// Every Summary cell read back by SheetStream (`ddkpi dump`) equals the CSV output's value for
+    /// the quarter as libxlsxwriter stores a double: to 16 significant digits (`%.16G`; Excel keeps 15).
+    func testWorkbookValuesEqualTheCSVOutput() throws {
+        let database = try sampleDatabase()
+        let summary = try CommandRunner.ddkpi(["dump", try sampleWorkbook(), "--sheet", "Summary", "--format", "csv"])
+        XCTAssertEqual(summary.status, 0, summary.stderr)
+        let csv = try CommandRunner.ddkpi(["--db", database, "review", "--quarter", "2025Q2", "--format", "csv"])
+        let quarterRows = Self.fields(csv.stdout).filter { $0.count == 8 && $0[1] == "2025Q2" }
+        let sheetRows = Array(Self.fields(summary.stdout).dropFirst())
+        XCTAssertEqual(sheetRows.count, quarterRows.count)
+        XCTAssertGreaterThan(quarterRows.count, 0)
+        for (sheet, csv) in zip(sheetRows, quarterRows) {
+            XCTAssertEqual(sheet[0], csv[0])
+            // actual, target, % to target, LY, % vs LY: sheet columns D, E, F, H, I; CSV fields 4 to 8.
+            for (sheetColumn, csvField) in [(3, 3), (4, 4), (5, 5), (7, 6), (8, 7)] {
+                XCTAssertEqual(Double(sheet[sheetColumn]), Self.stored(csv[csvField]), "\(csv[0]) \(csv[2]) field \(csvField + 1)")
+            }
+        }
+    }
+
+    private static func fields(_ csv: String) -> [[Substring]] {
+        csv.split(separator: "\n").map { line in line.split(separator: ",", omittingEmptySubsequences: false) }
+    }
+
+    /// A path in the directory of the sample database.
+    func scratchPath(_ name: String) throws -> String {
+        _ = try sampleDatabase()
+        return try XCTUnwrap(Self.directory).appendingPathComponent(name).path
+    }
+
+    /// A CSV number as the workbook stores it; `nil` for an empty field.
+    private static func stored(_ text: Substring) -> Double? {
+        Double(text).flatMap { Double(String(format: "%.16G", $0)) }
+    }
+
+    func testLibreOfficeConvertsTheWorkbook() throws {
+        guard let soffice = Self.tool("soffice") else {
+            print("notice: soffice not installed (apt-get install libreoffice-calc-nogui); LibreOffice check skipped")
+            return
+        }
+        let output = URL(fileURLWithPath: try scratchPath("libreoffice"))
+        let result = try Self.run(soffice, ["--headless", "--convert-to", "pdf", "--outdir", output.path, try sampleWorkbook()])
+        XCTAssertEqual(result, 0)
+        let pdf = try Data(contentsOf: output.appendingPathComponent("review-2025Q2.pdf"))
+        XCTAssertTrue(pdf.starts(with: Array("%PDF".utf8)))
+    }
+
+    func testOpenpyxlLoadsTheWorkbookWithItsCharts() throws {
+        guard let python = Self.tool("python3"), try Self.run(python, ["-c", "import openpyxl"]) == 0 else {
+            print("notice: python3 with openpyxl not installed (apt-get install python3-openpyxl); openpyxl check skipped")
+            return
+        }
+        let script = """
+            import sys, openpyxl
+            book = openpyxl.load_workbook(sys.argv[1])
+            assert book.sheetnames[0] == "Summary", book.sheetnames
+            assert book["Summary"].auto_filter.ref == "A1:I82", book["Summary"].auto_filter.ref
+            assert book["Summary"].freeze_panes == "A2"
+            assert all(len(sheet._charts) == 1 for sheet in book.worksheets[1:]), "a chart per scope sheet"
+            assert book["Summary"]["D2"].number_format == "$#,##0", book["Summary"]["D2"].number_format
+            assert book["Summary"]["F2"].number_format == "0.0%"
+            """
+        XCTAssertEqual(try Self.run(python, ["-c", script, try sampleWorkbook()]), 0)
+    }
+
+    func testPDFHasAPagePerScope() throws {
+        let database = try sampleDatabase()
+        let path = try scratchPath("review.pdf")
+        guard Self.tool("chromium") != nil || Self.tool("chromium-browser") != nil else {
+            let result = try CommandRunner.ddkpi(["--db", database, "review", "--quarter", "2025Q2", "--format", "pdf", "--output", path])
+            XCTAssertEqual(result.status, 2)
+            XCTAssertTrue(result.stderr.contains("apt-get install chromium"), result.stderr)
+            print("notice: no chromium installed; checked only the message that asks for it")
+            return
+        }
+        let result = try CommandRunner.ddkpi(["--db", database, "review", "--quarter", "2025Q2", "--format", "pdf", "--output", path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let pdf = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertTrue(pdf.starts(with: Array("%PDF".utf8)))
+        let text = String(decoding: pdf, as: UTF8.self)
+        let pages = text.components(separatedBy: "/Type /Page").count - 1 - (text.components(separatedBy: "/Type /Pages").count - 1)
+        XCTAssertGreaterThanOrEqual(pages, 9, "6 stores, 2 regions and the company, each from a new page")
+    }
+
+    func testPDFWithoutABrowserAsksForChromium() throws {
+        let database = try sampleDatabase()
+        let path = try scratchPath("none.pdf")
+        let result = try CommandRunner.ddkpi(
+            ["--db", database, "review", "--quarter", "2025Q2", "--format", "pdf", "--output", path],
+            environment: ["PATH": "/nonexistent", "DDKPI_CHROMIUM": ""])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("install Debian's package with: apt-get install chromium"), result.stderr)
+        let missing = try CommandRunner.ddkpi(["--db", database, "kpi", "--as-of", "2025-06-15", "--format", "xlsx"])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.stderr.contains("--format xlsx writes a file: give --output FILE"), missing.stderr)
+    }
+
+    func testKPIAsHTMLAndAsOneWorkbookSheet() throws {
+        let database = try sampleDatabase()
+        let html = try CommandRunner.ddkpi(["--db", database, "kpi", "--as-of", "2025-06-15", "--region", "East", "--format", "html"])
+        XCTAssertEqual(html.status, 0, html.stderr)
+        XCTAssertTrue(html.stdout.contains("<h1>KPIs as of 2025-06-15</h1>"))
+        XCTAssertTrue(html.stdout.contains("<th scope=\"colgroup\" colspan=\"3\">WTD 2025-06-09 to 2025-06-15</th>"), html.stdout)
+        XCTAssertEqual(html.stdout.components(separatedBy: "<section class=\"scope\">").count - 1, 4, "3 stores and the region")
+        let path = try scratchPath("kpi.xlsx")
+        let written = try CommandRunner.ddkpi(["--db", database, "kpi", "--as-of", "2025-06-15", "--region", "East", "--format", "xlsx", "--output", path])
+        XCTAssertEqual(written.status, 0, written.stderr)
+        let sheets = try CommandRunner.ddkpi(["sheets", path])
+        XCTAssertEqual(sheets.stdout, "0\tKPI\tvisible\n")
+        let rows = try CommandRunner.ddkpi(["dump", path, "--format", "csv"]).stdout.split(separator: "\n")
+        XCTAssertEqual(rows.count, 1 + 4 * 4 * 9, "scope × period × metric")
+        XCTAssertTrue(rows[1].hasPrefix("08,08 Natick (East),WTD,2025-06-09,2025-06-15,Sales,"), String(rows[1]))
+    }
+
+    /// An executable on the PATH.
+    private static func tool(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    private static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
