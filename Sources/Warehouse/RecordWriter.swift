@@ -83,7 +83,7 @@ struct RecordWriter {
             addWeeklyCounts(r)
         case .employeeSales(let r):
             try startRow(Self.employeeSales, db)
-            pending.add(r.grain.key)
+            addGrain(r.grain)
             pending.add(r.store)
             pending.add(r.employeeId)
             addFigures(r.figures)
@@ -102,7 +102,7 @@ struct RecordWriter {
             return
         case .merchSales(let r):
             try startRow(Self.merchSales, db)
-            pending.add(r.grain.key)
+            addGrain(r.grain)
             pending.add(r.store)
             pending.add(r.vendorKey)
             pending.add(r.category)
@@ -171,6 +171,11 @@ struct RecordWriter {
         tally.record(rows: pendingRows, changed: changed)
         pending.removeAll()
         pendingRows = 0
+    }
+
+    /// A day or month row's `date` key (a day through the arena's fast date path).
+    private mutating func addGrain(_ grain: ReportGrain) {
+        if case .day(let date) = grain { pending.add(date) } else { pending.add(grain.key) }
     }
 
     /// Sales, transactions, items, CCP and GP, in the column order both sales tables share.

@@ -158,8 +158,10 @@ private struct MappingState {
                   let grain = self.grain(&fields), let figures = Self.salesFigures(&fields),
                   let name = fields.optional(.employeeName, ValueNormalizer.key)
             else { return nil }
-            if let name, employeeNames[id].map({ $0.asOf <= grain.lastDay }) ?? true {
-                employeeNames[id] = (grain.lastDay, name)
+            if let name {
+                // One dictionary access per row: the entry is read and replaced in place.
+                let asOf = grain.lastDay
+                Self.keepLatest(&employeeNames[id, default: (asOf, name)], asOf: asOf, name: name)
             }
             return .employeeSales(EmployeeSalesRecord(employeeId: id, store: code, grain: grain, figures: figures))
         case .merchSales:
@@ -224,6 +226,11 @@ private struct MappingState {
             }
             return .goal(GoalRecord(period: period, scope: scope, metric: metric, target: target, date: day))
         }
+    }
+
+    /// Replaces `entry` with the name as of `asOf` when that is no earlier (a later row wins ties).
+    private static func keepLatest(_ entry: inout (asOf: CivilDate, name: String), asOf: CivilDate, name: String) {
+        if entry.asOf <= asOf { entry = (asOf, name) }
     }
 
     /// Sales, transactions, items and the optional CCP and GP percents of a sales row.

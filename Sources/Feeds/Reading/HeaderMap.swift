@@ -42,7 +42,11 @@ public struct HeaderMap: Sendable {
     func isRepeat(of row: Row, definition: FeedDefinition) -> Bool {
         guard !columns.isEmpty else { return false }
         for column in columnByField where column >= 0 {
-            guard case .string = row[column] else { return false }
+            // Every alias has a letter (or a '#'): text without one (a number, a date, money)
+            // cannot name a field, and is told apart without normalising it.
+            guard case .string(let text) = row[column],
+                  text.utf8.contains(where: { ($0 | 0x20) &- UInt8(ascii: "a") < 26 || $0 == UInt8(ascii: "#") || $0 >= 0x80 })
+            else { return false }
         }
         for (field, column) in columns {
             guard case .string(let raw) = row[column], let text = TextNormalizer.clean(raw),
