@@ -344,14 +344,22 @@ final class XMLScanner {
 
     /// Scans the (possibly prefixed) name at `start`: the index after it, and where its local
     /// part starts.
+    /// The end of the name at `start` and where its local part starts: after the colon of a
+    /// well-formed QName (`prefix:local`); at the name's start for a name that is no QName
+    /// (`left:`, `:a`, `a:b:c`), which libxml2 too reads as a local name after a namespace error.
     @inline(__always) private func scanName(from start: Int) -> (end: Int, localStart: Int) {
         var index = start
-        var localStart = start
+        var colons = 0
+        var colon = start
         while index < end, !Self.endsName(buffer[index]) {
-            if buffer[index] == UInt8(ascii: ":") { localStart = index + 1 }
+            if buffer[index] == UInt8(ascii: ":") {
+                colons += 1
+                colon = index
+            }
             index += 1
         }
-        return (index, localStart)
+        guard colons == 1, colon > start, colon + 1 < index else { return (index, start) }
+        return (index, colon + 1)
     }
 
     /// Reports `<name>text</name>` at once if the buffer holds all of it and the text is short
