@@ -65,11 +65,14 @@ extension KPIEngine {
             throw KPIError("unknown period \"\(label)\" (expected WTD, MTD, QTD or YTD)")
         }
         let lastYear = FiscalCalendar.lastYear(period.elapsed)
+        // The two ranges are read at once, on two connections of the pool (two cores).
+        let warehouse = self.warehouse
+        let lastYearRead = try BackgroundTask { try warehouse.employeeMeasures(from: lastYear.start, through: lastYear.end) }
         let current = try warehouse.employeeMeasures(from: period.elapsed.start, through: period.elapsed.end)
+        let previous = try lastYearRead.value()
         guard !current.isEmpty else {
             throw KPIError("no associate sales between \(period.elapsed.start.iso8601) and \(asOf.iso8601)")
         }
-        let previous = try warehouse.employeeMeasures(from: lastYear.start, through: lastYear.end)
         let names = try warehouse.employeeNames()
         let ranking = AssociateRanking(
             names: names, elapsedDays: period.elapsed.days, fullDays: period.full.days)

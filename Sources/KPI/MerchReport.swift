@@ -70,11 +70,14 @@ extension KPIEngine {
     private func merch(
         period: String, range: DateRange, lastYear: DateRange, by dimension: MerchDimension, filter: ScopeFilter, top: Int
     ) throws -> MerchReport {
+        // The two ranges are read at once, on two connections of the pool (two cores).
+        let warehouse = self.warehouse
+        let lastYearRead = try BackgroundTask { try warehouse.merchMeasures(from: lastYear.start, through: lastYear.end, by: dimension) }
         let current = try warehouse.merchMeasures(from: range.start, through: range.end, by: dimension)
+        let previous = try lastYearRead.value()
         guard !current.isEmpty else {
             throw KPIError("no merch sales by \(dimension.rawValue) between \(range.start.iso8601) and \(range.end.iso8601)")
         }
-        let previous = try warehouse.merchMeasures(from: lastYear.start, through: lastYear.end, by: dimension)
         let currentByStore = Self.byStore(current)
         let previousByStore = Self.byStore(previous)
         let scopes = try Scope.resolve(filter, stores: warehouse.stores()).map { scope in

@@ -43,10 +43,8 @@ struct JSONLineLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(
-        level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String, file: String,
-        function: String, line: UInt
-    ) {
+    func log(event: LogEvent) {
+        let (level, message, explicit) = (event.level, event.message, event.metadata)
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         var fields = [("ts", "\"\(formatter.string(from: Date()))\""), ("level", "\"\(level.rawValue)\""), ("event", Self.quoted("\(message)"))]

@@ -52,7 +52,7 @@ public struct ChromiumPrinter {
         if geteuid() == 0 { arguments.append("--no-sandbox") }
         process.arguments = arguments + [page.absoluteString]
         let log = work.appendingPathComponent("chromium.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let logHandle = try FileHandle(forWritingTo: log)
         defer { try? logHandle.close() }
         process.standardOutput = logHandle
