@@ -34,10 +34,13 @@ let package = Package(
         .target(
             name: "Warehouse",
             dependencies: [
-                "Feeds", "SheetStream", "CCrypto", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift"),
+                "Feeds", "SheetStream", "CCrypto", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // The libpq client of the coming PostgreSQL backend; apart from Warehouse so that
+        // processes which do not use it do not load libpq and its dependencies.
+        .target(name: "PostgresClient", dependencies: ["CLibPQ", "Warehouse"]),
         .target(name: "KPI", dependencies: ["Warehouse", "Feeds", "SheetStream"]),
         .target(name: "Reports", dependencies: ["KPI", "SheetStream", "CXLSXWriter", "Plot"]),
         .executableTarget(
@@ -83,7 +86,7 @@ let package = Package(
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),
         .testTarget(
             name: "WarehouseTests",
-            dependencies: ["Warehouse", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Warehouse", "PostgresClient", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "KPITests",

@@ -1,3 +1,4 @@
+import PostgresClient
 import TestSupport
 import Warehouse
 import XCTest

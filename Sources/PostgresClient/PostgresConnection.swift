@@ -1,5 +1,6 @@
 import CLibPQ
 import Foundation
+import Warehouse
 
 /// A PostgreSQL error: what the server or libpq said, with any password in it hidden.
 public struct PostgresError: Error, CustomStringConvertible, Sendable {
