@@ -31,16 +31,15 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
         .target(name: "Feeds", dependencies: ["SheetStream"]),
+        // The libpq connection the PostgreSQL backend talks through (SPEC section 14).
+        .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         .target(
             name: "Warehouse",
             dependencies: [
-                "Feeds", "SheetStream", "CCrypto", .product(name: "GRDB", package: "GRDB.swift"),
+                "Feeds", "SheetStream", "CCrypto", "PostgresClient", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        // The libpq client of the coming PostgreSQL backend; apart from Warehouse so that
-        // processes which do not use it do not load libpq and its dependencies.
-        .target(name: "PostgresClient", dependencies: ["CLibPQ", "Warehouse"]),
         .target(name: "KPI", dependencies: ["Warehouse", "Feeds", "SheetStream"]),
         .target(name: "Reports", dependencies: ["KPI", "SheetStream", "CXLSXWriter", "Plot"]),
         .executableTarget(
@@ -78,7 +77,10 @@ let package = Package(
         .executableTarget(name: "fuzz-xmlscanner", dependencies: ["FuzzSupport", "SheetStream"]),
         .executableTarget(name: "fuzz-csv", dependencies: ["FuzzSupport", "SheetStream"]),
         .executableTarget(name: "fuzz-xml-differential", dependencies: ["FuzzSupport", "SheetStream"]),
-        .target(name: "TestSupport", dependencies: ["Warehouse", "Feeds", "SheetStream"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: ["Warehouse", "PostgresClient", "Feeds", "SheetStream", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/TestSupport"),
         .testTarget(
             name: "SheetStreamTests",
             dependencies: ["SheetStream", "TestSupport"]

@@ -1,6 +1,5 @@
 import CLibPQ
 import Foundation
-import Warehouse
 
 /// A PostgreSQL error: what the server or libpq said, with any password in it hidden.
 public struct PostgresError: Error, CustomStringConvertible, Sendable {
@@ -20,14 +19,14 @@ public final class PostgresConnection {
 
     /// Connects to `url` (`postgresql://…`, with libpq's usual parameters such as `sslmode`).
     public init(url: String) throws {
-        location = DatabaseLocation.redacted(url)
+        location = PostgresURL.redacted(url)
         guard let connection = PQconnectdb(url) else {
             throw PostgresError(message: "cannot connect to \(location): out of memory", sqlState: nil)
         }
         guard PQstatus(connection) == CONNECTION_OK else {
             let reason = Self.message(PQerrorMessage(connection))
             PQfinish(connection)
-            throw PostgresError(message: "cannot connect to \(location): \(DatabaseLocation.redacted(reason))", sqlState: nil)
+            throw PostgresError(message: "cannot connect to \(location): \(PostgresURL.redacted(reason))", sqlState: nil)
         }
         handle = connection
         // Quiet notices (they would go to standard error).
@@ -45,39 +44,63 @@ public final class PostgresConnection {
         return try checked(result, sql: sql)
     }
 
+    /// Runs `sql`, which may hold several statements separated by `;` and takes no parameters
+    /// (the simple query protocol: schema scripts).
+    public func executeScript(_ sql: String) throws {
+        try checked(PQexec(handle, sql), sql: sql)
+    }
+
     /// Sends `rows` to `COPY table (columns) FROM STDIN` in text format; returns the rows copied.
     @discardableResult
     public func copy<Rows: Sequence>(into table: String, columns: [String], rows: Rows) throws -> Int where Rows.Element == [String?] {
-        let sql = "COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN"
-        try checked(PQexec(handle, sql), sql: sql, expecting: PGRES_COPY_IN)
-        var buffer = [UInt8]()
-        buffer.reserveCapacity(1 << 16)
-        func send() throws {
-            guard !buffer.isEmpty else { return }
-            let status = buffer.withUnsafeBufferPointer { bytes in
-                bytes.baseAddress.map { PQputCopyData(handle, UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self), Int32(bytes.count)) } ?? 1
-            }
-            buffer.removeAll(keepingCapacity: true)
-            guard status == 1 else { throw PostgresError(message: "COPY into \(table) failed: \(Self.message(PQerrorMessage(handle)))", sqlState: nil) }
-        }
+        var data = [UInt8]()
         var count = 0
         for row in rows {
             for (index, value) in row.enumerated() {
-                if index > 0 { buffer.append(UInt8(ascii: "\t")) }
-                Self.appendCopyText(value, to: &buffer)
+                if index > 0 { data.append(UInt8(ascii: "\t")) }
+                Self.appendCopyText(value, to: &data)
             }
-            buffer.append(UInt8(ascii: "\n"))
+            data.append(UInt8(ascii: "\n"))
             count += 1
-            if buffer.count >= 1 << 16 { try send() }
         }
-        try send()
-        guard PQputCopyEnd(handle, nil) == 1 else {
-            throw PostgresError(message: "COPY into \(table) failed: \(Self.message(PQerrorMessage(handle)))", sqlState: nil)
+        try copy(into: table, columns: columns, text: data)
+        return count
+    }
+
+    /// Sends `text`, rows already in COPY's text format (`appendCopyText`, tab-separated,
+    /// newline-terminated), to `COPY table (columns) FROM STDIN`, in 256 KiB messages.
+    public func copy(into table: String, columns: [String], text: [UInt8]) throws {
+        let sql = "COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN"
+        try checked(PQexec(handle, sql), sql: sql, expecting: PGRES_COPY_IN)
+        let sent = text.withUnsafeBufferPointer { bytes -> Bool in
+            guard let base = bytes.baseAddress else { return true }
+            var offset = 0
+            while offset < bytes.count {
+                let length = min(bytes.count - offset, 1 << 18)
+                let pointer = UnsafeRawPointer(base + offset).assumingMemoryBound(to: CChar.self)
+                guard PQputCopyData(handle, pointer, Int32(length)) == 1 else { return false }
+                offset += length
+            }
+            return true
+        }
+        guard sent, PQputCopyEnd(handle, nil) == 1 else {
+            throw PostgresError(message: "COPY into \(table) failed: \(lostOr(Self.message(PQerrorMessage(handle))))", sqlState: nil)
         }
         try checked(PQgetResult(handle), sql: sql)
         // Drain: libpq hands back a final NULL result after COPY.
         while let extra = PQgetResult(handle) { PQclear(extra) }
-        return count
+    }
+
+    /// Whether the connection is still up (false once the server has gone or closed it).
+    public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Reconnects with the same parameters after the connection was lost.
+    public func reconnect() throws {
+        PQreset(handle)
+        guard isConnected else {
+            throw PostgresError(message: "cannot reconnect to \(location): \(PostgresURL.redacted(Self.message(PQerrorMessage(handle))))", sqlState: nil)
+        }
+        try execute("SET client_min_messages = warning")
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
@@ -116,23 +139,34 @@ public final class PostgresConnection {
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             let message = Self.message(PQresultErrorMessage(result))
             PQclear(result)
-            let lost = PQstatus(handle) != CONNECTION_OK ? " (the connection to \(location) was lost)" : ""
-            throw PostgresError(message: "PostgreSQL: \(DatabaseLocation.redacted(message))\(lost)", sqlState: state)
+            throw PostgresError(message: "PostgreSQL: \(lostOr(PostgresURL.redacted(message)))", sqlState: state)
         }
         return PostgresResult(result)
+    }
+
+    /// `message`, saying so when the connection has been lost.
+    private func lostOr(_ message: String) -> String {
+        isConnected ? message : "\(message) (the connection to \(location) was lost)"
     }
 
     private static func message(_ text: UnsafePointer<CChar>?) -> String {
         text.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown error"
     }
 
-    /// COPY's text format: `\N` for NULL; backslash, tab, newline and carriage return escaped.
-    private static func appendCopyText(_ value: String?, to buffer: inout [UInt8]) {
+    /// Appends `value` in COPY's text format: `\N` for NULL; backslash, tab, newline and
+    /// carriage return escaped.
+    public static func appendCopyText(_ value: String?, to buffer: inout [UInt8]) {
         guard let value else {
             buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "N")])
             return
         }
-        for byte in value.utf8 {
+        appendCopyText(bytes: value.utf8, to: &buffer)
+    }
+
+    /// Appends the UTF-8 text `bytes` in COPY's text format (escaped as `appendCopyText` does).
+    @inlinable
+    public static func appendCopyText<Bytes: Sequence<UInt8>>(bytes: Bytes, to buffer: inout [UInt8]) {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "\\"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
             case UInt8(ascii: "\t"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
@@ -146,7 +180,7 @@ public final class PostgresConnection {
 
 /// Calls `body` with C strings for `values` (NULL for `nil`), valid during the call.
 private func withCStrings<T>(_ values: [String?], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {
-    var storage: [UnsafeMutablePointer<CChar>?] = values.map { $0.map { strdup($0) } ?? nil }
+    let storage: [UnsafeMutablePointer<CChar>?] = values.map { $0.map { strdup($0) } ?? nil }
     defer { storage.forEach { free($0) } }
     return body(storage.map { $0.map { UnsafePointer($0) } })
 }
@@ -167,6 +201,15 @@ public final class PostgresResult {
     public func text(row: Int, column: Int) -> String? {
         guard PQgetisnull(handle, Int32(row), Int32(column)) == 0 else { return nil }
         return String(cString: PQgetvalue(handle, Int32(row), Int32(column)))
+    }
+
+    /// A value's bytes (text format, valid while this result lives); `nil` for NULL.
+    public func bytes(row: Int, column: Int) -> UnsafeBufferPointer<UInt8>? {
+        guard PQgetisnull(handle, Int32(row), Int32(column)) == 0, let value = PQgetvalue(handle, Int32(row), Int32(column)) else {
+            return nil
+        }
+        let count = Int(PQgetlength(handle, Int32(row), Int32(column)))
+        return UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), count: count)
     }
 
     /// A value as an integer; `nil` for NULL or text that is not one.

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresClient
 
 /// Where a warehouse lives: a SQLite file, or a PostgreSQL server named by a URL
 /// (`postgresql://user:password@host:port/dbname?sslmode=…`, SPEC section 14).
@@ -21,28 +22,7 @@ public enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .sqlite(let path): return path
-        case .postgres(let url): return Self.redacted(url)
+        case .postgres(let url): return PostgresURL.redacted(url)
         }
-    }
-
-    /// `text` with every PostgreSQL URL's password hidden.
-    public static func redacted(_ text: String) -> String {
-        var result = text
-        // user:password@ in the authority part.
-        if let schemeEnd = result.range(of: "://") {
-            let authorityEnd = result[schemeEnd.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" }) ?? result.endIndex
-            let authority = result[schemeEnd.upperBound..<authorityEnd]
-            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-                result.replaceSubrange(result.index(after: colon)..<at, with: "***")
-            }
-        }
-        // password=… among the query parameters (or in a key=value connection string).
-        while let range = result.range(of: "password=", options: .caseInsensitive),
-              !result[range.upperBound...].hasPrefix("***")
-        {
-            let valueEnd = result[range.upperBound...].firstIndex(where: { $0 == "&" || $0 == " " }) ?? result.endIndex
-            result.replaceSubrange(range.upperBound..<valueEnd, with: "***")
-        }
-        return result
     }
 }

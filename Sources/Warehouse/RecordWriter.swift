@@ -1,64 +1,36 @@
 import Feeds
-import GRDB
 import SheetStream
 
-/// Writes feed records into their tables, inside the caller's transaction, in batches of
-/// `batchSize` rows per upsert statement; `finish` writes the last partial batch.
-struct RecordWriter {
-    static let batchSize = 256
-
+/// Writes feed records into their tables, inside the caller's transaction, in batches of the
+/// session's `upsertBatchSize` rows per upsert; `finish` writes the last partial batch.
+struct RecordWriter<Session: SQLSession> {
+    private let session: Session
     private let runID: Int64
     private var tally: UpsertTally
     /// Rows waiting for their batch: their statement and values, `columnCount` per row.
     private var pendingUpsert: UpsertStatement?
-    private var pending = PendingValues(capacity: RecordWriter.batchSize * 12)
+    private var pending: PendingValues
     private var pendingRows = 0
-    /// The full-batch statement, prepared once per file.
-    private var batchStatement: Statement?
+    /// The keys of the pending rows, when the session needs each batch's keys distinct.
+    private var pendingKeys = Set<String>()
     /// What this file's records add to the store-month rollups.
     private var rollups = RollupAccumulator()
     /// Rows written to the file's table (the rollups can simply add the file's sums when every
     /// one of them was an insert).
     private var rowsWritten = 0
 
-    private static let dailyColumns = (0..<7).map { "day_\($0)" }
-    private static let salesAudit = UpsertStatement(
-        table: "store_report", key: ["store_code", "date"],
-        values: [
-            "total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths", "upt",
-            "ads_cents",
-        ],
-        untracked: ["ingest_run_id"])
-    private static let credit = UpsertStatement(
-        table: "credit_report", key: ["store_code", "date"], values: ["total_applications"], untracked: ["ingest_run_id"])
-    private static let intakes = UpsertStatement(
-        table: "crm_intake_report", key: ["store_code", "date"], values: ["total_intakes"], untracked: ["ingest_run_id"])
-    private static let reviews = UpsertStatement(
-        table: "birdeye_report", key: ["store_code", "week_start"], values: ["review_count"] + dailyColumns,
-        untracked: ["ingest_run_id"])
-    private static let calls = UpsertStatement(
-        table: "outbound_call_report", key: ["store_code", "week_start"], values: ["total_calls"] + dailyColumns,
-        untracked: ["ingest_run_id"])
-    private static let employeeSales = UpsertStatement(
-        table: "employee_report", key: ["date", "store_code", "employee_id"],
-        values: ["total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths"],
-        untracked: ["grain", "ingest_run_id"])
-    private static let merchSales = UpsertStatement(
-        table: "merch_report", key: ["date", "store_code", "vendor_key", "category"],
-        values: ["vendor_name", "total_sales_cents", "total_items"], untracked: ["grain", "ingest_run_id"])
-    private static let store = UpsertStatement(table: "store", key: ["code"], values: ["name", "region", "status"])
-    private static let goal = UpsertStatement(table: "goal", key: ["period", "scope", "metric", "date"], values: ["target"])
-
-    init(_ db: Database, table: String, runID: Int64) throws {
+    init(_ session: Session, table: String, runID: Int64) throws {
+        self.session = session
         self.runID = runID
-        tally = try UpsertTally(db, table: table)
+        tally = try UpsertTally(session, table: table)
+        pending = PendingValues(capacity: min(session.upsertBatchSize, 4096) * 12)
     }
 
-    mutating func write(_ record: FeedRecord, _ db: Database) throws {
+    mutating func write(_ record: FeedRecord) throws {
         switch record {
         case .salesAudit(let r):
             rollups.add(r)
-            try startRow(Self.salesAudit, db)
+            try startRow(FeedUpserts.salesAudit)
             pending.add(r.store)
             pending.add(r.date)
             addFigures(r.figures)
@@ -67,22 +39,22 @@ struct RecordWriter {
             pending.add(runID)
         case .creditApplications(let r):
             rollups.add(r, \.applications)
-            try startRow(Self.credit, db)
+            try startRow(FeedUpserts.credit)
             addDailyCount(r)
         case .crmIntakes(let r):
             rollups.add(r, \.intakes)
-            try startRow(Self.intakes, db)
+            try startRow(FeedUpserts.intakes)
             addDailyCount(r)
         case .birdeyeReviews(let r):
             rollups.add(r, \.reviews)
-            try startRow(Self.reviews, db)
+            try startRow(FeedUpserts.reviews)
             addWeeklyCounts(r)
         case .outboundCalls(let r):
             rollups.add(r, \.calls)
-            try startRow(Self.calls, db)
+            try startRow(FeedUpserts.calls)
             addWeeklyCounts(r)
         case .employeeSales(let r):
-            try startRow(Self.employeeSales, db)
+            try startRow(FeedUpserts.employeeSales)
             addGrain(r.grain)
             pending.add(r.store)
             pending.add(r.employeeId)
@@ -91,17 +63,17 @@ struct RecordWriter {
             pending.add(runID)
         case .employeeName(let r):
             // Not a row of the file's table: it does not count in the file's upsert counts.
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO employee (employee_id, name, name_as_of, ingest_run_id) VALUES (?, ?, ?, ?)
-                    ON CONFLICT(employee_id) DO UPDATE SET name = excluded.name, name_as_of = excluded.name_as_of,
-                        ingest_run_id = excluded.ingest_run_id
-                    WHERE excluded.name_as_of >= employee.name_as_of
-                    """
-            ).execute(arguments: [r.employeeId, r.name, r.asOf.iso8601, runID])
+            try session.execute(
+                """
+                INSERT INTO employee (employee_id, name, name_as_of, ingest_run_id) VALUES (?, ?, ?, ?)
+                ON CONFLICT(employee_id) DO UPDATE SET name = excluded.name, name_as_of = excluded.name_as_of,
+                    ingest_run_id = excluded.ingest_run_id
+                WHERE excluded.name_as_of >= employee.name_as_of
+                """,
+                [.text(r.employeeId), .text(r.name), .text(r.asOf.iso8601), .integer(runID)])
             return
         case .merchSales(let r):
-            try startRow(Self.merchSales, db)
+            try startRow(FeedUpserts.merchSales)
             addGrain(r.grain)
             pending.add(r.store)
             pending.add(r.vendorKey)
@@ -112,7 +84,7 @@ struct RecordWriter {
             pending.add(r.grain.name)
             pending.add(runID)
         case .goal(let r):
-            try startRow(Self.goal, db)
+            try startRow(FeedUpserts.goal)
             pending.add(r.period)
             pending.add(r.scope)
             pending.add(r.metric)
@@ -120,56 +92,59 @@ struct RecordWriter {
             pending.add(r.target)
         case .store(let r):
             // One at a time: each store's aliases are replaced right after it.
-            try startRow(Self.store, db)
+            try startRow(FeedUpserts.store)
             pending.add(r.code)
             pending.add(r.name)
             pending.add(r.region)
             pending.add(r.status)
-            try endRow(db)
-            try flush(db)
-            try replaceAliases(of: r, db)
+            try endRow()
+            try flush()
+            try replaceAliases(of: r)
             return
         }
-        try endRow(db)
+        try endRow()
     }
 
     /// Writes what is still pending and returns the file's counts.
-    mutating func finish(_ db: Database) throws -> UpsertCounts {
-        try flush(db)
-        let counts = try tally.counts(db)
-        try rollups.apply(db, onlyInserts: counts.inserted == rowsWritten)
+    mutating func finish() throws -> UpsertCounts {
+        try flush()
+        let counts = try tally.counts(session)
+        try rollups.apply(session, onlyInserts: counts.inserted == rowsWritten)
         return counts
     }
 
     /// Starts a row for `upsert`, first writing the pending rows if they are for another table.
-    private mutating func startRow(_ upsert: UpsertStatement, _ db: Database) throws {
+    private mutating func startRow(_ upsert: UpsertStatement) throws {
         // The usual case, another row for the same table, copies nothing.
         guard pendingUpsert?.table != upsert.table else { return }
-        if pendingUpsert != nil {
-            try flush(db)
-            batchStatement = nil
-        }
+        if pendingUpsert != nil { try flush() }
         pendingUpsert = upsert
     }
 
-    private mutating func endRow(_ db: Database) throws {
+    /// Ends the row just added. When the session needs distinct keys per batch and the row
+    /// repeats a pending key, the rows before it are written first, so that it updates them in
+    /// order, as it would row by row.
+    private mutating func endRow() throws {
+        if session.upsertsNeedDistinctKeys, let upsert = pendingUpsert {
+            let first = pending.count - upsert.columnCount
+            let key = pending.rowKey(from: first, count: upsert.key.count)
+            if !pendingKeys.insert(key).inserted {
+                let row = pending.takeLast(upsert.columnCount)
+                try flush()
+                pending.append(row)
+                pendingKeys.insert(key)
+            }
+        }
         pendingRows += 1
         rowsWritten += 1
-        if pendingRows == Self.batchSize { try flush(db) }
+        if pendingRows == session.upsertBatchSize { try flush() }
     }
 
-    private mutating func flush(_ db: Database) throws {
+    private mutating func flush() throws {
         guard let upsert = pendingUpsert, pendingRows > 0 else { return }
-        let statement: Statement
-        if pendingRows == Self.batchSize {
-            statement = try batchStatement ?? db.makeStatement(sql: upsert.sql(rows: pendingRows))
-            batchStatement = statement
-        } else {
-            statement = try db.cachedStatement(sql: upsert.sql(rows: pendingRows))
-        }
-        let changed = try upsert.run(db, pending, on: statement)
-        tally.record(rows: pendingRows, changed: changed)
+        tally.record(rows: pendingRows, try session.upsert(upsert, pending, rows: pendingRows))
         pending.removeAll()
+        pendingKeys.removeAll(keepingCapacity: true)
         pendingRows = 0
     }
 
@@ -202,15 +177,46 @@ struct RecordWriter {
         pending.add(runID)
     }
 
-    private func replaceAliases(of store: StoreRecord, _ db: Database) throws {
-        try db.execute(sql: "DELETE FROM store_alias WHERE store_code = ?", arguments: [store.code])
-        let insert = try db.cachedStatement(
-            sql: """
+    private func replaceAliases(of store: StoreRecord) throws {
+        try session.execute("DELETE FROM store_alias WHERE store_code = ?", [.text(store.code)])
+        for alias in store.aliases {
+            try session.execute(
+                """
                 INSERT INTO store_alias (alias_key, alias, store_code) VALUES (?, ?, ?)
                 ON CONFLICT(alias_key) DO UPDATE SET alias = excluded.alias, store_code = excluded.store_code
-                """)
-        for alias in store.aliases {
-            try insert.execute(arguments: [TextNormalizer.matchKey(alias), alias, store.code])
+                """,
+                [.text(TextNormalizer.matchKey(alias)), .text(alias), .text(store.code)])
         }
     }
+}
+
+/// The upsert of each feed table and of the reference tables.
+enum FeedUpserts {
+    static let dailyColumns = (0..<7).map { "day_\($0)" }
+    static let salesAudit = UpsertStatement(
+        table: "store_report", key: ["store_code", "date"],
+        values: [
+            "total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths", "upt",
+            "ads_cents",
+        ],
+        untracked: ["ingest_run_id"])
+    static let credit = UpsertStatement(
+        table: "credit_report", key: ["store_code", "date"], values: ["total_applications"], untracked: ["ingest_run_id"])
+    static let intakes = UpsertStatement(
+        table: "crm_intake_report", key: ["store_code", "date"], values: ["total_intakes"], untracked: ["ingest_run_id"])
+    static let reviews = UpsertStatement(
+        table: "birdeye_report", key: ["store_code", "week_start"], values: ["review_count"] + dailyColumns,
+        untracked: ["ingest_run_id"])
+    static let calls = UpsertStatement(
+        table: "outbound_call_report", key: ["store_code", "week_start"], values: ["total_calls"] + dailyColumns,
+        untracked: ["ingest_run_id"])
+    static let employeeSales = UpsertStatement(
+        table: "employee_report", key: ["date", "store_code", "employee_id"],
+        values: ["total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths"],
+        untracked: ["grain", "ingest_run_id"])
+    static let merchSales = UpsertStatement(
+        table: "merch_report", key: ["date", "store_code", "vendor_key", "category"],
+        values: ["vendor_name", "total_sales_cents", "total_items"], untracked: ["grain", "ingest_run_id"])
+    static let store = UpsertStatement(table: "store", key: ["code"], values: ["name", "region", "status"])
+    static let goal = UpsertStatement(table: "goal", key: ["period", "scope", "metric", "date"], values: ["target"])
 }

@@ -1,5 +1,3 @@
-import GRDB
-import GRDBSQLite
 import SheetStream
 
 /// Per-file upsert counts.
@@ -15,93 +13,77 @@ public struct UpsertCounts: Sendable, Equatable, Codable {
     }
 }
 
-/// Counts what a run of upserts into one table did: rows that changed are told from unchanged
-/// ones by SQLite's change count; how many of the changed were inserts is the growth of the
-/// table's row count over the run.
+/// Counts what a file's upserts into one table did: rows that changed are told from unchanged
+/// ones by each batch's change count; how many of the changed were inserts is what the backend
+/// reports, or else the growth of the table's row count over the run.
 struct UpsertTally {
     let table: String
-    private let rowsBefore: Int
+    private let rowsBefore: Int64?
     private var changed = 0
     private var unchanged = 0
+    private var inserted = 0
 
-    init(_ db: Database, table: String) throws {
+    init(_ session: some SQLSession, table: String) throws {
         self.table = table
-        rowsBefore = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
+        rowsBefore = session.upsertsCountInserts ? nil : try session.integer("SELECT count(*) FROM \(table)") ?? 0
     }
 
-    /// Records a statement that upserted `rows` rows, of which `changed` were inserted or changed.
-    mutating func record(rows: Int, changed: Int) {
-        self.changed += changed
-        unchanged += rows - changed
+    /// Records a batch of `rows` rows and what its upsert did.
+    mutating func record(rows: Int, _ result: UpsertBatchResult) {
+        changed += result.changed
+        unchanged += rows - result.changed
+        inserted += result.inserted ?? 0
     }
 
-    func counts(_ db: Database) throws -> UpsertCounts {
-        let inserted = (try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0) - rowsBefore
-        return UpsertCounts(inserted: inserted, updated: changed - inserted, unchanged: unchanged)
+    func counts(_ session: some SQLSession) throws -> UpsertCounts {
+        let inserts: Int
+        if let rowsBefore {
+            inserts = Int((try session.integer("SELECT count(*) FROM \(table)") ?? 0) - rowsBefore)
+        } else {
+            inserts = inserted
+        }
+        return UpsertCounts(inserted: inserts, updated: changed - inserts, unchanged: unchanged)
     }
 }
 
-/// An `INSERT … VALUES (…), (…) ON CONFLICT(key) DO UPDATE … WHERE changed` statement for one
-/// table (https://sqlite.org/lang_upsert.html), for any number of rows at once.
-///
-/// The `WHERE` clause leaves identical rows untouched, so SQLite's change count tells changed
-/// rows from unchanged ones. Many rows per statement spread SQLite's per-statement work over
-/// the batch.
+/// An upsert into one table (SPEC section 5): insert, or update the row with the same key when
+/// one of the `values` columns differs (`untracked` columns are written, but a change in them
+/// alone leaves the row unchanged). Each backend turns it into its own SQL.
 struct UpsertStatement {
     let table: String
-    let columnCount: Int
-    private let head: String
-    private let tail: String
-    private let rowPlaceholders: String
+    let key: [String]
+    let values: [String]
+    let untracked: [String]
 
     init(table: String, key: [String], values: [String], untracked: [String] = []) {
-        let columns = key + values + untracked
-        let assignments = (values + untracked).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        let changed = values.map { "\($0) IS NOT excluded.\($0)" }.joined(separator: " OR ")
         self.table = table
-        columnCount = columns.count
-        head = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
-        rowPlaceholders = "(" + columns.map { _ in "?" }.joined(separator: ", ") + ")"
-        tail = " ON CONFLICT(\(key.joined(separator: ", "))) DO UPDATE SET \(assignments) WHERE \(changed)"
+        self.key = key
+        self.values = values
+        self.untracked = untracked
     }
 
-    /// The SQL for `rows` rows.
-    func sql(rows: Int) -> String {
-        head + repeatElement(rowPlaceholders, count: rows).joined(separator: ", ") + tail
-    }
+    /// Every column, in the order rows give their values.
+    var columns: [String] { key + values + untracked }
+    var columnCount: Int { key.count + values.count + untracked.count }
 
-    /// Runs `statement` (prepared from `sql(rows:)`) with `values`, `columnCount` per row in
-    /// column order; returns how many rows were inserted or changed.
-    ///
-    /// Binds through the SQLite C API: building GRDB `StatementArguments` from existential values
-    /// cost more than the upsert itself on million-row files.
-    func run(_ db: Database, _ values: PendingValues, on statement: Statement) throws -> Int {
-        let handle = statement.sqliteStatement
-        sqlite3_reset(handle)
-        let status = values.bind(to: handle) { sqlite3_step(handle) }
-        sqlite3_reset(handle)
-        guard status == SQLITE_DONE else {
-            throw DatabaseError(
-                resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
-                sql: statement.sql)
-        }
-        return Int(sqlite3_changes(db.sqliteConnection))
-    }
+    /// `column = excluded.column` for every column the upsert sets.
+    var assignments: String { (values + untracked).map { "\($0) = excluded.\($0)" }.joined(separator: ", ") }
 }
 
 /// The values of the rows waiting for one upsert statement, held without an allocation per
 /// value: numbers inline and all text in one byte arena, which stays put while the statement
 /// runs, so SQLite reads it in place (`SQLITE_STATIC`) instead of copying it.
 struct PendingValues {
-    private enum Value {
+    enum Value {
         case null
         case integer(Int64)
         case real(Double)
         case text(offset: Int, count: Int)
     }
 
-    private var values: [Value] = []
-    private var text: [UInt8] = []
+    private(set) var values: [Value] = []
+    /// The arena every text value points into.
+    private(set) var text: [UInt8] = []
 
     init(capacity: Int) {
         values.reserveCapacity(capacity)
@@ -126,6 +108,37 @@ struct PendingValues {
         values.append(.text(offset: offset, count: text.count - offset))
     }
 
+    /// How many values are pending.
+    var count: Int { values.count }
+
+    /// Removes the last `count` values and returns them, as values of their own.
+    mutating func takeLast(_ count: Int) -> PendingValues {
+        var taken = PendingValues(capacity: count)
+        for value in values.suffix(count) {
+            switch value {
+            case .null: taken.values.append(.null)
+            case .integer, .real: taken.values.append(value)
+            case .text(let start, let length):
+                taken.values.append(.text(offset: taken.text.count, count: length))
+                taken.text.append(contentsOf: text[start..<start + length])
+            }
+        }
+        values.removeLast(count)
+        return taken
+    }
+
+    /// Appends `other`'s values after these.
+    mutating func append(_ other: PendingValues) {
+        for value in other.values {
+            if case .text(let start, let length) = value {
+                values.append(.text(offset: text.count, count: length))
+                text.append(contentsOf: other.text[start..<start + length])
+            } else {
+                values.append(value)
+            }
+        }
+    }
+
     /// Adds a date as `YYYY-MM-DD` text, written straight into the arena in one append.
     mutating func add(_ date: CivilDate) {
         guard (0...9999).contains(date.year), (1...12).contains(date.month), (1...31).contains(date.day) else {
@@ -139,32 +152,5 @@ struct PendingValues {
         let offset = text.count
         withUnsafeBytes(of: bytes) { text.append(contentsOf: $0) }
         values.append(.text(offset: offset, count: 10))
-    }
-
-    /// SQLite copies the bytes (`SQLITE_TRANSIENT`).
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-    /// Binds every value to `handle`'s parameters in order and runs `body` while the text they
-    /// point into is valid.
-    func bind(to handle: OpaquePointer?, _ body: () -> Int32) -> Int32 {
-        text.withUnsafeBufferPointer { arena in
-            let base = arena.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
-            for (offset, value) in values.enumerated() {
-                let index = Int32(offset + 1)
-                switch value {
-                case .null: sqlite3_bind_null(handle, index)
-                case .integer(let number): sqlite3_bind_int64(handle, index, number)
-                case .real(let number): sqlite3_bind_double(handle, index, number)
-                case .text(let start, let count):
-                    if let base {
-                        sqlite3_bind_text(handle, index, base + start, Int32(count), nil)
-                    } else {
-                        // Only empty strings and no arena: still text, never NULL.
-                        sqlite3_bind_text(handle, index, "", 0, Self.transient)
-                    }
-                }
-            }
-            return body()
-        }
     }
 }

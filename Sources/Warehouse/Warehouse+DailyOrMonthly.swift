@@ -1,5 +1,4 @@
 import Feeds
-import GRDB
 import SheetStream
 
 /// An associate at a store (a row of the employees report before ranking).
@@ -85,9 +84,9 @@ extension Warehouse {
 
     /// The associates' names: the name on each id's row with the latest date (ties: the later ingest).
     public func employeeNames() throws -> [String: String] {
-        try pool.read { db in
+        try backend.read { session in
             var names: [String: String] = [:]
-            for row in try GRDB.Row.fetchAll(db, sql: "SELECT employee_id, name FROM employee") { names[row[0]] = row[1] }
+            try session.scan("SELECT employee_id, name FROM employee") { row in names[row.text(0)] = row.text(1) }
             return names
         }
     }
@@ -122,23 +121,21 @@ extension Warehouse {
     /// looked at to set them aside. `add` receives rows as `date, store_code, columns…`.
     private func readDayOrMonthRows<Key: Hashable>(
         table: String, columns: [String], condition: String = "1", from start: CivilDate, through end: CivilDate,
-        key: (RowScanner.Row) -> Key, add: (RowScanner.Row, Key) -> Void
+        key: (any ScannedRow) -> Key, add: (any ScannedRow, Key) -> Void
     ) throws {
         let wholeMonths = CivilDate.monthParts(from: start, through: end)
             .filter { CivilDate.isWholeMonth(from: $0.start, through: $0.end) }.map(\.month)
         let select = "SELECT date, store_code, \(columns.joined(separator: ", ")) FROM \(table)"
-        try pool.read { db in
+        let monthQuery = "\(select) WHERE date IN (\(placeholders(wholeMonths.count))) AND grain = 'month' AND \(condition)"
+        let monthArguments = wholeMonths.map(SQLValue.text)
+        try backend.read { session in
             // Month rows of whole months, by key and month; set aside when a day row shares both.
             var monthRows: [KeyMonth<Key>: Bool] = [:]
             if !wholeMonths.isEmpty {
-                let months = try db.cachedStatement(
-                    sql: "\(select) WHERE date IN (\(wholeMonths.map { _ in "?" }.joined(separator: ", "))) AND grain = 'month' AND \(condition)")
-                try months.setUncheckedArguments(StatementArguments(wholeMonths))
-                try RowScanner(months).forEach { row in monthRows[KeyMonth(key: key(row), month: row.text(0, prefix: 7))] = true }
+                try session.scan(monthQuery, monthArguments) { row in monthRows[KeyMonth(key: key(row), month: row.text(0, prefix: 7))] = true }
             }
-            let days = try db.cachedStatement(sql: "\(select) WHERE date BETWEEN ? AND ? AND grain = 'day' AND \(condition)")
-            try days.setUncheckedArguments([start.iso8601, end.iso8601])
-            try RowScanner(days).forEach { row in
+            let days = "\(select) WHERE date BETWEEN ? AND ? AND grain = 'day' AND \(condition) ORDER BY date"
+            try session.scan(days, [.text(start.iso8601), .text(end.iso8601)]) { row in
                 let rowKey = key(row)
                 if !monthRows.isEmpty {
                     let keyMonth = KeyMonth(key: rowKey, month: row.text(0, prefix: 7))
@@ -147,10 +144,7 @@ extension Warehouse {
                 add(row, rowKey)
             }
             guard monthRows.values.contains(true) else { return }
-            let months = try db.cachedStatement(
-                sql: "\(select) WHERE date IN (\(wholeMonths.map { _ in "?" }.joined(separator: ", "))) AND grain = 'month' AND \(condition)")
-            try months.setUncheckedArguments(StatementArguments(wholeMonths))
-            try RowScanner(months).forEach { row in
+            try session.scan(monthQuery, monthArguments) { row in
                 let rowKey = key(row)
                 if monthRows[KeyMonth(key: rowKey, month: row.text(0, prefix: 7))] == true { add(row, rowKey) }
             }
@@ -164,7 +158,7 @@ private enum RowPair: Hashable {
     case packed(UInt64, UInt64)
     case text(String, String)
 
-    init(_ row: RowScanner.Row, _ first: Int32, _ second: Int32) {
+    init(_ row: some ScannedRow, _ first: Int32, _ second: Int32) {
         if let a = row.packedText(first), let b = row.packedText(second) {
             self = .packed(a, b)
         } else {

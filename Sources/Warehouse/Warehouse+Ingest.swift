@@ -1,6 +1,5 @@
 import Feeds
 import Foundation
-import GRDB
 import SheetStream
 
 /// How one ingest behaves.
@@ -75,39 +74,14 @@ extension Warehouse {
         do {
             let prepared = try prepare()
             outcome.feed = prepared.feed
-            try pool.writeWithoutTransaction { db in
-                try db.inTransaction {
-                    let runID = try insertRun(db, path: path, feed: prepared.feed, started: started)
-                    var writer = try RecordWriter(db, table: FeedCatalog.definition(prepared.feed).table, runID: runID)
-                    var records = 0
-                    let result = try prepared.read { record in
-                        records += 1
-                        if records % 1024 == 0, check.isReady { try check.run(db) }
-                        try writer.write(record, db)
-                    }
-                    try check.run(db)
-                    outcome.read = result.read
-                    outcome.skipped = result.skipped
-                    outcome.rejected = result.rejected
-                    outcome.rejects = result.rejects
-                    outcome.warnings = result.warnings
-                    outcome.counts = try writer.finish(db)
-                    if result.rejectRate > options.rejectThreshold {
-                        throw IngestFailure(
-                            message: "\(result.rejected) of \(result.read - result.skipped) rows rejected (\(Self.percent(result.rejectRate))), over the \(Self.percent(options.rejectThreshold)) threshold; nothing was written")
-                    }
-                    if options.dryRun { return .rollback }
-                    outcome.status = .ok
-                    outcome.runID = runID
-                    try finishRun(db, runID: runID, outcome: outcome, fingerprint: check.fingerprint)
-                    return .commit
-                }
+            try backend.transaction { session in
+                try writeFile(session, path: path, prepared: prepared, options: options, check: check, started: started, outcome: &outcome)
             }
         } catch {
             var failure = error
             if check.fingerprint == nil {
                 // The duplicate verdict wins over a read error, as when the check ran first.
-                do { try pool.read { try check.run($0) } } catch { if error is DuplicateFile { failure = error } }
+                do { try backend.read { try check.run($0) } } catch { if error is DuplicateFile { failure = error } }
             }
             if let duplicate = failure as? DuplicateFile {
                 outcome = IngestOutcome(path: path, status: .duplicate, feed: duplicate.feed, dryRun: options.dryRun)
@@ -124,41 +98,76 @@ extension Warehouse {
         return outcome
     }
 
-    /// Starts the file's ledger row; `finishRun` completes it.
-    private func insertRun(_ db: Database, path: String, feed: FeedID?, started: String) throws -> Int64 {
-        try db.execute(
-            sql: """
-                INSERT INTO ingest_run (path, size, sha256, feed, started_at, finished_at, status)
-                VALUES (?, 0, '', ?, ?, ?, 'failed')
-                """,
-            arguments: [path, feed?.rawValue, started, started])
-        return db.lastInsertedRowID
+    /// Reads the file and writes its records and ledger row in the caller's transaction;
+    /// returns whether to commit (not for a dry run). Throws to roll everything back.
+    private func writeFile(
+        _ session: some SQLSession, path: String, prepared: PreparedFeed, options: IngestOptions, check: DuplicateCheck,
+        started: String, outcome: inout IngestOutcome
+    ) throws -> Bool {
+        let runID = try insertRun(session, path: path, feed: prepared.feed, started: started)
+        var writer = try RecordWriter(session, table: FeedCatalog.definition(prepared.feed).table, runID: runID)
+        var records = 0
+        let result = try prepared.read { record in
+            records += 1
+            if records % 1024 == 0, check.isReady { try check.run(session) }
+            try writer.write(record)
+        }
+        try check.run(session)
+        outcome.read = result.read
+        outcome.skipped = result.skipped
+        outcome.rejected = result.rejected
+        outcome.rejects = result.rejects
+        outcome.warnings = result.warnings
+        outcome.counts = try writer.finish()
+        if result.rejectRate > options.rejectThreshold {
+            throw IngestFailure(
+                message: "\(result.rejected) of \(result.read - result.skipped) rows rejected (\(Self.percent(result.rejectRate))), over the \(Self.percent(options.rejectThreshold)) threshold; nothing was written")
+        }
+        if options.dryRun { return false }
+        outcome.status = .ok
+        outcome.runID = runID
+        try finishRun(session, runID: runID, outcome: outcome, fingerprint: check.fingerprint)
+        return true
     }
 
-    private func finishRun(_ db: Database, runID: Int64, outcome: IngestOutcome, fingerprint: Fingerprint?) throws {
-        try db.execute(
-            sql: """
-                UPDATE ingest_run SET size = ?, sha256 = ?, finished_at = ?, status = ?, read_rows = ?, inserted = ?,
-                    updated = ?, unchanged = ?, skipped = ?, rejected = ?, error = ?
-                WHERE id = ?
-                """,
-            arguments: [
-                Int64(fingerprint?.size ?? 0), fingerprint?.digest ?? "", Self.timestamp(), outcome.status.rawValue,
-                outcome.read, outcome.counts.inserted, outcome.counts.updated, outcome.counts.unchanged, outcome.skipped,
-                outcome.rejected, outcome.error, runID,
+    /// Starts the file's ledger row; `finishRun` completes it.
+    private func insertRun(_ session: some SQLSession, path: String, feed: FeedID?, started: String) throws -> Int64 {
+        try session.insertReturningID(
+            """
+            INSERT INTO ingest_run (path, size, sha256, feed, started_at, finished_at, status)
+            VALUES (?, 0, '', ?, ?, ?, 'failed')
+            """,
+            [.text(path), SQLValue(feed?.rawValue), .text(started), .text(started)])
+    }
+
+    private func finishRun(_ session: some SQLSession, runID: Int64, outcome: IngestOutcome, fingerprint: Fingerprint?) throws {
+        try session.execute(
+            """
+            UPDATE ingest_run SET size = ?, sha256 = ?, finished_at = ?, status = ?, read_rows = ?, inserted = ?,
+                updated = ?, unchanged = ?, skipped = ?, rejected = ?, error = ?
+            WHERE id = ?
+            """,
+            [
+                .integer(Int64(fingerprint?.size ?? 0)), .text(fingerprint?.digest ?? ""), .text(Self.timestamp()),
+                .text(outcome.status.rawValue), SQLValue(outcome.read), SQLValue(outcome.counts.inserted),
+                SQLValue(outcome.counts.updated), SQLValue(outcome.counts.unchanged), SQLValue(outcome.skipped),
+                SQLValue(outcome.rejected), SQLValue(outcome.error), .integer(runID),
             ])
-        let insert = try db.cachedStatement(
-            sql: "INSERT INTO ingest_reject (run_id, sheet, row, column_name, header, value, reason) VALUES (?, ?, ?, ?, ?, ?, ?)")
         for reject in outcome.rejects {
-            try insert.execute(arguments: [runID, reject.sheet, reject.row, reject.column, reject.header, reject.value, reject.reason])
+            try session.execute(
+                "INSERT INTO ingest_reject (run_id, sheet, row, column_name, header, value, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    .integer(runID), .text(reject.sheet), SQLValue(reject.row), SQLValue(reject.column), SQLValue(reject.header),
+                    .text(reject.value), .text(reject.reason),
+                ])
         }
     }
 
     /// Writes a ledger row for an attempt that wrote no data (failed or duplicate).
     private func recordAttempt(_ outcome: IngestOutcome, path: String, fingerprint: Fingerprint, started: String) throws -> Int64 {
-        try pool.write { db in
-            let runID = try insertRun(db, path: path, feed: outcome.feed, started: started)
-            try finishRun(db, runID: runID, outcome: outcome, fingerprint: fingerprint)
+        try backend.write { session in
+            let runID = try insertRun(session, path: path, feed: outcome.feed, started: started)
+            try finishRun(session, runID: runID, outcome: outcome, fingerprint: fingerprint)
             return runID
         }
     }
@@ -180,18 +189,19 @@ extension Warehouse {
         var isReady: Bool { fingerprint == nil && hashing.isFinished }
 
         /// Waits for the digest and checks it (once; later calls return at once).
-        func run(_ db: Database) throws {
+        func run(_ session: some SQLSession) throws {
             guard fingerprint == nil else { return }
             let digest = try hashing.value()
             fingerprint = digest
-            if !force, let previous = try Self.previousOK(db, sha256: digest.digest) { throw DuplicateFile(feed: previous) }
+            if !force, let previous = try Self.previousOK(session, sha256: digest.digest) { throw DuplicateFile(feed: previous) }
         }
 
-        private static func previousOK(_ db: Database, sha256: String) throws -> FeedID? {
-            try String.fetchOne(
-                db, sql: "SELECT feed FROM ingest_run WHERE sha256 = ? AND status = 'ok' ORDER BY id DESC LIMIT 1",
-                arguments: [sha256]
-            ).flatMap(FeedID.init(rawValue:))
+        private static func previousOK(_ session: some SQLSession, sha256: String) throws -> FeedID? {
+            var feed: FeedID?
+            try session.scan(
+                "SELECT feed FROM ingest_run WHERE sha256 = ? AND status = 'ok' ORDER BY id DESC LIMIT 1", [.text(sha256)]
+            ) { row in feed = FeedID(rawValue: row.text(0)) }
+            return feed
         }
     }
 

@@ -1,5 +1,4 @@
 import Feeds
-import GRDB
 
 /// One row of the `ingest_run` ledger, with its stored rejects.
 public struct IngestRun: Sendable, Codable, Equatable {
@@ -24,27 +23,36 @@ public struct IngestRun: Sendable, Codable, Equatable {
 extension Warehouse {
     /// The most recent ledger rows, newest first.
     public func runs(limit: Int) throws -> [IngestRun] {
-        try pool.read { db in
-            let rows = try GRDB.Row.fetchAll(
-                db, sql: "SELECT * FROM ingest_run ORDER BY id DESC LIMIT ?", arguments: [limit])
-            return try rows.map { row in
-                let id: Int64 = row["id"]
-                let path: String = row["path"]
-                let rejects = try GRDB.Row.fetchAll(
-                    db, sql: "SELECT * FROM ingest_reject WHERE run_id = ? ORDER BY row", arguments: [id]
-                ).map { reject in
-                    Reject(
-                        file: FeedFileReader.fileName(path), sheet: reject["sheet"], row: reject["row"],
-                        column: reject["column_name"], header: reject["header"], value: reject["value"],
-                        reason: reject["reason"])
-                }
-                return IngestRun(
-                    id: id, path: path, size: row["size"], sha256: row["sha256"], feed: row["feed"],
-                    startedAt: row["started_at"], finishedAt: row["finished_at"], status: row["status"],
-                    read: row["read_rows"], inserted: row["inserted"], updated: row["updated"],
-                    unchanged: row["unchanged"], skipped: row["skipped"], rejected: row["rejected"], error: row["error"],
-                    rejects: rejects)
+        try backend.read { session in
+            var runs: [IngestRun] = []
+            try session.scan(
+                """
+                SELECT id, path, size, sha256, feed, started_at, finished_at, status, read_rows, inserted, updated, unchanged,
+                    skipped, rejected, error
+                FROM ingest_run ORDER BY id DESC LIMIT ?
+                """,
+                [SQLValue(limit)]
+            ) { row in
+                runs.append(
+                    IngestRun(
+                        id: row.int64(0), path: row.text(1), size: row.int64(2), sha256: row.text(3), feed: row.optionalText(4),
+                        startedAt: row.text(5), finishedAt: row.text(6), status: row.text(7), read: Int(row.int64(8)),
+                        inserted: Int(row.int64(9)), updated: Int(row.int64(10)), unchanged: Int(row.int64(11)),
+                        skipped: Int(row.int64(12)), rejected: Int(row.int64(13)), error: row.optionalText(14), rejects: []))
             }
+            for index in runs.indices {
+                let file = FeedFileReader.fileName(runs[index].path)
+                try session.scan(
+                    "SELECT sheet, row, column_name, header, value, reason FROM ingest_reject WHERE run_id = ? ORDER BY row",
+                    [.integer(runs[index].id)]
+                ) { reject in
+                    runs[index].rejects.append(
+                        Reject(
+                            file: file, sheet: reject.text(0), row: Int(reject.int64(1)), column: reject.optionalText(2),
+                            header: reject.optionalText(3), value: reject.text(4), reason: reject.text(5)))
+                }
+            }
+            return runs
         }
     }
 }

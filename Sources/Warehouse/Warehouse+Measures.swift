@@ -1,5 +1,4 @@
 import Feeds
-import GRDB
 import SheetStream
 
 /// The additive measures of one store over part of a period: every KPI is a ratio or a sum of
@@ -86,34 +85,36 @@ extension Warehouse {
     /// feed tables; with `usesRollups` off, everything comes from the feed tables. Both give the
     /// same exact integers.
     public func measures(from start: CivilDate, through end: CivilDate) throws -> [StoreMonth: MeasureSums] {
-        try pool.read { db in
-            guard usesRollups else { return try Self.scanMeasures(db, from: start, through: end) }
-            let parts = CivilDate.monthParts(from: start, through: end)
-            let whole = parts.filter { CivilDate.isWholeMonth(from: $0.start, through: $0.end) }
-            var sums = try Self.rollupMeasures(db, months: whole.map(\.month))
-            for part in parts where !CivilDate.isWholeMonth(from: part.start, through: part.end) {
-                sums.merge(try Self.scanMeasures(db, from: part.start, through: part.end)) { $0 + $1 }
-            }
-            return sums
+        try backend.read { session in try measures(session, from: start, through: end) }
+    }
+
+    private func measures(_ session: some SQLSession, from start: CivilDate, through end: CivilDate) throws
+        -> [StoreMonth: MeasureSums]
+    {
+        guard usesRollups else { return try Self.scanMeasures(session, from: start, through: end) }
+        let parts = CivilDate.monthParts(from: start, through: end)
+        let whole = parts.filter { CivilDate.isWholeMonth(from: $0.start, through: $0.end) }
+        var sums = try Self.rollupMeasures(session, months: whole.map(\.month))
+        for part in parts where !CivilDate.isWholeMonth(from: part.start, through: part.end) {
+            sums.merge(try Self.scanMeasures(session, from: part.start, through: part.end)) { $0 + $1 }
         }
+        return sums
     }
 
     /// Measures per store and month over `[start, end]`, summed from the feed tables: the source
     /// of truth the rollups are built from and checked against.
     ///
     /// Every row's store is in the directory (a foreign key), so no row is filtered by store.
-    /// Daily tables are read in primary-key order (date, store) through SQLite's C API and summed
-    /// here by store and month: a `GROUP BY store` in SQL would sort every month part's rows, and
-    /// its products of percents and money could leave 64 bits.
-    static func scanMeasures(_ db: Database, from start: CivilDate, through end: CivilDate) throws -> [StoreMonth: MeasureSums] {
+    /// Daily tables are read in primary-key order (date, store) and summed here by store and
+    /// month: a `GROUP BY store` in SQL would sort every month part's rows, and its products of
+    /// percents and money could leave 64 bits.
+    static func scanMeasures<Session: SQLSession>(_ session: Session, from start: CivilDate, through end: CivilDate) throws -> [StoreMonth: MeasureSums] {
         var sums: [StoreMonth: MeasureSums] = [:]
-        for source in dailyMeasureSources {
-            let statement = try db.cachedStatement(
-                sql: """
-                    SELECT date, store_code, \(source.columns.joined(separator: ", ")) FROM \(source.table)
-                    WHERE date BETWEEN ? AND ?
-                    """)
-            try statement.setUncheckedArguments([start.iso8601, end.iso8601])
+        for source in DailyMeasureSource.allCases {
+            let sql = """
+                SELECT date, store_code, \(source.columns.joined(separator: ", ")) FROM \(source.table)
+                WHERE date BETWEEN ? AND ? ORDER BY date
+                """
             // Rows come date by date, every store within a date: sums for the current month are
             // kept per store, found by the store code's bytes packed into an integer.
             var month: UInt64?
@@ -127,7 +128,7 @@ extension Warehouse {
                 slotByCode.removeAll(keepingCapacity: true)
                 slotByLongCode.removeAll(keepingCapacity: true)
             }
-            try RowScanner(statement).forEach { row in
+            try session.scan(sql, [.text(start.iso8601), .text(end.iso8601)]) { row in
                 let rowMonth = row.packedText(0, prefix: 7)
                 if rowMonth != month {
                     flushMonth()
@@ -153,7 +154,7 @@ extension Warehouse {
                         slotByLongCode[store] = slot
                     }
                 }
-                source.add(row, &slots[slot].sums)
+                source.add(row, to: &slots[slot].sums)
             }
             flushMonth()
         }
@@ -161,13 +162,11 @@ extension Warehouse {
             ("birdeye_report", "review_count", \MeasureSums.reviews),
             ("outbound_call_report", "total_calls", \MeasureSums.calls),
         ] {
-            let statement = try db.cachedStatement(
-                sql: """
-                    SELECT store_code, week_start, \(column), day_0, day_1, day_2, day_3, day_4, day_5, day_6
-                    FROM \(table) WHERE week_start BETWEEN ? AND ?
-                    """)
-            try statement.setUncheckedArguments([start.adding(days: -6).iso8601, end.iso8601])
-            try RowScanner(statement).forEach { row in
+            let sql = """
+                SELECT store_code, week_start, \(column), day_0, day_1, day_2, day_3, day_4, day_5, day_6
+                FROM \(table) WHERE week_start BETWEEN ? AND ?
+                """
+            try session.scan(sql, [.text(start.adding(days: -6).iso8601), .text(end.iso8601)]) { row in
                 guard let weekStart = CivilDate(iso8601: row.text(1)) else { return }
                 let store = row.text(0)
                 // A week spans at most two months: name each once.
@@ -190,59 +189,75 @@ extension Warehouse {
         return sums
     }
 
-    /// A daily feed table, the columns read after `date, store_code`, and how a row adds to the measures.
-    private struct DailyMeasureSource {
-        let table: String
-        let columns: [String]
-        let add: (RowScanner.Row, inout MeasureSums) -> Void
-    }
+    /// A daily feed table and the columns read after `date, store_code`.
+    private enum DailyMeasureSource: CaseIterable {
+        case sales, applications, intakes
 
-    private static let dailyMeasureSources = [
-        DailyMeasureSource(
-            table: "store_report",
-            columns: ["total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths"]
-        ) { row, sums in
-            sums.addSales(
-                cents: row.int64(2), transactions: row.int64(3), items: row.int64(4), ccpMillionths: row.optionalInt64(5),
-                gpMillionths: row.optionalInt64(6))
-        },
-        DailyMeasureSource(table: "credit_report", columns: ["total_applications"]) { row, sums in
-            sums.applications += Int128(row.int64(2))
-        },
-        DailyMeasureSource(table: "crm_intake_report", columns: ["total_intakes"]) { row, sums in
-            sums.intakes += Int128(row.int64(2))
-        },
-    ]
+        var table: String {
+            switch self {
+            case .sales: return "store_report"
+            case .applications: return "credit_report"
+            case .intakes: return "crm_intake_report"
+            }
+        }
+
+        var columns: [String] {
+            switch self {
+            case .sales: return ["total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths"]
+            case .applications: return ["total_applications"]
+            case .intakes: return ["total_intakes"]
+            }
+        }
+
+        /// Adds a row (`date, store_code, columns…`) to `sums`.
+        func add(_ row: some ScannedRow, to sums: inout MeasureSums) {
+            switch self {
+            case .sales:
+                sums.addSales(
+                    cents: row.int64(2), transactions: row.int64(3), items: row.int64(4), ccpMillionths: row.optionalInt64(5),
+                    gpMillionths: row.optionalInt64(6))
+            case .applications: sums.applications += Int128(row.int64(2))
+            case .intakes: sums.intakes += Int128(row.int64(2))
+            }
+        }
+    }
 
     /// Goals whose period is one of `months` (`YYYY-MM`).
     public func goals(months: Set<String>) throws -> [GoalRecord] {
         guard !months.isEmpty else { return [] }
-        let placeholders = months.map { _ in "?" }.joined(separator: ", ")
-        return try pool.read { db in
-            try GRDB.Row.fetchAll(
-                db,
-                sql: "SELECT period, scope, metric, target, date FROM goal WHERE period IN (\(placeholders)) ORDER BY period, scope, metric, date",
-                arguments: StatementArguments(months.sorted())
-            ).map { row in
-                let date: String = row["date"]
-                return GoalRecord(
-                    period: row["period"], scope: row["scope"], metric: row["metric"], target: row["target"],
-                    date: date.isEmpty ? nil : CivilDate(iso8601: date))
+        return try backend.read { session in
+            var goals: [GoalRecord] = []
+            try session.scan(
+                """
+                SELECT period, scope, metric, target, date FROM goal WHERE period IN (\(placeholders(months.count)))
+                ORDER BY period, scope, metric, date
+                """,
+                months.sorted().map(SQLValue.text)
+            ) { row in
+                let date = row.text(4)
+                goals.append(
+                    GoalRecord(
+                        period: row.text(0), scope: row.text(1), metric: row.text(2), target: row.double(3),
+                        date: date.isEmpty ? nil : CivilDate(iso8601: date)))
             }
+            return goals
         }
     }
 
     /// Whether any feed has a record in `[start, end]`.
     public func hasData(from start: CivilDate, through end: CivilDate) throws -> Bool {
-        try pool.read { db in
-            let daily = ["store_report", "credit_report", "crm_intake_report"].map {
-                "SELECT 1 FROM \($0) WHERE date BETWEEN ?1 AND ?2"
+        let (first, last, weekFirst) = (start.iso8601, end.iso8601, start.adding(days: -6).iso8601)
+        let daily = ["store_report", "credit_report", "crm_intake_report"].map {
+            (sql: "SELECT 1 FROM \($0) WHERE date BETWEEN ? AND ? LIMIT 1", arguments: [first, last])
+        }
+        let weekly = ["birdeye_report", "outbound_call_report"].map {
+            (sql: "SELECT 1 FROM \($0) WHERE week_start BETWEEN ? AND ? LIMIT 1", arguments: [weekFirst, last])
+        }
+        return try backend.read { session in
+            for query in daily + weekly where try session.integer(query.sql, query.arguments.map(SQLValue.text)) != nil {
+                return true
             }
-            let weekly = ["birdeye_report", "outbound_call_report"].map {
-                "SELECT 1 FROM \($0) WHERE week_start BETWEEN date(?1, '-6 days') AND ?2"
-            }
-            let sql = "SELECT EXISTS (" + (daily + weekly).joined(separator: " UNION ALL ") + ")"
-            return try Bool.fetchOne(db, sql: sql, arguments: [start.iso8601, end.iso8601]) ?? false
+            return false
         }
     }
 }

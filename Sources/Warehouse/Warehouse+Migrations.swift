@@ -1,7 +1,8 @@
 import GRDB
 
 extension Warehouse {
-    /// Named, append-only migrations: never edit one that has shipped; add the next.
+    /// Named, append-only migrations of the SQLite warehouse: never edit one that has shipped;
+    /// add the next, here and in `PostgresMigrations` under the same name.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: stores and goals") { db in
@@ -165,7 +166,7 @@ extension Warehouse {
                         PRIMARY KEY (month, store_code)
                     ) WITHOUT ROWID;
                     """)
-            _ = try rebuildRollups(db)
+            _ = try rebuildRollups(SQLiteSession(db))
         }
         return migrator
     }

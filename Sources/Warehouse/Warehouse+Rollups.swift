@@ -1,6 +1,5 @@
 import Feeds
 import Foundation
-import GRDB
 import SheetStream
 
 /// A store-month whose rollup differs from a full recomputation.
@@ -32,55 +31,61 @@ extension Warehouse {
     /// Recomputes every rollup from the feed tables; returns the store-months written.
     @discardableResult
     public func rebuildRollups() throws -> Int {
-        try pool.write { db in try Self.rebuildRollups(db) }
+        try backend.write { session in try Self.rebuildRollups(session) }
     }
 
     /// Compares every rollup with a full recomputation; an empty result means they agree.
     public func checkRollups() throws -> [RollupDifference] {
-        try pool.read { db in
-            let stored = try Self.rollupMeasures(db, months: nil)
-            let recomputed = try Self.recomputeAll(db)
-            return Set(stored.keys).union(recomputed.keys).sorted().compactMap { key in
-                stored[key] == recomputed[key] ? nil : RollupDifference(key: key, stored: stored[key], recomputed: recomputed[key])
-            }
+        try backend.read { session in try Self.rollupDifferences(session) }
+    }
+
+    private static func rollupDifferences(_ session: some SQLSession) throws -> [RollupDifference] {
+        let stored = try rollupMeasures(session, months: nil)
+        let recomputed = try recomputeAll(session)
+        return Set(stored.keys).union(recomputed.keys).sorted().compactMap { key in
+            stored[key] == recomputed[key] ? nil : RollupDifference(key: key, stored: stored[key], recomputed: recomputed[key])
         }
     }
 
-    static func rebuildRollups(_ db: Database) throws -> Int {
-        try db.execute(sql: "DELETE FROM store_month_rollup")
-        let all = try recomputeAll(db)
-        try writeRollups(db, all)
+    /// The rollup rows of `months` (every month when `nil`), as stored.
+    func storedRollups(months: [String]?) throws -> [StoreMonth: MeasureSums] {
+        try backend.read { session in try Self.rollupMeasures(session, months: months) }
+    }
+
+    static func rebuildRollups(_ session: some SQLSession) throws -> Int {
+        try session.execute("DELETE FROM store_month_rollup")
+        let all = try recomputeAll(session)
+        try writeRollups(session, all)
         return all.count
     }
 
     /// Recomputes the rollups of `touched` store-months (a file's keys), inside the caller's transaction.
-    static func refreshRollups(_ db: Database, touched: Set<StoreMonth>) throws {
+    static func refreshRollups(_ session: some SQLSession, touched: Set<StoreMonth>) throws {
         for (month, group) in Dictionary(grouping: touched, by: \.month) {
             let keys = Set(group)
             guard let first = CivilDate(iso8601: month + "-01") else { continue }
             let last = first.adding(days: CivilDate.daysIn(month: first.month, year: first.year) - 1)
-            let sums = try scanMeasures(db, from: first, through: last)
-            try writeRollups(db, sums.filter { keys.contains($0.key) })
+            let sums = try scanMeasures(session, from: first, through: last)
+            try writeRollups(session, sums.filter { keys.contains($0.key) })
             for key in keys where sums[key] == nil {
-                try db.execute(sql: "DELETE FROM store_month_rollup WHERE month = ? AND store_code = ?", arguments: [key.month, key.store])
+                try session.execute("DELETE FROM store_month_rollup WHERE month = ? AND store_code = ?", [.text(key.month), .text(key.store)])
             }
         }
     }
 
     /// The rollups stored for `keys` (those that exist).
-    static func rollupsIn(_ db: Database, _ keys: Set<StoreMonth>) throws -> [StoreMonth: MeasureSums] {
+    static func rollupsIn(_ session: some SQLSession, _ keys: Set<StoreMonth>) throws -> [StoreMonth: MeasureSums] {
         let months = Array(Set(keys.map(\.month))).sorted()
-        return try rollupMeasures(db, months: months).filter { keys.contains($0.key) }
+        return try rollupMeasures(session, months: months).filter { keys.contains($0.key) }
     }
 
     /// The rollups of `months` (every month when `nil`).
-    static func rollupMeasures(_ db: Database, months: [String]?) throws -> [StoreMonth: MeasureSums] {
+    static func rollupMeasures(_ session: some SQLSession, months: [String]?) throws -> [StoreMonth: MeasureSums] {
         if let months, months.isEmpty { return [:] }
-        let condition = months.map { "WHERE month IN (\($0.map { _ in "?" }.joined(separator: ", ")))" } ?? ""
-        let statement = try db.cachedStatement(sql: "SELECT \(rollupColumns.joined(separator: ", ")) FROM store_month_rollup \(condition)")
-        try statement.setUncheckedArguments(StatementArguments(months ?? []))
+        let condition = months.map { "WHERE month IN (\(placeholders($0.count)))" } ?? ""
         var sums: [StoreMonth: MeasureSums] = [:]
-        try RowScanner(statement).forEach { row in
+        let sql = "SELECT \(rollupColumns.joined(separator: ", ")) FROM store_month_rollup \(condition)"
+        try session.scan(sql, (months ?? []).map(SQLValue.text)) { row in
             var value = MeasureSums()
             value.salesCents = Int128(row.int64(2))
             value.transactions = Int128(row.int64(3))
@@ -108,13 +113,14 @@ extension Warehouse {
     private static let rollupUpsert = UpsertStatement(
         table: "store_month_rollup", key: ["month", "store_code"], values: Array(rollupColumns.dropFirst(2)))
 
-    /// Writes the given rollup rows (inserting or replacing), `RecordWriter.batchSize` per statement.
-    static func writeRollups<Rows: Sequence>(_ db: Database, _ rows: Rows) throws where Rows.Element == (key: StoreMonth, value: MeasureSums) {
-        var pending = PendingValues(capacity: RecordWriter.batchSize * rollupColumns.count)
+    /// Writes the given rollup rows (inserting or replacing), the session's batch size per upsert.
+    static func writeRollups<Rows: Sequence>(_ session: some SQLSession, _ rows: Rows) throws
+    where Rows.Element == (key: StoreMonth, value: MeasureSums) {
+        var pending = PendingValues(capacity: min(session.upsertBatchSize, 4096) * rollupColumns.count)
         var count = 0
         func flush() throws {
             guard count > 0 else { return }
-            _ = try rollupUpsert.run(db, pending, on: try db.cachedStatement(sql: rollupUpsert.sql(rows: count)))
+            _ = try session.upsert(rollupUpsert, pending, rows: count)
             pending.removeAll()
             count = 0
         }
@@ -133,30 +139,30 @@ extension Warehouse {
             pending.add("\(sums.gpWeighted)")
             for value in [sums.gpSalesCents, sums.applications, sums.reviews, sums.intakes, sums.calls] { pending.add(try integer(value)) }
             count += 1
-            if count == RecordWriter.batchSize { try flush() }
+            if count == session.upsertBatchSize { try flush() }
         }
         try flush()
     }
 
     /// Every store-month's measures, recomputed from the feed tables one month at a time.
-    private static func recomputeAll(_ db: Database) throws -> [StoreMonth: MeasureSums] {
-        let bounds = try GRDB.Row.fetchOne(
-            db,
-            sql: """
-                SELECT min(first), max(last) FROM (
-                    SELECT min(date) AS first, max(date) AS last FROM store_report
-                    UNION ALL SELECT min(date), max(date) FROM credit_report
-                    UNION ALL SELECT min(date), max(date) FROM crm_intake_report
-                    UNION ALL SELECT min(week_start), date(max(week_start), '+6 days') FROM birdeye_report
-                    UNION ALL SELECT min(week_start), date(max(week_start), '+6 days') FROM outbound_call_report)
-                """)
-        guard let firstText: String = bounds?[0], let lastText: String = bounds?[1],
-              let first = CivilDate(iso8601: firstText), let last = CivilDate(iso8601: lastText)
-        else { return [:] }
+    private static func recomputeAll(_ session: some SQLSession) throws -> [StoreMonth: MeasureSums] {
+        var first: CivilDate?
+        var last: CivilDate?
+        for (table, column, span) in [
+            ("store_report", "date", 0), ("credit_report", "date", 0), ("crm_intake_report", "date", 0),
+            ("birdeye_report", "week_start", 6), ("outbound_call_report", "week_start", 6),
+        ] {
+            try session.scan("SELECT min(\(column)), max(\(column)) FROM \(table)") { row in
+                guard let low = CivilDate(iso8601: row.text(0)), let high = CivilDate(iso8601: row.text(1)) else { return }
+                first = min(first ?? low, low)
+                last = max(last ?? high, high.adding(days: span))
+            }
+        }
+        guard let first, let last else { return [:] }
         var all: [StoreMonth: MeasureSums] = [:]
         for part in CivilDate.monthParts(from: CivilDate(year: first.year, month: first.month, day: 1), through: last) {
             let monthEnd = part.start.adding(days: CivilDate.daysIn(month: part.start.month, year: part.start.year) - 1)
-            all.merge(try scanMeasures(db, from: part.start, through: monthEnd)) { $0 + $1 }
+            all.merge(try scanMeasures(session, from: part.start, through: monthEnd)) { $0 + $1 }
         }
         return all
     }
@@ -303,13 +309,13 @@ struct RollupAccumulator {
     private enum CountedMeasure { case applications, reviews, intakes, calls }
 
     /// Brings the rollups of the touched store-months up to date, inside the file's transaction.
-    func apply(_ db: Database, onlyInserts: Bool) throws {
+    func apply(_ session: some SQLSession, onlyInserts: Bool) throws {
         guard onlyInserts, !overflowed else {
-            return try Warehouse.refreshRollups(db, touched: Set(deltas.keys.map(\.storeMonth)).union(alsoTouched.map(\.storeMonth)))
+            return try Warehouse.refreshRollups(session, touched: Set(deltas.keys.map(\.storeMonth)).union(alsoTouched.map(\.storeMonth)))
         }
         guard !deltas.isEmpty else { return }
         let entries = deltas.map { (key: $0.key.storeMonth, delta: $0.value) }
-        let stored = try Warehouse.rollupsIn(db, Set(entries.map(\.key)))
-        try Warehouse.writeRollups(db, entries.lazy.map { (key: $0.key, value: (stored[$0.key] ?? MeasureSums()) + $0.delta.measures) })
+        let stored = try Warehouse.rollupsIn(session, Set(entries.map(\.key)))
+        try Warehouse.writeRollups(session, entries.lazy.map { (key: $0.key, value: (stored[$0.key] ?? MeasureSums()) + $0.delta.measures) })
     }
 }

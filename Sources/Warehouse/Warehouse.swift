@@ -1,93 +1,85 @@
 import Feeds
 import Foundation
-import GRDB
 
-/// The SQLite warehouse (SPEC section 5): one file, schema created and migrated by the program,
-/// WAL mode, foreign keys on. Reference data and feed records are upserted by dedup key; every
-/// ingest attempt is written to the `ingest_run` ledger.
+/// The warehouse (SPEC sections 5 and 14): feed records upserted by dedup key, reference data,
+/// goals, the `ingest_run` ledger and the store-month rollups, in a SQLite file (the default)
+/// or on a PostgreSQL server. Its schema is created and migrated by the program; every ingest
+/// attempt is written to the ledger. Callers do not know which database they talk to.
 public final class Warehouse {
-    /// The database file's path.
-    public let path: String
-    let pool: DatabasePool
+    /// Where the warehouse lives.
+    public let location: DatabaseLocation
+    let backend: any WarehouseBackend
     /// Whether reports read whole months from the store-month rollups (SPEC section 13). Off,
     /// they sum the feed tables; both give the same bits. On by default; tests turn it off
     /// (`DDKPI_BYPASS_ROLLUPS=1`) to prove that.
     public var usesRollups = Warehouse.rollupsEnabledByEnvironment
+    /// The migrations this opening applied, in order.
+    public private(set) var appliedMigrations: [String] = []
 
     /// How a command opens the warehouse (SPEC section 5).
     public enum OpenMode: Sendable {
-        /// Create the file if needed and apply pending migrations (write commands, under the
-        /// ingest lock when migrations are pending).
+        /// Create the warehouse if needed and apply pending migrations under the ingest lock
+        /// (write commands).
         case migrating
         /// Open an existing warehouse whose schema is this build's, changing nothing: a missing
-        /// file or an older schema is an error.
+        /// warehouse or an older schema is an error.
         case readOnly
     }
 
-    /// Opens the warehouse at `path`: creating and migrating it, or (`.readOnly`) only reading an
-    /// existing, current one.
-    public init(path: String, mode: OpenMode = .migrating) throws {
-        if mode == .readOnly, !FileManager.default.fileExists(atPath: path) {
-            throw WarehouseError(message: "no warehouse at \(path) (run `ddkpi stores import` first)")
+    /// Opens the SQLite warehouse at `path`, or the PostgreSQL one when `path` is a
+    /// `postgresql://` URL.
+    public convenience init(path: String, mode: OpenMode = .migrating) throws {
+        try self.init(location: DatabaseLocation(path), mode: mode)
+    }
+
+    /// Opens the warehouse at `location`: creating and migrating it, or (`.readOnly`) only
+    /// reading an existing, current one.
+    public init(location: DatabaseLocation, mode: OpenMode = .migrating) throws {
+        self.location = location
+        let missing = WarehouseError(message: "no warehouse at \(location) (run `ddkpi stores import` first)")
+        switch location {
+        case .sqlite(let path):
+            if mode == .readOnly, !FileManager.default.fileExists(atPath: path) { throw missing }
+            backend = try SQLiteBackend(path: path)
+        case .postgres(let url):
+            backend = try PostgresBackend(url: url)
         }
-        self.path = path
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
-            // 32 MiB of page cache: a million-row file's upserts stay in memory (the default 2 MiB
-            // thrashed), within the ingest's memory budget.
-            try db.execute(sql: "PRAGMA cache_size = -32768")
-            // Statement journals (multi-row upserts keep one per statement) stay in memory instead
-            // of a file in /var/tmp, which cost a million-row ingest about 5 GB of writes.
-            try db.execute(sql: "PRAGMA temp_store = MEMORY")
-            // 16 KiB pages for new warehouses (an existing file keeps its own): a quarter of the
-            // page writes and B-tree splits of 4 KiB pages on bulk ingests.
-            try db.execute(sql: "PRAGMA page_size = 16384")
-        }
-        do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-        } catch {
-            throw WarehouseError(message: "cannot open the warehouse \(path): \(error)")
-        }
+        let pending = try backend.pendingMigrations()
         switch mode {
         case .migrating:
+            guard !pending.isEmpty else { return }
+            guard let lock = try backend.tryIngestLock() else { throw WarehouseLockHeld(location: location) }
+            defer { lock.release() }
+            // Another process may have migrated while this one waited for nothing: ask again.
+            appliedMigrations = try backend.pendingMigrations()
             do {
-                try Self.migrator.migrate(pool)
+                try backend.migrate()
             } catch {
-                throw WarehouseError(message: "cannot migrate the warehouse \(path): \(error)")
+                throw WarehouseError(message: "cannot migrate the warehouse \(location): \(error)")
             }
         case .readOnly:
-            let pending = try pendingMigrations()
+            if pending.count == Self.migrationNames.count { throw missing }
             guard pending.isEmpty else {
                 throw WarehouseError(
-                    message: "the warehouse \(path) has an older schema (pending: \(pending.joined(separator: ", "))); run `ddkpi migrate`")
+                    message: "the warehouse \(location) has an older schema (pending: \(pending.joined(separator: ", "))); run `ddkpi migrate`")
             }
         }
     }
 
-    /// Whether the warehouse at `path` exists and has migrations this build would apply.
-    public static func hasPendingMigrations(path: String) throws -> Bool {
-        guard FileManager.default.fileExists(atPath: path) else { return false }
-        return try !pendingMigrations(path: path).isEmpty
+    /// The named migrations of this build, in order (the same on both backends).
+    public static var migrationNames: [String] { migrator.migrations }
+
+    /// The migrations the warehouse at `location` lacks, without creating or changing anything
+    /// (all of them when there is no warehouse yet).
+    public static func pendingMigrations(at location: DatabaseLocation) throws -> [String] {
+        switch location {
+        case .sqlite(let path): return try SQLiteBackend.pendingMigrations(path: path)
+        case .postgres(let url): return try PostgresBackend(url: url).pendingMigrations()
+        }
     }
 
-    /// The names of the migrations the warehouse at `path` lacks, in order (all of them when
-    /// there is no file).
-    public static func pendingMigrations(path: String) throws -> [String] {
-        guard FileManager.default.fileExists(atPath: path) else { return migrator.migrations }
-        return try DatabaseQueue(path: path).read { db in try pending(db) }
-    }
-
-    private func pendingMigrations() throws -> [String] { try pool.read { db in try Self.pending(db) } }
-
-    private static func pending(_ db: Database) throws -> [String] {
-        let applied = try migrator.appliedIdentifiers(db)
-        return migrator.migrations.filter { !applied.contains($0) }
-    }
-
-    /// Runs `body` in a read transaction.
-    public func read<T>(_ body: (Database) throws -> T) throws -> T { try pool.read(body) }
+    /// Takes the ingest lock (SPEC section 5) if no other process holds it; `nil` when one does.
+    public func tryIngestLock() throws -> IngestLock? { try backend.tryIngestLock() }
 
     /// The store directory feeds resolve store cells through.
     public func storeDirectory() throws -> StoreDirectory {
@@ -96,18 +88,32 @@ public final class Warehouse {
 
     /// Every store with its aliases, by code.
     public func stores() throws -> [StoreRecord] {
-        try pool.read { db in
+        try backend.read { session in
             var aliases: [String: [String]] = [:]
-            for row in try GRDB.Row.fetchAll(db, sql: "SELECT store_code, alias FROM store_alias ORDER BY store_code, alias") {
-                aliases[row["store_code"], default: []].append(row["alias"])
+            try session.scan("SELECT store_code, alias FROM store_alias ORDER BY store_code, alias") { row in
+                aliases[row.text(0), default: []].append(row.text(1))
             }
-            return try GRDB.Row.fetchAll(db, sql: "SELECT code, name, region, status FROM store ORDER BY code").map { row in
-                let code: String = row["code"]
-                return StoreRecord(
-                    code: code, name: row["name"], region: row["region"], status: row["status"],
-                    aliases: aliases[code] ?? [])
+            var stores: [StoreRecord] = []
+            try session.scan("SELECT code, name, region, status FROM store ORDER BY code") { row in
+                let code = row.text(0)
+                stores.append(
+                    StoreRecord(
+                        code: code, name: row.text(1), region: row.optionalText(2), status: row.text(3),
+                        aliases: aliases[code] ?? []))
             }
+            return stores
         }
+    }
+
+    /// Every row of a query as text (`nil` for NULL): for checks and tests that look at the
+    /// tables themselves, on either backend. `?` parameters take `arguments`.
+    public func rows(_ sql: String, _ arguments: [String] = [], columns: Int) throws -> [[String?]] {
+        try backend.read { session in try session.textRows(sql, arguments.map(SQLValue.text), columns: columns) }
+    }
+
+    /// The first column of a query's first row as an integer (`nil` for none or NULL).
+    public func integer(_ sql: String, _ arguments: [String] = []) throws -> Int64? {
+        try backend.read { session in try session.integer(sql, arguments.map(SQLValue.text)) }
     }
 }
 
@@ -116,4 +122,10 @@ public struct WarehouseError: Error, CustomStringConvertible, Sendable {
     public var message: String
     public init(message: String) { self.message = message }
     public var description: String { message }
+}
+
+/// Another process holds the ingest lock (SPEC section 5: exit 3).
+public struct WarehouseLockHeld: Error, CustomStringConvertible, Sendable {
+    public var location: DatabaseLocation
+    public var description: String { "another ingest holds the lock of \(location); not running" }
 }

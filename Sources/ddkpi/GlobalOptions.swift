@@ -4,7 +4,7 @@ import Warehouse
 
 /// Options every command shares: where the warehouse and the config file are.
 struct GlobalOptions: ParsableArguments {
-    @Option(help: "The SQLite warehouse (default: $DDKPI_DB, the config's database, or ./ddkpi.sqlite).")
+    @Option(help: "The warehouse: a SQLite file, or a postgresql:// URL (default: $DDKPI_DB, the config's database, or ./ddkpi.sqlite).")
     var db: String?
 
     @Option(help: "The config file (default: ./ddkpi.toml when present).")
@@ -23,33 +23,36 @@ struct GlobalOptions: ParsableArguments {
         try open(configuration, mode: .readOnly)
     }
 
-    /// Opens (creating if needed) the warehouse for a write command, applying pending migrations
-    /// under the ingest lock (SPEC section 5).
+    /// Opens (creating if needed) the warehouse for a write command; the warehouse applies
+    /// pending migrations under the ingest lock (SPEC section 5; exit 3 when it is held).
     func openWarehouseForWriting(_ configuration: Configuration) throws -> Warehouse {
-        let path = databasePath(configuration)
-        let pending: Bool
-        do {
-            pending = try Warehouse.hasPendingMigrations(path: path)
-        } catch {
-            throw ConfigurationError("cannot open the warehouse \(path): \(error)")
-        }
-        guard pending else { return try open(configuration, mode: .migrating) }
-        let lock = try IngestLock(databasePath: path)
-        defer { lock.release() }
-        return try open(configuration, mode: .migrating)
+        try open(configuration, mode: .migrating)
     }
 
-    /// Opens the warehouse in `mode`, with no lock (the caller holds it when it must).
-    func open(_ configuration: Configuration, mode: Warehouse.OpenMode) throws -> Warehouse {
-        let location = DatabaseLocation(databasePath(configuration))
-        if case .postgres = location {
-            throw ConfigurationError(
-                "\(location): PostgreSQL warehouses are not supported by this build yet (only the connection layer is); use a SQLite path")
-        }
+    /// Where the warehouse is: a SQLite path or a PostgreSQL URL (SPEC section 14).
+    func databaseLocation(_ configuration: Configuration) -> DatabaseLocation {
+        DatabaseLocation(databasePath(configuration))
+    }
+
+    private func open(_ configuration: Configuration, mode: Warehouse.OpenMode) throws -> Warehouse {
         do {
-            return try Warehouse(path: databasePath(configuration), mode: mode)
+            return try Warehouse(location: databaseLocation(configuration), mode: mode)
+        } catch let held as WarehouseLockHeld {
+            Diagnostics.error("\(held)")
+            throw ExitCode(ExitStatus.lockHeld)
         } catch {
             throw ConfigurationError("\(error)")
         }
+    }
+}
+
+extension Warehouse {
+    /// Takes the ingest lock, or exits 3 when another process holds it (SPEC section 5).
+    func ingestLockOrExit() throws -> IngestLock {
+        guard let lock = try tryIngestLock() else {
+            Diagnostics.error("another ingest holds the lock of \(location); not running")
+            throw ExitCode(ExitStatus.lockHeld)
+        }
+        return lock
     }
 }

@@ -28,7 +28,7 @@ final class AssociateAndMerchSQLTests: XCTestCase {
     }
 
     private func sql(_ query: String) throws -> Double {
-        try sample().read { db in try Double.fetchOne(db, sql: query) ?? .nan }
+        try sample().sqliteQueue().read { db in try Double.fetchOne(db, sql: query) ?? .nan }
     }
 
     func testEmployeesAgainstSQL() throws {
@@ -61,7 +61,7 @@ final class AssociateAndMerchSQLTests: XCTestCase {
         XCTAssertEqual(try row("23", "505").lySales, try sql("SELECT sum(total_sales_cents) / 100.0 \(lastYear) AND store_code = '23' AND employee_id = '505'"))
         XCTAssertEqual(try row("ALL", "7").lySales, try sql("SELECT sum(total_sales_cents) / 100.0 \(lastYear) AND employee_id = '7'"))
         // 10: the associate with the most sales chain-wide is ranked first.
-        XCTAssertEqual(report.scopes.last?.associates.first?.employeeId, try sample().read { db in
+        XCTAssertEqual(report.scopes.last?.associates.first?.employeeId, try sample().sqliteQueue().read { db in
             try String.fetchOne(db, sql: "SELECT employee_id \(daily) GROUP BY employee_id ORDER BY sum(total_sales_cents) DESC LIMIT 1")
         })
         // 11: a store's associates add up to its sales-audit sales (the sample is built that way).
@@ -78,7 +78,7 @@ final class AssociateAndMerchSQLTests: XCTestCase {
         }
         let q2 = "FROM merch_report WHERE date IN ('2025-04', '2025-05', '2025-06') AND vendor_key <> ''"
         let ly = "FROM merch_report WHERE date IN ('2024-04', '2024-05', '2024-06') AND vendor_key <> ''"
-        let topKey = try sample().read { db in
+        let topKey = try sample().sqliteQueue().read { db in
             try String.fetchOne(db, sql: "SELECT vendor_key \(q2) AND store_code = '08' GROUP BY vendor_key ORDER BY sum(total_sales_cents) DESC, vendor_key LIMIT 1")
         }
         let top = try XCTUnwrap(topKey)

@@ -56,7 +56,7 @@ final class EngineTests: XCTestCase {
         let warehouse = try SampleWarehouse.sampleFeeds(at: directory.appendingPathComponent("sample.sqlite").path)
         let engine = KPIEngine(warehouse: warehouse, calendar: FiscalCalendar())
         let report = try engine.kpi(asOf: CivilDate(year: 2025, month: 6, day: 15), filter: .all)
-        func sql(_ query: String) throws -> Double { try warehouse.read { db in try Double.fetchOne(db, sql: query) ?? .nan } }
+        func sql(_ query: String) throws -> Double { try warehouse.sqliteQueue().read { db in try Double.fetchOne(db, sql: query) ?? .nan } }
 
         XCTAssertEqual(value(report, scope: "ALL", period: "QTD", metric: "totalSales")!.actual!,
                        try sql("SELECT sum(total_sales_cents) / 100.0 FROM store_report WHERE date BETWEEN '2025-04-01' AND '2025-06-15'"),

@@ -22,8 +22,8 @@ final class MigrationTests: XCTestCase {
                         """)
             }
         }
-        let warehouse = try Warehouse(path: path)
-        try warehouse.read { db in
+        _ = try Warehouse(path: path)
+        try DatabaseQueue(path: path).read { db in
             XCTAssertEqual(try Int64.fetchOne(db, sql: "SELECT total_sales_cents FROM store_report WHERE store_code = '08'"), 10_000)
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT day_0 FROM outbound_call_report"), 5)
             let definition = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'store_report'")
@@ -51,8 +51,8 @@ final class MigrationTests: XCTestCase {
                         """)
             }
         }
-        let warehouse = try Warehouse(path: path)
-        let rows = try warehouse.read { db in
+        _ = try Warehouse(path: path)
+        let rows = try DatabaseQueue(path: path).read { db in
             try GRDB.Row.fetchAll(
                 db,
                 sql: "SELECT total_sales_cents, ccp_pct_millionths, gp_pct_millionths, upt, ads_cents, ingest_run_id FROM store_report ORDER BY date")
@@ -66,7 +66,7 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(rows[0]["ingest_run_id"], 5 as Int64)
         XCTAssertEqual(rows[1]["total_sales_cents"], -2001 as Int64)
         XCTAssertNil(rows[1]["ccp_pct_millionths"] as Int64?)
-        try warehouse.read { db in
+        try DatabaseQueue(path: path).read { db in
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
             XCTAssertEqual(try String.fetchAll(db, sql: "PRAGMA foreign_key_check"), [])
         }

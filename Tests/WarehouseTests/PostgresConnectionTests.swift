@@ -48,7 +48,7 @@ final class PostgresConnectionTests: XCTestCase {
             XCTAssertTrue(text.hasPrefix("cannot connect to postgresql://ddkpi:***@127.0.0.1:1/nowhere"), text)
         }
         XCTAssertEqual(
-            DatabaseLocation.redacted("postgres://u:p%40ss@h:5432/db?sslmode=require&password=other"),
+            PostgresURL.redacted("postgres://u:p%40ss@h:5432/db?sslmode=require&password=other"),
             "postgres://u:***@h:5432/db?sslmode=require&password=***")
         XCTAssertEqual(DatabaseLocation("postgresql://h/db"), .postgres(url: "postgresql://h/db"))
         XCTAssertEqual(DatabaseLocation("warehouse.sqlite"), .sqlite(path: "warehouse.sqlite"))

@@ -37,6 +37,14 @@ final class GoldenReportTests: XCTestCase {
         if let database = Self.database { return database }
         let directory = try TestPaths.temporaryDirectory()
         let database = directory.appendingPathComponent("sample.sqlite").path
+        try ingestSamples(into: database)
+        Self.directory = directory
+        Self.database = database
+        return database
+    }
+
+    /// Imports the stores and goals and ingests every feed of SampleFeeds into `database`.
+    private func ingestSamples(into database: String) throws {
         let samples = TestPaths.packageRoot.appendingPathComponent("SampleFeeds")
         for arguments in [
             ["stores", "import", samples.appendingPathComponent("reference/stores.csv").path],
@@ -46,9 +54,30 @@ final class GoldenReportTests: XCTestCase {
             let result = try CommandRunner.ddkpi(["--db", database] + arguments)
             XCTAssertEqual(result.status, 0, result.stderr)
         }
-        Self.directory = directory
-        Self.database = database
-        return database
+    }
+
+    /// The same inputs in a PostgreSQL warehouse give every golden report byte for byte, with
+    /// and without the rollups, and the same workbook (SPEC section 14).
+    func testGoldenReportsOnPostgreSQL() throws {
+        let url = try TestWarehouses.postgresWarehouseURL()
+        try ingestSamples(into: url)
+        for (name, arguments) in Self.reports {
+            let expected = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("Reports/\(name)"), encoding: .utf8)
+            for bypass in ["0", "1"] {
+                let result = try CommandRunner.ddkpi(["--db", url] + arguments, environment: ["NO_COLOR": "1", "DDKPI_BYPASS_ROLLUPS": bypass])
+                XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
+                XCTAssertEqual(result.stdout, expected, "Reports/\(name) from PostgreSQL (rollups bypassed: \(bypass))")
+            }
+        }
+        let workbook = try scratchPath("review-2025Q2-postgresql.xlsx")
+        let written = try CommandRunner.ddkpi(["--db", url, "review", "--quarter", "2025Q2", "--format", "xlsx", "--output", workbook])
+        XCTAssertEqual(written.status, 0, written.stderr)
+        XCTAssertEqual(
+            try Data(contentsOf: URL(fileURLWithPath: workbook)),
+            try Data(contentsOf: TestPaths.packageRoot.appendingPathComponent("Reports/review-2025Q2.xlsx")))
+        let check = try CommandRunner.ddkpi(["--db", url, "rollups", "check"])
+        XCTAssertEqual(check.status, 0, check.stderr)
+        XCTAssertTrue(check.stdout.hasPrefix("ok: "), check.stdout)
     }
 
     override class func tearDown() {

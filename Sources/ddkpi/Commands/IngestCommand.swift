@@ -61,7 +61,7 @@ struct IngestCommand: ParsableCommand {
             options: IngestOptions(force: force, dryRun: dryRun, rejectThreshold: configuration.rejectThreshold))
         var printer = IngestPrinter(log: EventLog(format: logFormat))
         if let inbox, let archive, let quarantine {
-            let lock = try IngestLock(databasePath: global.databasePath(configuration))
+            let lock = try warehouse.ingestLockOrExit()
             defer { lock.release() }
             let folders = try Inbox(inbox: inbox, archive: archive, quarantine: quarantine)
             for path in try folders.pendingFiles() {
@@ -79,27 +79,6 @@ struct IngestCommand: ParsableCommand {
 }
 
 extension FeedID: ExpressibleByArgument {}
-
-/// An exclusive `flock` beside the database, so that two cron runs never overlap.
-struct IngestLock {
-    private let descriptor: Int32
-
-    init(databasePath: String) throws {
-        let path = databasePath + ".lock"
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw ConfigurationError("cannot open the lock file \(path)") }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            close(descriptor)
-            Diagnostics.error("another ingest holds \(path); not running")
-            throw ExitCode(ExitStatus.lockHeld)
-        }
-    }
-
-    func release() {
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
-    }
-}
 
 /// The cron folders: files to process, and where each goes afterwards.
 struct Inbox {

@@ -11,20 +11,12 @@ struct MigrateCommand: ParsableCommand {
 
     func run() throws {
         let configuration = try global.configuration()
-        let path = global.databasePath(configuration)
-        let lock = try IngestLock(databasePath: path)
-        defer { lock.release() }
-        let pending: [String]
-        do {
-            pending = try Warehouse.pendingMigrations(path: path)
-        } catch {
-            throw ConfigurationError("cannot open the warehouse \(path): \(error)")
-        }
-        _ = try global.open(configuration, mode: .migrating)
-        if pending.isEmpty {
-            print("\(path): the schema is current; nothing to migrate")
+        let warehouse = try global.openWarehouseForWriting(configuration)
+        let applied = warehouse.appliedMigrations
+        if applied.isEmpty {
+            print("\(warehouse.location): the schema is current; nothing to migrate")
         } else {
-            print("\(path): applied \(pending.count) migration\(pending.count == 1 ? "" : "s"): \(pending.joined(separator: "; "))")
+            print("\(warehouse.location): applied \(applied.count) migration\(applied.count == 1 ? "" : "s"): \(applied.joined(separator: "; "))")
         }
     }
 }

@@ -1,0 +1,106 @@
+import Foundation
+import PostgresClient
+
+/// A warehouse on a PostgreSQL server (SPEC section 14): one connection, used by one
+/// transaction at a time; reads run in a read-only repeatable-read snapshot. Migrations are
+/// the SQLite warehouse's named steps, in PostgreSQL's dialect, recorded in `ddkpi_migrations`.
+final class PostgresBackend: WarehouseBackend {
+    let url: String
+    private let connection: PostgresConnection
+    /// One transaction at a time on the connection.
+    private let lock = NSLock()
+    /// Staging tables already created on the connection.
+    private var stagingTables = Set<String>()
+
+    /// The advisory lock key of the ingest lock: "ddkpi" in ASCII.
+    static let ingestLockKey: Int64 = 0x64_64_6B_70_69
+
+    init(url: String) throws {
+        self.url = url
+        do {
+            connection = try PostgresConnection(url: url)
+        } catch {
+            throw WarehouseError(message: "\(error)")
+        }
+    }
+
+    func read<T>(_ body: (any SQLSession) throws -> T) throws -> T {
+        try withConnection { connection in
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            do {
+                let value = try body(PostgresSession(connection, stagingTables: stagingTables))
+                try connection.execute("COMMIT")
+                return value
+            } catch {
+                _ = try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    func transaction(_ body: (any SQLSession) throws -> Bool) throws {
+        try withConnection { connection in
+            try connection.execute("BEGIN")
+            let session = PostgresSession(connection, stagingTables: stagingTables)
+            defer { stagingTables = session.createdStagingTables }
+            do {
+                try connection.execute(try body(session) ? "COMMIT" : "ROLLBACK")
+            } catch {
+                if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` with the connection to itself, reconnecting first if the last use lost it
+    /// (its temporary staging tables went with it).
+    private func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        if !connection.isConnected {
+            stagingTables.removeAll()
+            do { try connection.reconnect() } catch { throw WarehouseError(message: "\(error)") }
+        }
+        return try body(connection)
+    }
+
+    func pendingMigrations() throws -> [String] {
+        try withConnection { connection in
+            let applied = try Self.appliedMigrations(connection)
+            return PostgresMigrations.all.map(\.name).filter { !applied.contains($0) }
+        }
+    }
+
+    func migrate() throws {
+        try withConnection { connection in
+            try connection.execute("CREATE TABLE IF NOT EXISTS ddkpi_migrations (identifier TEXT PRIMARY KEY NOT NULL)")
+            let applied = try Self.appliedMigrations(connection)
+            for migration in PostgresMigrations.all where !applied.contains(migration.name) {
+                try connection.transaction {
+                    try connection.executeScript(migration.sql)
+                    try connection.execute("INSERT INTO ddkpi_migrations (identifier) VALUES ($1)", [migration.name])
+                }
+            }
+        }
+    }
+
+    private static func appliedMigrations(_ connection: PostgresConnection) throws -> Set<String> {
+        let exists = try connection.execute("SELECT to_regclass('ddkpi_migrations') IS NOT NULL").text(row: 0, column: 0) == "t"
+        guard exists else { return [] }
+        let result = try connection.execute("SELECT identifier FROM ddkpi_migrations")
+        return Set((0..<result.rowCount).compactMap { result.text(row: $0, column: 0) })
+    }
+
+    /// A session-level advisory lock on a connection of its own, held until released (or until
+    /// the process ends and the server drops the connection).
+    func tryIngestLock() throws -> IngestLock? {
+        let holder: PostgresConnection
+        do {
+            holder = try PostgresConnection(url: url)
+            guard try holder.tryAdvisoryLock(Self.ingestLockKey) else { return nil }
+        } catch {
+            throw WarehouseError(message: "\(error)")
+        }
+        return IngestLock { _ = try? holder.advisoryUnlock(Self.ingestLockKey) }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+/// A value bound to a statement parameter.
+enum SQLValue: Sendable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+
+    /// The value as text, the way both databases print it (`nil` for NULL).
+    var text: String? {
+        switch self {
+        case .null: return nil
+        case .integer(let number): return String(number)
+        case .real(let number): return "\(number)"
+        case .text(let text): return text
+        }
+    }
+}
+
+extension SQLValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+    init(stringLiteral value: String) { self = .text(value) }
+    init(integerLiteral value: Int64) { self = .integer(value) }
+    init(_ value: String?) { self = value.map(SQLValue.text) ?? .null }
+    init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
+    init(_ value: Int64?) { self = value.map(SQLValue.integer) ?? .null }
+    init(_ value: Double?) { self = value.map(SQLValue.real) ?? .null }
+}
+
+/// One row of a query's result, read column by column (valid only inside the closure that
+/// receives it). Backends give the raw bytes; everything else is derived from them here.
+protocol ScannedRow {
+    /// The column's bytes as text (`nil` for NULL).
+    func bytes(_ column: Int32) -> UnsafeBufferPointer<UInt8>?
+    /// The column as an integer (0 for NULL).
+    func int64(_ column: Int32) -> Int64
+    /// The column as an integer, `nil` for NULL.
+    func optionalInt64(_ column: Int32) -> Int64?
+    /// The column as a floating-point number (0 for NULL).
+    func double(_ column: Int32) -> Double
+}
+
+extension ScannedRow {
+
+    /// The column's first bytes (at most `prefix`, and at most 7) packed with their count into
+    /// one integer, a cheap key for short text such as store codes; `nil` when longer than 7 bytes.
+    func packedText(_ column: Int32, prefix: Int = 7) -> UInt64? {
+        guard let bytes = bytes(column) else { return 0 }
+        let count = min(bytes.count, prefix)
+        guard count <= 7 else { return nil }
+        var packed = UInt64(count) << 56
+        for index in 0..<count { packed |= UInt64(bytes[index]) << (8 * UInt64(index)) }
+        return packed
+    }
+
+    /// A `YYYY-MM-DD` column as the number `yyyymmdd`, a `YYYY-MM` one as `yyyymm31` (after
+    /// every day of its month): dates compared without making strings.
+    func dateNumber(_ column: Int32) -> Int {
+        guard let bytes = bytes(column) else { return 0 }
+        var number = 0
+        for byte in bytes where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+            number = number * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return bytes.count == 7 ? number * 100 + 31 : number
+    }
+
+    /// Whether the column's text is `text`, compared byte for byte without making a String.
+    func text(_ column: Int32, equals text: String) -> Bool {
+        let bytes = bytes(column) ?? UnsafeBufferPointer(start: nil, count: 0)
+        guard bytes.count == text.utf8.count else { return false }
+        return text.utf8.elementsEqual(bytes)
+    }
+
+    /// The column's text (at most its first `prefix` bytes); empty for NULL.
+    func text(_ column: Int32, prefix: Int = .max) -> String {
+        guard let bytes = bytes(column) else { return "" }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes.prefix(prefix)), as: UTF8.self)
+    }
+
+    /// The column's text, `nil` for NULL.
+    func optionalText(_ column: Int32) -> String? { bytes(column).map { String(decoding: $0, as: UTF8.self) } }
+}
+
+/// What the warehouse's SQL runs on: one connection of one backend, inside a read or write
+/// transaction. The SQL is written once for both databases, with `?` parameters; what differs
+/// (upserts, the ledger's new row id) is a requirement here.
+protocol SQLSession {
+    associatedtype Row: ScannedRow
+
+    /// Runs `sql` with `arguments` and hands each row to `body`.
+    func scan(_ sql: String, _ arguments: [SQLValue], _ body: (Row) throws -> Void) throws
+
+    /// Runs a statement that returns no rows.
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws
+
+    /// Runs an `INSERT` and returns the new row's `id`.
+    func insertReturningID(_ sql: String, _ arguments: [SQLValue]) throws -> Int64
+
+    /// Whether `upsert` reports how many rows it inserted (else the table's growth tells).
+    var upsertsCountInserts: Bool { get }
+
+    /// Whether the rows of one `upsert` call must have distinct keys (else later rows update
+    /// earlier ones, in order).
+    var upsertsNeedDistinctKeys: Bool { get }
+
+    /// Upserts `rows` rows whose values (`upsert.columnCount` per row, in column order) are in
+    /// `values`.
+    func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws -> UpsertBatchResult
+
+    /// The most rows one `upsert` call should carry.
+    var upsertBatchSize: Int { get }
+}
+
+/// What one upsert call did.
+struct UpsertBatchResult {
+    /// Rows inserted or changed.
+    var changed: Int
+    /// Of those, rows inserted (when the backend can tell).
+    var inserted: Int?
+}
+
+extension SQLSession {
+    func scan(_ sql: String, _ body: (Row) throws -> Void) throws { try scan(sql, [], body) }
+
+    func execute(_ sql: String) throws { try execute(sql, []) }
+
+    /// The first column of the first row as an integer (`nil` when no row or NULL).
+    func integer(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int64? {
+        var value: Int64?
+        var seen = false
+        try scan(sql, arguments) { row in
+            guard !seen else { return }
+            seen = true
+            value = row.optionalInt64(0)
+        }
+        return value
+    }
+
+    /// Every row's columns as text (`nil` for NULL).
+    func textRows(_ sql: String, _ arguments: [SQLValue] = [], columns: Int) throws -> [[String?]] {
+        var rows: [[String?]] = []
+        try scan(sql, arguments) { row in rows.append((0..<Int32(columns)).map { row.optionalText($0) }) }
+        return rows
+    }
+}
+
+/// A date column's values in SQL: `?` placeholders for `values`, as `IN (…)` wants them.
+func placeholders(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ", ") }

@@ -1,0 +1,108 @@
+import GRDB
+import GRDBSQLite
+
+/// The warehouse's SQL on a SQLite connection (GRDB's `Database`, inside its transaction).
+///
+/// Upserts are multi-row `INSERT … VALUES (…), (…) ON CONFLICT(key) DO UPDATE … WHERE changed`
+/// statements (https://sqlite.org/lang_upsert.html) of up to 256 rows: the `WHERE` leaves
+/// identical rows untouched, so SQLite's change count tells changed rows from unchanged ones,
+/// and many rows per statement spread SQLite's per-statement work over the batch.
+final class SQLiteSession: SQLSession {
+    let db: Database
+    /// Full-batch upsert statements by table, prepared once per session (their SQL is long).
+    private var batchStatements: [String: Statement] = [:]
+
+    init(_ db: Database) { self.db = db }
+
+    func scan(_ sql: String, _ arguments: [SQLValue], _ body: (RowScanner.Row) throws -> Void) throws {
+        let statement = try db.cachedStatement(sql: sql)
+        try statement.setUncheckedArguments(Self.arguments(arguments))
+        try RowScanner(statement).forEach(body)
+    }
+
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws {
+        try db.execute(sql: sql, arguments: Self.arguments(arguments))
+    }
+
+    func insertReturningID(_ sql: String, _ arguments: [SQLValue]) throws -> Int64 {
+        try execute(sql, arguments)
+        return db.lastInsertedRowID
+    }
+
+    let upsertsCountInserts = false
+    let upsertsNeedDistinctKeys = false
+    let upsertBatchSize = 256
+
+    func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws -> UpsertBatchResult {
+        let statement: Statement
+        if rows == upsertBatchSize {
+            if let prepared = batchStatements[upsert.table] {
+                statement = prepared
+            } else {
+                statement = try db.makeStatement(sql: Self.sql(upsert, rows: rows))
+                batchStatements[upsert.table] = statement
+            }
+        } else {
+            statement = try db.cachedStatement(sql: Self.sql(upsert, rows: rows))
+        }
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        let status = values.bind(to: handle) { sqlite3_step(handle) }
+        sqlite3_reset(handle)
+        guard status == SQLITE_DONE else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                sql: statement.sql)
+        }
+        return UpsertBatchResult(changed: Int(sqlite3_changes(db.sqliteConnection)), inserted: nil)
+    }
+
+    /// The upsert's SQL for `rows` rows.
+    private static func sql(_ upsert: UpsertStatement, rows: Int) -> String {
+        let row = "(" + placeholders(upsert.columnCount) + ")"
+        let changed = upsert.values.map { "\($0) IS NOT excluded.\($0)" }.joined(separator: " OR ")
+        return "INSERT INTO \(upsert.table) (\(upsert.columns.joined(separator: ", "))) VALUES "
+            + repeatElement(row, count: rows).joined(separator: ", ")
+            + " ON CONFLICT(\(upsert.key.joined(separator: ", "))) DO UPDATE SET \(upsert.assignments) WHERE \(changed)"
+    }
+
+    private static func arguments(_ values: [SQLValue]) -> StatementArguments {
+        StatementArguments(values.map { value -> DatabaseValueConvertible? in
+            switch value {
+            case .null: return nil
+            case .integer(let number): return number
+            case .real(let number): return number
+            case .text(let text): return text
+            }
+        })
+    }
+}
+
+extension PendingValues {
+    /// SQLite copies the bytes (`SQLITE_TRANSIENT`).
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// Binds every value to `handle`'s parameters in order and runs `body` while the text they
+    /// point into is valid.
+    func bind(to handle: OpaquePointer?, _ body: () -> Int32) -> Int32 {
+        text.withUnsafeBufferPointer { arena in
+            let base = arena.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
+            for (offset, value) in values.enumerated() {
+                let index = Int32(offset + 1)
+                switch value {
+                case .null: sqlite3_bind_null(handle, index)
+                case .integer(let number): sqlite3_bind_int64(handle, index, number)
+                case .real(let number): sqlite3_bind_double(handle, index, number)
+                case .text(let start, let count):
+                    if let base {
+                        sqlite3_bind_text(handle, index, base + start, Int32(count), nil)
+                    } else {
+                        // Only empty strings and no arena: still text, never NULL.
+                        sqlite3_bind_text(handle, index, "", 0, Self.transient)
+                    }
+                }
+            }
+            return body()
+        }
+    }
+}
