@@ -136,8 +136,11 @@ public final class PostgresConnection {
         let status = PQresultStatus(result)
         let fine = expected.map { status == $0 } ?? (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)
         guard fine else {
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let message = Self.message(PQresultErrorMessage(result))
+            let field = { (code: Character) in PQresultErrorField(result, Int32(code.asciiValue ?? 0)).map { String(cString: $0) } }
+            let state = field("C")
+            // The server's primary message and its detail, without libpq's "ERROR:  " framing.
+            let message = field("M").map { primary in [primary, field("D")].compactMap { $0 }.joined(separator: ": ") }
+                ?? Self.message(PQresultErrorMessage(result))
             PQclear(result)
             throw PostgresError(message: "PostgreSQL: \(lostOr(PostgresURL.redacted(message)))", sqlState: state)
         }

@@ -120,7 +120,7 @@ extension Warehouse {
     /// Month rows are few: they are read first, and only day rows of their keys and months are
     /// looked at to set them aside. `add` receives rows as `date, store_code, columns…`.
     private func readDayOrMonthRows<Key: Hashable>(
-        table: String, columns: [String], condition: String = "1", from start: CivilDate, through end: CivilDate,
+        table: String, columns: [String], condition: String = "TRUE", from start: CivilDate, through end: CivilDate,
         key: (any ScannedRow) -> Key, add: (any ScannedRow, Key) -> Void
     ) throws {
         let wholeMonths = CivilDate.monthParts(from: start, through: end)

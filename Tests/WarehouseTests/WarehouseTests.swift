@@ -111,6 +111,19 @@ final class WarehouseTests: XCTestCase {
         }
     }
 
+    /// A key twice in one file: the later row updates the earlier, as row-by-row upserts would
+    /// (PostgreSQL's batches must not hold a key twice, so the writer splits them there).
+    func testAKeyRepeatedInOneFileUpdatesInOrder() throws {
+        try onEachBackend {
+            let path = try copy(
+                "Store,Date,Net Sales,Transactions,Items\n08,2025-07-14,100,2,3\n10,2025-07-14,50,1,1\n08,2025-07-14,110,2,3\n08,2025-07-14,110,2,3\n",
+                named: "sales_audit_repeats.csv")
+            XCTAssertEqual(ingest("", as: .salesAudit, path: path).counts, UpsertCounts(inserted: 2, updated: 1, unchanged: 1))
+            XCTAssertEqual(try warehouse.integer("SELECT total_sales_cents FROM store_report WHERE store_code = '08'"), 11_000)
+            XCTAssertEqual(try warehouse.checkRollups(), [])
+        }
+    }
+
     func testLedgerHasTheDigestComputedWhileReading() throws {
         try onEachBackend {
             XCTAssertEqual(ingest("credit_small.csv", as: .creditApps).status, .ok)

@@ -1,0 +1,50 @@
+import Foundation
+import TestSupport
+import Warehouse
+import XCTest
+
+/// The command line against a PostgreSQL warehouse (SPEC section 14): the URL in `--db`, the
+/// cron lock, migrations and the errors of a server that is not there.
+final class PostgresCommandTests: XCTestCase {
+    func testMigrateThenReadOnlyCommandsAndIngest() throws {
+        let url = try TestWarehouses.postgresWarehouseURL()
+        let missing = try CommandRunner.ddkpi(["--db", url, "runs"])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.stderr.contains("no warehouse at postgresql://"), missing.stderr)
+        let migrate = try CommandRunner.ddkpi(["--db", url, "migrate"])
+        XCTAssertEqual(migrate.status, 0, migrate.stderr)
+        XCTAssertTrue(migrate.stdout.contains("applied \(Warehouse.migrationNames.count) migrations"), migrate.stdout)
+        XCTAssertTrue(try CommandRunner.ddkpi(["--db", url, "migrate"]).stdout.contains("the schema is current"))
+        let stores = TestPaths.packageRoot.appendingPathComponent("SampleFeeds/reference/stores.csv").path
+        let imported = try CommandRunner.ddkpi(["--db", url, "stores", "import", stores], environment: ["DDKPI_DB": "ignored.sqlite"])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let runs = try CommandRunner.ddkpi(["runs", "--format", "json"], environment: ["DDKPI_DB": url])
+        XCTAssertEqual(runs.status, 0, runs.stderr)
+        XCTAssertTrue(runs.stdout.contains("\"status\" : \"ok\""), runs.stdout)
+    }
+
+    func testASecondCronRunAnywhereExitsThree() throws {
+        let url = try TestWarehouses.postgresWarehouseURL()
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let holder = try Warehouse(location: .postgres(url: url))
+        let lock = try XCTUnwrap(try holder.tryIngestLock())
+        let inbox = directory.appendingPathComponent("inbox")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        let cron = ["--db", url, "ingest", "--inbox", inbox.path, "--archive", inbox.path + "-a", "--quarantine", inbox.path + "-q"]
+        let blocked = try CommandRunner.ddkpi(cron)
+        XCTAssertEqual(blocked.status, 3)
+        XCTAssertTrue(blocked.stderr.contains("another ingest holds the lock"), blocked.stderr)
+        lock.release()
+        XCTAssertEqual(try CommandRunner.ddkpi(cron).status, 0)
+    }
+
+    func testAServerThatIsNotThereExitsTwoAndNeverShowsThePassword() throws {
+        for arguments in [["kpi", "--as-of", "2025-06-15"], ["ingest", "x.csv"], ["migrate"]] {
+            let result = try CommandRunner.ddkpi(["--db", "postgresql://analyst:s3cret@127.0.0.1:1/warehouse?connect_timeout=2"] + arguments)
+            XCTAssertEqual(result.status, 2, arguments.joined(separator: " "))
+            XCTAssertTrue(result.stderr.contains("postgresql://analyst:***@127.0.0.1:1/warehouse"), result.stderr)
+            XCTAssertFalse(result.stderr.contains("s3cret") || result.stdout.contains("s3cret"), result.stderr)
+        }
+    }
+}
