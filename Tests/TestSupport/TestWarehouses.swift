@@ -47,6 +47,14 @@ public enum TestWarehouses {
 }
 
 extension DatabaseLocation {
+    /// The location as `--db` takes it: the path or the URL.
+    public var argument: String {
+        switch self {
+        case .sqlite(let path): return path
+        case .postgres(let url): return url
+        }
+    }
+
     /// `sqlite` or `postgresql`.
     public var backendName: String {
         switch self {
