@@ -61,6 +61,7 @@ let package = Package(
                 "SheetStream",
                 "Feeds",
                 "Warehouse",
+                "PostgresClient",
                 "KPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

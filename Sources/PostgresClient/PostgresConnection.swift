@@ -14,6 +14,8 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
 /// format, `COPY … FROM STDIN`, transactions and advisory locks. One owner: `deinit` closes it.
 public final class PostgresConnection {
     private let handle: OpaquePointer
+    /// What `send` sent and `finishSent` has not yet waited for.
+    private var sentSQL: String?
     /// The server's URL as messages show it (password hidden).
     public let location: String
 
@@ -42,6 +44,34 @@ public final class PostgresConnection {
             PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
         }
         return try checked(result, sql: sql)
+    }
+
+    /// Sends `sql` (no parameters) and returns at once, while the server runs it; nothing else
+    /// may be sent until `finishSent` has taken its result.
+    public func send(_ sql: String) throws {
+        guard PQsendQuery(handle, sql) == 1 else {
+            throw PostgresError(message: "PostgreSQL: \(lostOr(Self.message(PQerrorMessage(handle))))", sqlState: nil)
+        }
+        sentSQL = sql
+    }
+
+    /// Waits for what `send` sent and returns its results, one per statement (none when
+    /// nothing was sent); throws the first statement error.
+    @discardableResult
+    public func finishSent() throws -> [PostgresResult] {
+        guard let sql = sentSQL else { return [] }
+        sentSQL = nil
+        var results: [PostgresResult] = []
+        var failure: Error?
+        while let result = PQgetResult(handle) {
+            do {
+                results.append(try checked(result, sql: sql))
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        if let failure { throw failure }
+        return results
     }
 
     /// Runs `sql`, which may hold several statements separated by `;` and takes no parameters

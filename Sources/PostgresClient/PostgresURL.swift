@@ -20,4 +20,10 @@ public enum PostgresURL {
         }
         return result
     }
+
+    /// `url` with `schema` first on the search path (libpq's `options=-csearch_path=…`), so
+    /// that a warehouse there is apart from any other in the same database.
+    public static func url(_ url: String, searchPath schema: String) -> String {
+        url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+    }
 }

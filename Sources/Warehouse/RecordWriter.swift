@@ -6,13 +6,15 @@ import SheetStream
 struct RecordWriter<Session: SQLSession> {
     private let session: Session
     private let runID: Int64
-    private var tally: UpsertTally
+    /// The file's table, whose upserts the counts are of.
+    private let table: String
     /// Rows waiting for their batch: their statement and values, `columnCount` per row.
     private var pendingUpsert: UpsertStatement?
     private var pending: PendingValues
     private var pendingRows = 0
-    /// The keys of the pending rows, when the session needs each batch's keys distinct.
-    private var pendingKeys = Set<String>()
+    /// Hashes of the pending rows' keys, when the session needs each batch's keys distinct (a
+    /// collision only writes a batch early, which is always safe).
+    private var pendingKeys = Set<Int>()
     /// What this file's records add to the store-month rollups.
     private var rollups = RollupAccumulator()
     /// Rows written to the file's table (the rollups can simply add the file's sums when every
@@ -22,7 +24,7 @@ struct RecordWriter<Session: SQLSession> {
     init(_ session: Session, table: String, runID: Int64) throws {
         self.session = session
         self.runID = runID
-        tally = try UpsertTally(session, table: table)
+        self.table = table
         pending = PendingValues(capacity: min(session.upsertBatchSize, 4096) * 12)
     }
 
@@ -108,7 +110,7 @@ struct RecordWriter<Session: SQLSession> {
     /// Writes what is still pending and returns the file's counts.
     mutating func finish() throws -> UpsertCounts {
         try flush()
-        let counts = try tally.counts(session)
+        let counts = try session.upsertCounts(table: table)
         try rollups.apply(session, onlyInserts: counts.inserted == rowsWritten)
         return counts
     }
@@ -121,13 +123,13 @@ struct RecordWriter<Session: SQLSession> {
         pendingUpsert = upsert
     }
 
-    /// Ends the row just added. When the session needs distinct keys per batch and the row
-    /// repeats a pending key, the rows before it are written first, so that it updates them in
+    /// Ends the row just added. When the session needs distinct keys per batch and the row may
+    /// repeat a pending key, the rows before it are written first, so that it updates them in
     /// order, as it would row by row.
     private mutating func endRow() throws {
         if session.upsertsNeedDistinctKeys, let upsert = pendingUpsert {
             let first = pending.count - upsert.columnCount
-            let key = pending.rowKey(from: first, count: upsert.key.count)
+            let key = pending.keyHash(from: first, count: upsert.key.count)
             if !pendingKeys.insert(key).inserted {
                 let row = pending.takeLast(upsert.columnCount)
                 try flush()
@@ -142,7 +144,7 @@ struct RecordWriter<Session: SQLSession> {
 
     private mutating func flush() throws {
         guard let upsert = pendingUpsert, pendingRows > 0 else { return }
-        tally.record(rows: pendingRows, try session.upsert(upsert, pending, rows: pendingRows))
+        try session.upsert(upsert, pending, rows: pendingRows)
         pending.removeAll()
         pendingKeys.removeAll(keepingCapacity: true)
         pendingRows = 0
@@ -199,24 +201,24 @@ enum FeedUpserts {
             "total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths", "upt",
             "ads_cents",
         ],
-        untracked: ["ingest_run_id"])
+        untracked: ["ingest_run_id"], referencesStore: true)
     static let credit = UpsertStatement(
-        table: "credit_report", key: ["store_code", "date"], values: ["total_applications"], untracked: ["ingest_run_id"])
+        table: "credit_report", key: ["store_code", "date"], values: ["total_applications"], untracked: ["ingest_run_id"], referencesStore: true)
     static let intakes = UpsertStatement(
-        table: "crm_intake_report", key: ["store_code", "date"], values: ["total_intakes"], untracked: ["ingest_run_id"])
+        table: "crm_intake_report", key: ["store_code", "date"], values: ["total_intakes"], untracked: ["ingest_run_id"], referencesStore: true)
     static let reviews = UpsertStatement(
         table: "birdeye_report", key: ["store_code", "week_start"], values: ["review_count"] + dailyColumns,
-        untracked: ["ingest_run_id"])
+        untracked: ["ingest_run_id"], referencesStore: true)
     static let calls = UpsertStatement(
         table: "outbound_call_report", key: ["store_code", "week_start"], values: ["total_calls"] + dailyColumns,
-        untracked: ["ingest_run_id"])
+        untracked: ["ingest_run_id"], referencesStore: true)
     static let employeeSales = UpsertStatement(
         table: "employee_report", key: ["date", "store_code", "employee_id"],
         values: ["total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths"],
-        untracked: ["grain", "ingest_run_id"])
+        untracked: ["grain", "ingest_run_id"], referencesStore: true)
     static let merchSales = UpsertStatement(
         table: "merch_report", key: ["date", "store_code", "vendor_key", "category"],
-        values: ["vendor_name", "total_sales_cents", "total_items"], untracked: ["grain", "ingest_run_id"])
+        values: ["vendor_name", "total_sales_cents", "total_items"], untracked: ["grain", "ingest_run_id"], referencesStore: true)
     static let store = UpsertStatement(table: "store", key: ["code"], values: ["name", "region", "status"])
     static let goal = UpsertStatement(table: "goal", key: ["period", "scope", "metric", "date"], values: ["target"])
 }

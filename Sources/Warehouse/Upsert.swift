@@ -13,35 +13,29 @@ public struct UpsertCounts: Sendable, Equatable, Codable {
     }
 }
 
-/// Counts what a file's upserts into one table did: rows that changed are told from unchanged
-/// ones by each batch's change count; how many of the changed were inserts is what the backend
-/// reports, or else the growth of the table's row count over the run.
+/// Counts what a session's upserts into one table did: inserted, updated (changed) and
+/// unchanged rows. A backend that cannot tell inserts from updates gives the table's row count
+/// before the first upsert, and the growth over the run tells.
 struct UpsertTally {
-    let table: String
     private let rowsBefore: Int64?
     private var changed = 0
     private var unchanged = 0
     private var inserted = 0
 
-    init(_ session: some SQLSession, table: String) throws {
-        self.table = table
-        rowsBefore = session.upsertsCountInserts ? nil : try session.integer("SELECT count(*) FROM \(table)") ?? 0
+    /// A tally; `rowsBefore` when inserts are told by the table's growth.
+    init(rowsBefore: Int64?) { self.rowsBefore = rowsBefore }
+
+    /// Records a batch of `rows` rows of which `changed` were inserted or changed (`inserted`
+    /// of them inserted, when known).
+    mutating func record(rows: Int, changed: Int, inserted: Int = 0) {
+        self.changed += changed
+        unchanged += rows - changed
+        self.inserted += inserted
     }
 
-    /// Records a batch of `rows` rows and what its upsert did.
-    mutating func record(rows: Int, _ result: UpsertBatchResult) {
-        changed += result.changed
-        unchanged += rows - result.changed
-        inserted += result.inserted ?? 0
-    }
-
-    func counts(_ session: some SQLSession) throws -> UpsertCounts {
-        let inserts: Int
-        if let rowsBefore {
-            inserts = Int((try session.integer("SELECT count(*) FROM \(table)") ?? 0) - rowsBefore)
-        } else {
-            inserts = inserted
-        }
+    /// The counts, given the table's rows now when inserts are told by growth.
+    func counts(rowsNow: Int64? = nil) -> UpsertCounts {
+        let inserts = rowsBefore.map { Int((rowsNow ?? $0) - $0) } ?? inserted
         return UpsertCounts(inserted: inserts, updated: changed - inserts, unchanged: unchanged)
     }
 }
@@ -54,12 +48,15 @@ struct UpsertStatement {
     let key: [String]
     let values: [String]
     let untracked: [String]
+    /// Whether the rows' `store_code` must name a store of the directory (a foreign key).
+    let referencesStore: Bool
 
-    init(table: String, key: [String], values: [String], untracked: [String] = []) {
+    init(table: String, key: [String], values: [String], untracked: [String] = [], referencesStore: Bool = false) {
         self.table = table
         self.key = key
         self.values = values
         self.untracked = untracked
+        self.referencesStore = referencesStore
     }
 
     /// Every column, in the order rows give their values.

@@ -120,7 +120,7 @@ extension Warehouse {
         var count = 0
         func flush() throws {
             guard count > 0 else { return }
-            _ = try session.upsert(rollupUpsert, pending, rows: count)
+            try session.upsert(rollupUpsert, pending, rows: count)
             pending.removeAll()
             count = 0
         }

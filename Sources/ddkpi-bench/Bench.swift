@@ -1,4 +1,5 @@
 import ArgumentParser
+import PostgresClient
 import SheetStream
 import Warehouse
 
@@ -120,6 +121,9 @@ struct IngestBench: ParsableCommand {
 
     @OptionGroup var options: BenchOptions
 
+    @Option(help: "Ingest into a PostgreSQL database at this postgresql:// URL (into a new schema, dropped afterwards) instead of a new SQLite file.")
+    var postgres: String?
+
     func run() throws {
         let path = options.file ?? "/tmp/ddkpi-bench-\(options.rows).xlsx"
         if !(options.reuse && FileSystem.exists(path)) {
@@ -136,9 +140,11 @@ struct IngestBench: ParsableCommand {
         for number in 1...40 { output.write("\(SalesAuditData.storeCode(number)),Store \(number),Region \(number % 4)\n") }
         output.flush()
         let ddkpi = Measurement.sibling("ddkpi")
-        let database = work + "/warehouse.sqlite"
+        let scratch = try postgres.map { try ScratchSchema(server: $0) }
+        defer { scratch?.drop() }
+        let database = scratch?.url ?? work + "/warehouse.sqlite"
         _ = try Measurement.run(label: "stores import", [ddkpi, "--db", database, "stores", "import", stores])
-        print("file \(Format.megabytes(FileSystem.size(path))), \(options.rows) store-day rows")
+        print("file \(Format.megabytes(FileSystem.size(path))), \(options.rows) store-day rows, into \(scratch == nil ? "SQLite" : "PostgreSQL")")
         // A fixed one-core workload, so that runs on a machine whose speed varies can be compared.
         let referenceStart = Clock.now()
         for _ in 0..<8 { _ = try SHA256.ofFile(path) }
@@ -153,3 +159,19 @@ struct IngestBench: ParsableCommand {
     }
 }
 
+
+/// A schema of its own on a PostgreSQL server for one benchmark's warehouse, dropped afterwards.
+struct ScratchSchema {
+    private let server: String
+    private let name = "ddkpi_bench_\(getpid())"
+
+    init(server: String) throws {
+        self.server = server
+        try PostgresConnection(url: server).execute("CREATE SCHEMA \(name)")
+    }
+
+    /// The URL of the warehouse in the schema.
+    var url: String { PostgresURL.url(server, searchPath: name) }
+
+    func drop() { _ = try? PostgresConnection(url: server).execute("DROP SCHEMA \(name) CASCADE") }
+}

@@ -26,10 +26,15 @@ struct KPIBench: ParsableCommand {
     @Option(help: "Keep the synthetic warehouse in this folder, and reuse it when it is already there.")
     var keep: String?
 
+    @Option(help: "Build the warehouse in a new schema of the PostgreSQL database at this postgresql:// URL (dropped afterwards) instead of a SQLite file.")
+    var postgres: String?
+
     func run() throws {
         let work = keep ?? "/tmp/ddkpi-bench-kpi-\(getpid())"
-        let database = work + "/warehouse.sqlite"
-        let reuse = keep != nil && FileSystem.exists(database)
+        let scratch = try postgres.map { try ScratchSchema(server: $0) }
+        defer { scratch?.drop() }
+        let database = scratch?.url ?? work + "/warehouse.sqlite"
+        let reuse = scratch == nil && keep != nil && FileSystem.exists(database)
         mkdir(work, 0o755)
         defer { if keep == nil { _ = try? Measurement.run(label: "cleanup", ["rm", "-rf", work]) } }
         let started = Clock.now()

@@ -42,7 +42,7 @@ public enum TestWarehouses {
     private static func freshSchema(on url: String) throws -> String {
         let schema = "test_\(UUID().uuidString.prefix(8).lowercased())"
         try PostgresConnection(url: url).execute("CREATE SCHEMA \(schema)")
-        return url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+        return PostgresURL.url(url, searchPath: schema)
     }
 }
 

@@ -124,6 +124,24 @@ final class WarehouseTests: XCTestCase {
         }
     }
 
+    /// A record whose store is not in the directory (the feeds never emit one) fails its file:
+    /// SQLite's foreign key, PostgreSQL's merge check.
+    func testARecordForAStoreOutsideTheDirectoryFailsItsFile() throws {
+        try onEachBackend {
+            let path = TestPaths.fixture("feeds/credit_small.csv")
+            let outcome = warehouse.ingest(path: path, options: IngestOptions()) {
+                PreparedFeed(feed: .salesAudit) { emit in
+                    let figures = SalesFigures(totalSalesCents: 100, totalTransactions: 1, totalItems: 1)
+                    try emit(.salesAudit(SalesAuditRecord(store: "08", date: CivilDate(year: 2025, month: 7, day: 14), figures: figures)))
+                    try emit(.salesAudit(SalesAuditRecord(store: "99", date: CivilDate(year: 2025, month: 7, day: 14), figures: figures)))
+                    return FeedReadResult(feed: .salesAudit, sheet: "credit_small.csv", headerRow: 1)
+                }
+            }
+            XCTAssertEqual(outcome.status, .failed)
+            XCTAssertEqual(try count("store_report"), 0, outcome.error ?? "")
+        }
+    }
+
     func testLedgerHasTheDigestComputedWhileReading() throws {
         try onEachBackend {
             XCTAssertEqual(ingest("credit_small.csv", as: .creditApps).status, .ok)

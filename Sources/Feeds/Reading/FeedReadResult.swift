@@ -15,6 +15,13 @@ public struct FeedReadResult: Sendable {
     /// Non-fatal findings (a given UPT/ADS that disagrees with the recomputed one, reader warnings).
     public var warnings: [String] = []
 
+    /// A result with nothing read yet.
+    public init(feed: FeedID, sheet: String, headerRow: Int) {
+        self.feed = feed
+        self.sheet = sheet
+        self.headerRow = headerRow
+    }
+
     /// Rejected rows as a share of the rows that were neither skipped nor empty; 0 with none.
     public var rejectRate: Double {
         let considered = read - skipped

@@ -83,6 +83,13 @@ enum XMLStreamParser {
         if status != 0 || context.pointee.wellFormed == 0 {
             throw XMLError(file: file, part: part, message: "malformed XML")
         }
+        // libxml2 takes a NUL byte after the root element for the end of the input and stops
+        // there, well-formed; anything left unread is content after the document's end.
+        if let parserInput = context.pointee.input, let current = parserInput.pointee.cur, let end = parserInput.pointee.end,
+           current < end || input.hasMore()
+        {
+            throw XMLError(file: file, part: part, message: "content after the end of the document (a NUL byte or more)")
+        }
     }
 
     /// What libxml2's read callback reaches: the source and the first error it threw.
@@ -91,6 +98,13 @@ enum XMLStreamParser {
         var error: Error?
 
         init(source: ByteSource) { self.source = source }
+
+        /// Whether the source still has bytes libxml2 did not ask for.
+        func hasMore() -> Bool {
+            guard error == nil else { return false }
+            var probe: UInt8 = 0
+            return withUnsafeMutableBytes(of: &probe) { (try? source.read(into: $0)) ?? 0 } > 0
+        }
 
         func read(into buffer: UnsafeMutableRawBufferPointer) -> Int32 {
             guard error == nil else { return -1 }

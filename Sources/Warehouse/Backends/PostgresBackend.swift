@@ -42,10 +42,14 @@ final class PostgresBackend: WarehouseBackend {
         try withConnection { connection in
             try connection.execute("BEGIN")
             let session = PostgresSession(connection, stagingTables: stagingTables)
-            defer { stagingTables = session.createdStagingTables }
             do {
-                try connection.execute(try body(session) ? "COMMIT" : "ROLLBACK")
+                let commit = try body(session)
+                try session.settle()
+                try connection.execute(commit ? "COMMIT" : "ROLLBACK")
+                // Staging tables created by a rolled-back transaction are gone with it.
+                if commit { stagingTables = session.createdStagingTables }
             } catch {
+                session.abandon()
                 if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
                 throw error
             }

@@ -96,27 +96,20 @@ protocol SQLSession {
     /// Runs an `INSERT` and returns the new row's `id`.
     func insertReturningID(_ sql: String, _ arguments: [SQLValue]) throws -> Int64
 
-    /// Whether `upsert` reports how many rows it inserted (else the table's growth tells).
-    var upsertsCountInserts: Bool { get }
-
     /// Whether the rows of one `upsert` call must have distinct keys (else later rows update
     /// earlier ones, in order).
     var upsertsNeedDistinctKeys: Bool { get }
 
     /// Upserts `rows` rows whose values (`upsert.columnCount` per row, in column order) are in
-    /// `values`.
-    func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws -> UpsertBatchResult
+    /// `values`. A backend may finish the work later, but before any other statement of the
+    /// session; errors may surface there.
+    func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws
+
+    /// What this session's upserts into `table` did so far.
+    func upsertCounts(table: String) throws -> UpsertCounts
 
     /// The most rows one `upsert` call should carry.
     var upsertBatchSize: Int { get }
-}
-
-/// What one upsert call did.
-struct UpsertBatchResult {
-    /// Rows inserted or changed.
-    var changed: Int
-    /// Of those, rows inserted (when the backend can tell).
-    var inserted: Int?
 }
 
 extension SQLSession {

@@ -11,6 +11,8 @@ final class SQLiteSession: SQLSession {
     let db: Database
     /// Full-batch upsert statements by table, prepared once per session (their SQL is long).
     private var batchStatements: [String: Statement] = [:]
+    /// What the upserts did, by table.
+    private var tallies: [String: UpsertTally] = [:]
 
     init(_ db: Database) { self.db = db }
 
@@ -29,11 +31,13 @@ final class SQLiteSession: SQLSession {
         return db.lastInsertedRowID
     }
 
-    let upsertsCountInserts = false
     let upsertsNeedDistinctKeys = false
     let upsertBatchSize = 256
 
-    func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws -> UpsertBatchResult {
+    func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws {
+        if tallies[upsert.table] == nil {
+            tallies[upsert.table] = UpsertTally(rowsBefore: try rowCount(upsert.table))
+        }
         let statement: Statement
         if rows == upsertBatchSize {
             if let prepared = batchStatements[upsert.table] {
@@ -54,8 +58,16 @@ final class SQLiteSession: SQLSession {
                 resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
                 sql: statement.sql)
         }
-        return UpsertBatchResult(changed: Int(sqlite3_changes(db.sqliteConnection)), inserted: nil)
+        tallies[upsert.table]?.record(rows: rows, changed: Int(sqlite3_changes(db.sqliteConnection)))
     }
+
+    /// SQLite's change count does not tell inserts from updates: the table's growth does.
+    func upsertCounts(table: String) throws -> UpsertCounts {
+        guard let tally = tallies[table] else { return UpsertCounts() }
+        return tally.counts(rowsNow: try rowCount(table))
+    }
+
+    private func rowCount(_ table: String) throws -> Int64 { try integer("SELECT count(*) FROM \(table)") ?? 0 }
 
     /// The upsert's SQL for `rows` rows.
     private static func sql(_ upsert: UpsertStatement, rows: Int) -> String {
