@@ -47,4 +47,13 @@ final class PostgresCommandTests: XCTestCase {
             XCTAssertFalse(result.stderr.contains("s3cret") || result.stdout.contains("s3cret"), result.stderr)
         }
     }
+
+    func testAMissingDatabaseExitsTwoAndSaysSo() throws {
+        let server = try TestPostgres.url()
+        guard let slash = server.range(of: "/", options: .backwards) else { return XCTFail(server) }
+        let missing = server[..<slash.upperBound] + "ddkpi_no_such_database"
+        let result = try CommandRunner.ddkpi(["--db", String(missing), "kpi", "--as-of", "2025-06-15"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("database \"ddkpi_no_such_database\" does not exist"), result.stderr)
+    }
 }
