@@ -13,6 +13,7 @@ public struct EmployeeRenderer {
         case .table: return text(report)
         case .csv: return csv(report)
         case .json: return json(report)
+        case .html: return RankingPage.render(RankingDocument(report))
         }
     }
 

@@ -13,6 +13,7 @@ public struct MerchRenderer {
         case .table: return text(report)
         case .csv: return csv(report)
         case .json: return json(report)
+        case .html: return RankingPage.render(RankingDocument(report))
         }
     }
 

@@ -13,6 +13,8 @@ public enum ReportFormat: String, CaseIterable, Sendable {
 /// The text formats of the ranked reports (`employees`, `merch`).
 public enum TableFormat: String, CaseIterable, Sendable {
     case table, csv, json
+    /// One self-contained page (`RankingPage`).
+    case html
 }
 
 /// The formats only a file can hold (SPEC section 12).
@@ -36,6 +38,14 @@ public struct ReportRenderer {
         case .csv: return csv(report)
         case .json: return json(report)
         case .html: return HTMLReport.render(report)
+        }
+    }
+
+    /// Writes a ranked report (`employees`, `merch`) as a document to `path`.
+    public static func write(_ document: RankingDocument, as format: DocumentFormat, to path: String) throws {
+        switch format {
+        case .xlsx: try RankingWorkbook.write(document, to: path)
+        case .pdf: try ChromiumPrinter().print(html: RankingPage.render(document), to: path)
         }
     }
 

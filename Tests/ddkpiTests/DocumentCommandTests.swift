@@ -118,6 +118,69 @@ extension GoldenReportTests {
         XCTAssertTrue(rows[1].hasPrefix("08,08 Natick (East),WTD,2025-06-09,2025-06-15,Sales,"), String(rows[1]))
     }
 
+    /// `employees` and `merch` as workbooks: a sheet per scope in report order, and the values
+    /// of their CSV output to 16 significant digits.
+    func testEmployeesAndMerchAsWorkbooks() throws {
+        let database = try sampleDatabase()
+        let employees = try scratchPath("employees.xlsx")
+        let arguments = ["--db", database, "employees", "--as-of", "2025-06-30", "--period", "QTD"]
+        XCTAssertEqual(try CommandRunner.ddkpi(arguments + ["--format", "xlsx", "--output", employees]).status, 0)
+        let sheets = try CommandRunner.ddkpi(["sheets", employees]).stdout.split(separator: "\n").map { $0.split(separator: "\t")[1] }
+        XCTAssertEqual(sheets, [
+            "08 Natick (East)", "10 Framingham (East)", "12 Burlington (East)", "21 Warwick (South)", "23 Dartmouth (South)",
+            "27 Hyannis (South)", "All stores — top 10",
+        ])
+        let rows = Self.fields(try CommandRunner.ddkpi(["dump", employees, "--sheet", "08 Natick (East)", "--format", "csv"]).stdout)
+        XCTAssertEqual(rows.first, ["#", "ID", "Name", "Sales", "Trans", "Items", "Avg sale", "UPT", "CCP %", "GP %", "Share", "LY sales",
+                                    "vs LY", "vs LY ▲/▼", "Projected"])
+        let csv = Self.fields(try CommandRunner.ddkpi(arguments + ["--format", "csv"]).stdout)
+        let first = try XCTUnwrap(csv.first { $0[0] == "08" && $0[1] == "1" && $0[4] == "totalSales" })
+        XCTAssertEqual(rows[1][1], first[2], "the rank-1 associate's id")
+        XCTAssertEqual(Double(rows[1][3]), Self.stored(first[5]), "sales")
+        XCTAssertEqual(Double(rows[1][11]), Self.stored(first[6]), "LY sales")
+        XCTAssertEqual(Double(rows[1][12]), Self.stored(first[7]), "% vs LY")
+        XCTAssertTrue(rows[1][13].hasPrefix("▲") || rows[1][13].hasPrefix("▼"), String(rows[1][13]))
+
+        let merch = try scratchPath("merch.xlsx")
+        let merchArguments = ["--db", database, "merch", "--quarter", "2025Q2", "--by", "vendor", "--top", "5"]
+        XCTAssertEqual(try CommandRunner.ddkpi(merchArguments + ["--format", "xlsx", "--output", merch]).status, 0)
+        let vendors = Self.fields(try CommandRunner.ddkpi(["dump", merch, "--format", "csv"]).stdout)
+        let merchCSV = Self.fields(try CommandRunner.ddkpi(merchArguments + ["--format", "csv"]).stdout).dropFirst()
+        XCTAssertEqual(vendors.count - 1, merchCSV.filter { $0[0] == "08" }.count)
+        for (sheet, csv) in zip(vendors.dropFirst(), merchCSV) {
+            XCTAssertEqual(sheet[1], csv[5], "the vendor's name")
+            XCTAssertEqual(Double(sheet[2]), Self.stored(csv[6]), "sales of \(csv[5])")
+        }
+        if let soffice = Self.tool("soffice") {
+            let output = URL(fileURLWithPath: try scratchPath("libreoffice-rankings"))
+            XCTAssertEqual(try Self.run(soffice, ["--headless", "--convert-to", "pdf", "--outdir", output.path, employees]), 0)
+            XCTAssertTrue(try Data(contentsOf: output.appendingPathComponent("employees.pdf")).starts(with: Array("%PDF".utf8)))
+        }
+    }
+
+    /// `employees` and `merch` as pages: a section per scope; as PDF, a page per scope at least.
+    func testEmployeesAndMerchAsPagesAndPDF() throws {
+        let database = try sampleDatabase()
+        let html = try CommandRunner.ddkpi(["--db", database, "merch", "--quarter", "2025Q2", "--by", "category", "--format", "html"])
+        XCTAssertEqual(html.status, 0, html.stderr)
+        XCTAssertEqual(html.stdout.components(separatedBy: "<section class=\"scope\">").count - 1, 9)
+        XCTAssertTrue(html.stdout.contains("<th scope=\"row\" class=\"text\">Fashion</th>"), html.stdout)
+        guard Self.tool("chromium") != nil || Self.tool("chromium-browser") != nil else {
+            return print("notice: no chromium installed; employees PDF not checked")
+        }
+        let path = try scratchPath("employees.pdf")
+        let result = try CommandRunner.ddkpi(
+            ["--db", database, "employees", "--as-of", "2025-06-30", "--period", "QTD", "--format", "pdf", "--output", path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+        XCTAssertTrue(text.hasPrefix("%PDF"))
+        let pages = text.components(separatedBy: "/Type /Page").count - 1 - (text.components(separatedBy: "/Type /Pages").count - 1)
+        XCTAssertGreaterThanOrEqual(pages, 7, "6 stores and the chain-wide top 10, each from a new page")
+        let missing = try CommandRunner.ddkpi(["--db", database, "merch", "--quarter", "2025Q2", "--by", "vendor", "--format", "pdf"])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.stderr.contains("--format pdf writes a file: give --output FILE"), missing.stderr)
+    }
+
     /// An executable on the PATH.
     private static func tool(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

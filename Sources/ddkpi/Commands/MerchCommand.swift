@@ -12,7 +12,7 @@ struct MerchCommand: ParsableCommand {
         commandName: "merch",
         abstract: "Vendor or category performance: the top N by sales per scope with share, LY, % vs LY and LY rank, then (other).")
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case table, csv, json }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case table, csv, json, xlsx, html, pdf }
     enum Period: String, ExpressibleByArgument, CaseIterable {
         case mtd = "MTD", qtd = "QTD", ytd = "YTD"
     }
@@ -33,7 +33,7 @@ struct MerchCommand: ParsableCommand {
 
     @OptionGroup var ranking: RankingOptions
 
-    @Option(help: "Output format: table, csv or json.")
+    @Option(help: "Output format: table, csv, json, xlsx, html or pdf (xlsx and pdf need --output).")
     var format: Format = .table
 
     @Option(help: "Write the report to this file instead of standard output.")
@@ -50,6 +50,7 @@ struct MerchCommand: ParsableCommand {
         case (nil, .some(let day)):
             guard CivilDate(iso8601: day) != nil else { throw ValidationError("--as-of \(day): expected a date as YYYY-MM-DD") }
         }
+        try validateOutput(format: format.rawValue, output: output)
     }
 
     func run() throws {
@@ -63,7 +64,8 @@ struct MerchCommand: ParsableCommand {
             guard let day = asOf.flatMap(CivilDate.init(iso8601:)) else { throw ValidationError("--as-of: expected YYYY-MM-DD") }
             report = try engine.merch(asOf: day, period: (period ?? .mtd).rawValue, by: by, filter: filter, top: top)
         }
-        let reportFormat = TableFormat(rawValue: format.rawValue) ?? .table
-        try ReportOutput.write(to: output) { colour in MerchRenderer(colour: colour).render(report, as: reportFormat) }
+        try emitRanking(format: format.rawValue, to: output, document: { RankingDocument(report) }) { format, colour in
+            MerchRenderer(colour: colour).render(report, as: format)
+        }
     }
 }

@@ -107,7 +107,7 @@ func scopeFilter(store: [String], region: String?) -> ScopeFilter {
 }
 
 /// A workbook or a PDF is written to a file, never to standard output.
-private func validateOutput(format: String, output: String?) throws {
+func validateOutput(format: String, output: String?) throws {
     if DocumentFormat(rawValue: format) != nil && output == nil {
         throw ValidationError("--format \(format) writes a file: give --output FILE")
     }
@@ -121,6 +121,16 @@ private func emit(_ report: KPIReport, format name: String, to path: String?) th
     }
     let format = ReportFormat(rawValue: name) ?? .text
     try ReportOutput.write(to: path) { colour in ReportRenderer(colour: colour).render(report, as: format) }
+}
+
+/// Writes a ranked report (`employees`, `merch`): a document to its file, else its text.
+func emitRanking(format name: String, to path: String?, document: () -> RankingDocument, text: (TableFormat, _ colour: Bool) -> String) throws {
+    if let format = DocumentFormat(rawValue: name), let path {
+        try ReportRenderer.write(document(), as: format, to: path)
+        return
+    }
+    let format = TableFormat(rawValue: name) ?? .table
+    try ReportOutput.write(to: path) { colour in text(format, colour) }
 }
 
 /// Where report text goes: a file, or standard output (in colour only on a terminal, and never

@@ -1,0 +1,58 @@
+import KPI
+import SheetStream
+
+/// A ranked report as a workbook (SPEC section 12): one sheet per scope in report order, named
+/// by the scope (`SheetNames`), with a bold frozen header, the metrics' number formats, an
+/// autofilter, and % vs LY as a number with its ▲/▼ text in the next column.
+public enum RankingWorkbook {
+    /// Writes `document` to `path`.
+    public static func write(_ document: RankingDocument, to path: String) throws {
+        let workbook = try XLSXWorkbookWriter(path: path, title: document.title, created: document.date)
+        let styles = try XLSXStyles(workbook)
+        var names = SheetNames()
+        for table in document.tables {
+            try write(table, sheet: workbook.addSheet(named: names.unique(table.title)), styles: styles)
+        }
+        if document.tables.isEmpty { _ = try workbook.addSheet(named: "Report") }
+        try workbook.close()
+    }
+
+    /// The sheet's columns: each table column, and a ▲/▼ text column after each change.
+    private static func sheetColumns(_ table: RankingTable) -> [(title: String, width: Double, isLabel: Bool)] {
+        table.columns.flatMap { column -> [(title: String, width: Double, isLabel: Bool)] in
+            switch column.kind {
+            case .text: return [(column.title, column.width, true)]
+            case .number: return [(column.title, column.width, false)]
+            case .change: return [(column.title, column.width, false), ("\(column.title) ▲/▼", 11, false)]
+            }
+        }
+    }
+
+    private static func write(_ table: RankingTable, sheet: XLSXSheetWriter, styles: XLSXStyles) throws {
+        let columns = sheetColumns(table)
+        try sheet.writeHeader(columns.map(\.title), labelColumns: 0, styles: styles)
+        for (index, column) in columns.enumerated() where column.isLabel {
+            try sheet.write(column.title, row: 0, column: index, format: styles.header)
+        }
+        try sheet.setWidths(columns.map(\.width))
+        for (offset, cells) in table.rows.enumerated() {
+            var column = 0
+            for (cell, definition) in zip(cells, table.columns) {
+                switch (cell, definition.kind) {
+                case (.text(let text), _):
+                    try sheet.write(text, row: offset + 1, column: column)
+                case (.number(let value), .change):
+                    try sheet.write(value, row: offset + 1, column: column, format: styles.change(value))
+                    column += 1
+                    try sheet.write(NumberText.change(value), row: offset + 1, column: column, format: styles.changeText)
+                case (.number(let value), .number(let format)):
+                    try sheet.write(value, row: offset + 1, column: column, format: styles.number(format))
+                case (.number(let value), .text):
+                    try sheet.write(value, row: offset + 1, column: column, format: nil)
+                }
+                column += 1
+            }
+        }
+        try sheet.autofilter(rows: table.rows.count + 1, columns: columns.count)
+    }
+}
