@@ -22,12 +22,16 @@ public final class PostgresConnection {
     /// Connects to `url` (`postgresql://…`, with libpq's usual parameters such as `sslmode`).
     public init(url: String) throws {
         location = PostgresURL.redacted(url)
-        guard let connection = PQconnectdb(url) else {
+        guard CLibPQ_load() != nil else {
+            throw PostgresError(
+                message: "cannot connect to \(location): libpq.so.5 could not be loaded (apt-get install libpq5)", sqlState: nil)
+        }
+        guard let connection = CLibPQ_PQconnectdb(url) else {
             throw PostgresError(message: "cannot connect to \(location): out of memory", sqlState: nil)
         }
-        guard PQstatus(connection) == CONNECTION_OK else {
-            let reason = Self.message(PQerrorMessage(connection))
-            PQfinish(connection)
+        guard CLibPQ_PQstatus(connection) == CONNECTION_OK else {
+            let reason = Self.message(CLibPQ_PQerrorMessage(connection))
+            CLibPQ_PQfinish(connection)
             throw PostgresError(message: "cannot connect to \(location): \(PostgresURL.redacted(reason))", sqlState: nil)
         }
         handle = connection
@@ -35,13 +39,13 @@ public final class PostgresConnection {
         try execute("SET client_min_messages = warning")
     }
 
-    deinit { PQfinish(handle) }
+    deinit { CLibPQ_PQfinish(handle) }
 
     /// Runs `sql` with `$1…$n` bound to `parameters` (text; `nil` is NULL) and returns its rows.
     @discardableResult
     public func execute(_ sql: String, _ parameters: [String?] = []) throws -> PostgresResult {
         let result = withCStrings(parameters) { values in
-            PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+            CLibPQ_PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
         }
         return try checked(result, sql: sql)
     }
@@ -49,8 +53,8 @@ public final class PostgresConnection {
     /// Sends `sql` (no parameters) and returns at once, while the server runs it; nothing else
     /// may be sent until `finishSent` has taken its result.
     public func send(_ sql: String) throws {
-        guard PQsendQuery(handle, sql) == 1 else {
-            throw PostgresError(message: "PostgreSQL: \(lostOr(Self.message(PQerrorMessage(handle))))", sqlState: nil)
+        guard CLibPQ_PQsendQuery(handle, sql) == 1 else {
+            throw PostgresError(message: "PostgreSQL: \(lostOr(Self.message(CLibPQ_PQerrorMessage(handle))))", sqlState: nil)
         }
         sentSQL = sql
     }
@@ -63,7 +67,7 @@ public final class PostgresConnection {
         sentSQL = nil
         var results: [PostgresResult] = []
         var failure: Error?
-        while let result = PQgetResult(handle) {
+        while let result = CLibPQ_PQgetResult(handle) {
             do {
                 results.append(try checked(result, sql: sql))
             } catch {
@@ -77,7 +81,7 @@ public final class PostgresConnection {
     /// Runs `sql`, which may hold several statements separated by `;` and takes no parameters
     /// (the simple query protocol: schema scripts).
     public func executeScript(_ sql: String) throws {
-        try checked(PQexec(handle, sql), sql: sql)
+        try checked(CLibPQ_PQexec(handle, sql), sql: sql)
     }
 
     /// Sends `rows` to `COPY table (columns) FROM STDIN` in text format; returns the rows copied.
@@ -101,34 +105,34 @@ public final class PostgresConnection {
     /// newline-terminated), to `COPY table (columns) FROM STDIN`, in 256 KiB messages.
     public func copy(into table: String, columns: [String], text: [UInt8]) throws {
         let sql = "COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN"
-        try checked(PQexec(handle, sql), sql: sql, expecting: PGRES_COPY_IN)
+        try checked(CLibPQ_PQexec(handle, sql), sql: sql, expecting: PGRES_COPY_IN)
         let sent = text.withUnsafeBufferPointer { bytes -> Bool in
             guard let base = bytes.baseAddress else { return true }
             var offset = 0
             while offset < bytes.count {
                 let length = min(bytes.count - offset, 1 << 18)
                 let pointer = UnsafeRawPointer(base + offset).assumingMemoryBound(to: CChar.self)
-                guard PQputCopyData(handle, pointer, Int32(length)) == 1 else { return false }
+                guard CLibPQ_PQputCopyData(handle, pointer, Int32(length)) == 1 else { return false }
                 offset += length
             }
             return true
         }
-        guard sent, PQputCopyEnd(handle, nil) == 1 else {
-            throw PostgresError(message: "COPY into \(table) failed: \(lostOr(Self.message(PQerrorMessage(handle))))", sqlState: nil)
+        guard sent, CLibPQ_PQputCopyEnd(handle, nil) == 1 else {
+            throw PostgresError(message: "COPY into \(table) failed: \(lostOr(Self.message(CLibPQ_PQerrorMessage(handle))))", sqlState: nil)
         }
-        try checked(PQgetResult(handle), sql: sql)
+        try checked(CLibPQ_PQgetResult(handle), sql: sql)
         // Drain: libpq hands back a final NULL result after COPY.
-        while let extra = PQgetResult(handle) { PQclear(extra) }
+        while let extra = CLibPQ_PQgetResult(handle) { CLibPQ_PQclear(extra) }
     }
 
     /// Whether the connection is still up (false once the server has gone or closed it).
-    public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+    public var isConnected: Bool { CLibPQ_PQstatus(handle) == CONNECTION_OK }
 
     /// Reconnects with the same parameters after the connection was lost.
     public func reconnect() throws {
-        PQreset(handle)
+        CLibPQ_PQreset(handle)
         guard isConnected else {
-            throw PostgresError(message: "cannot reconnect to \(location): \(PostgresURL.redacted(Self.message(PQerrorMessage(handle))))", sqlState: nil)
+            throw PostgresError(message: "cannot reconnect to \(location): \(PostgresURL.redacted(Self.message(CLibPQ_PQerrorMessage(handle))))", sqlState: nil)
         }
         try execute("SET client_min_messages = warning")
     }
@@ -161,17 +165,17 @@ public final class PostgresConnection {
     @discardableResult
     private func checked(_ result: OpaquePointer?, sql: String, expecting expected: ExecStatusType? = nil) throws -> PostgresResult {
         guard let result else {
-            throw PostgresError(message: "PostgreSQL: \(Self.message(PQerrorMessage(handle)))", sqlState: nil)
+            throw PostgresError(message: "PostgreSQL: \(Self.message(CLibPQ_PQerrorMessage(handle)))", sqlState: nil)
         }
-        let status = PQresultStatus(result)
+        let status = CLibPQ_PQresultStatus(result)
         let fine = expected.map { status == $0 } ?? (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)
         guard fine else {
-            let field = { (code: Character) in PQresultErrorField(result, Int32(code.asciiValue ?? 0)).map { String(cString: $0) } }
+            let field = { (code: Character) in CLibPQ_PQresultErrorField(result, Int32(code.asciiValue ?? 0)).map { String(cString: $0) } }
             let state = field("C")
             // The server's primary message and its detail, without libpq's "ERROR:  " framing.
             let message = field("M").map { primary in [primary, field("D")].compactMap { $0 }.joined(separator: ": ") }
-                ?? Self.message(PQresultErrorMessage(result))
-            PQclear(result)
+                ?? Self.message(CLibPQ_PQresultErrorMessage(result))
+            CLibPQ_PQclear(result)
             throw PostgresError(message: "PostgreSQL: \(lostOr(PostgresURL.redacted(message)))", sqlState: state)
         }
         return PostgresResult(result)
@@ -223,25 +227,25 @@ public final class PostgresResult {
     private let handle: OpaquePointer
 
     init(_ handle: OpaquePointer) { self.handle = handle }
-    deinit { PQclear(handle) }
+    deinit { CLibPQ_PQclear(handle) }
 
-    public var rowCount: Int { Int(PQntuples(handle)) }
+    public var rowCount: Int { Int(CLibPQ_PQntuples(handle)) }
 
     /// Rows inserted, updated or deleted (the command tag's count).
-    public var affectedRows: Int { Int(String(cString: PQcmdTuples(handle))) ?? 0 }
+    public var affectedRows: Int { Int(String(cString: CLibPQ_PQcmdTuples(handle))) ?? 0 }
 
     /// A value as text; `nil` for NULL.
     public func text(row: Int, column: Int) -> String? {
-        guard PQgetisnull(handle, Int32(row), Int32(column)) == 0 else { return nil }
-        return String(cString: PQgetvalue(handle, Int32(row), Int32(column)))
+        guard CLibPQ_PQgetisnull(handle, Int32(row), Int32(column)) == 0 else { return nil }
+        return String(cString: CLibPQ_PQgetvalue(handle, Int32(row), Int32(column)))
     }
 
     /// A value's bytes (text format, valid while this result lives); `nil` for NULL.
     public func bytes(row: Int, column: Int) -> UnsafeBufferPointer<UInt8>? {
-        guard PQgetisnull(handle, Int32(row), Int32(column)) == 0, let value = PQgetvalue(handle, Int32(row), Int32(column)) else {
+        guard CLibPQ_PQgetisnull(handle, Int32(row), Int32(column)) == 0, let value = CLibPQ_PQgetvalue(handle, Int32(row), Int32(column)) else {
             return nil
         }
-        let count = Int(PQgetlength(handle, Int32(row), Int32(column)))
+        let count = Int(CLibPQ_PQgetlength(handle, Int32(row), Int32(column)))
         return UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), count: count)
     }
 

@@ -18,7 +18,7 @@ final class SQLiteSession: SQLSession {
 
     func scan(_ sql: String, _ arguments: [SQLValue], _ body: (RowScanner.Row) throws -> Void) throws {
         let statement = try db.cachedStatement(sql: sql)
-        try statement.setUncheckedArguments(Self.arguments(arguments))
+        statement.setUncheckedArguments(Self.arguments(arguments))
         try RowScanner(statement).forEach(body)
     }
 
