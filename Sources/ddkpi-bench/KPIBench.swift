@@ -43,12 +43,7 @@ struct KPIBench: ParsableCommand {
         let first = CivilDate(year: 2025 - years, month: 7, day: 1)
         let files = reuse ? [] : try SyntheticChain(stores: stores, first: first, last: last).write(to: work)
         for (path, feed) in files {
-            let outcome = warehouse.ingest(path: path, options: IngestOptions(rejectThreshold: 0)) {
-                let file = try SpreadsheetFile.open(path: path)
-                let reader = FeedFileReader(
-                    definition: FeedCatalog.definition(feed), directory: try warehouse.storeDirectory(), options: FeedOptions())
-                return PreparedFeed(feed: feed) { emit in try reader.read(file, emit: emit) }
-            }
+            let outcome = FileIngestor(warehouse: warehouse, explicitFeed: feed, options: IngestOptions(rejectThreshold: 0)).ingest(path)
             guard outcome.status == .ok else { throw BenchError("\(path): \(outcome.error ?? "failed")") }
             print("ingested \(FeedFileReader.fileName(path)): \(outcome.counts.inserted) keys")
         }

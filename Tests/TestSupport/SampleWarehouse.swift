@@ -10,11 +10,8 @@ public enum SampleWarehouse {
     public static func ingest(
         _ path: String, as feed: FeedID, into warehouse: Warehouse, options: FeedOptions = FeedOptions(), threshold: Double = 1
     ) -> IngestOutcome {
-        warehouse.ingest(path: path, options: IngestOptions(rejectThreshold: threshold)) {
-            let file = try SpreadsheetFile.open(path: path)
-            let reader = FeedFileReader(definition: options.definition(feed), directory: try warehouse.storeDirectory(), options: options)
-            return PreparedFeed(feed: feed) { emit in try reader.read(file, emit: emit) }
-        }
+        FileIngestor(warehouse: warehouse, feedOptions: options, explicitFeed: feed, options: IngestOptions(rejectThreshold: threshold))
+            .ingest(path)
     }
 
     /// A warehouse at `path` holding all of `SampleFeeds/`.

@@ -56,7 +56,7 @@ struct IngestCommand: ParsableCommand {
     func run() throws {
         let configuration = try global.configuration()
         let warehouse = try global.openWarehouseForWriting(configuration)
-        let ingestor = try FeedIngestor(
+        let ingestor = FileIngestor(
             warehouse: warehouse, configuration: configuration, explicitFeed: feed,
             options: IngestOptions(force: force, dryRun: dryRun, rejectThreshold: configuration.rejectThreshold))
         var printer = IngestPrinter(log: EventLog(format: logFormat))
@@ -65,12 +65,12 @@ struct IngestCommand: ParsableCommand {
             defer { lock.release() }
             let folders = try Inbox(inbox: inbox, archive: archive, quarantine: quarantine)
             for path in try folders.pendingFiles() {
-                let outcome = ingestor.ingest(path)
+                let outcome = ingestor.ingestShowingProgress(path)
                 printer.print(outcome)
                 try folders.file(path, outcome: outcome)
             }
         } else {
-            for path in try Inbox.expand(paths) { printer.print(ingestor.ingest(path)) }
+            for path in try Inbox.expand(paths) { printer.print(ingestor.ingestShowingProgress(path)) }
         }
         printer.summary()
         if let rejects { try printer.writeRejects(to: rejects) }

@@ -44,11 +44,11 @@ struct ReferenceImportOptions: ParsableArguments {
     /// must all be valid (reject threshold 0).
     func importFile(as feed: FeedID) throws {
         let configuration = try global.configuration()
-        let ingestor = try FeedIngestor(
+        let ingestor = FileIngestor(
             warehouse: try global.openWarehouseForWriting(configuration), configuration: configuration, explicitFeed: feed,
             options: IngestOptions(force: force, rejectThreshold: 0))
         var printer = IngestPrinter()
-        printer.print(ingestor.ingest(file))
+        printer.print(ingestor.ingestShowingProgress(file))
         if printer.anyFailed { throw ExitCode(ExitStatus.inputFailed) }
     }
 }

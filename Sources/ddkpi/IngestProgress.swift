@@ -7,41 +7,19 @@ import Warehouse
 import Glibc
 #endif
 
-/// Wires a file to the warehouse: open it, decide its feed, read it with the store directory.
-struct FeedIngestor {
-    let warehouse: Warehouse
-    let configuration: Configuration
-    let explicitFeed: FeedID?
-    let options: IngestOptions
-    let directory: StoreDirectory
-
-    init(warehouse: Warehouse, configuration: Configuration, explicitFeed: FeedID?, options: IngestOptions) throws {
-        self.warehouse = warehouse
-        self.configuration = configuration
-        self.explicitFeed = explicitFeed
-        self.options = options
-        directory = try warehouse.storeDirectory()
+extension FileIngestor {
+    /// The command line's ingestor: the config's aliases, week start, date order and file-name
+    /// patterns.
+    init(warehouse: Warehouse, configuration: Configuration, explicitFeed: FeedID?, options: IngestOptions) {
+        self.init(
+            warehouse: warehouse, feedOptions: configuration.feedOptions, extraNamePatterns: configuration.namePatterns,
+            explicitFeed: explicitFeed, options: options)
     }
 
-    func ingest(_ path: String) -> IngestOutcome {
-        warehouse.ingest(path: path, options: options) {
-            let file = try SpreadsheetFile.open(path: path)
-            let detector = FeedDetector(options: configuration.feedOptions, extraNamePatterns: configuration.namePatterns)
-            let feed = try detector.detect(file, explicit: explicitFeed)
-            if feed != .stores && directory.isEmpty {
-                throw FeedError(
-                    file: FeedFileReader.fileName(path),
-                    message: "the store directory is empty: run `ddkpi stores import FILE` first")
-            }
-            let reader = FeedFileReader(
-                definition: configuration.feedOptions.definition(feed), directory: directory,
-                options: configuration.feedOptions)
-            let progress = ProgressLine.forFile(path)
-            return PreparedFeed(feed: feed) { emit in
-                defer { if progress != nil { ProgressLine.clear() } }
-                return try reader.read(file, progress: progress, emit: emit)
-            }
-        }
+    /// Ingests `path` with a progress line on a terminal for large files.
+    func ingestShowingProgress(_ path: String) -> IngestOutcome {
+        let progress = ProgressLine.forFile(path)
+        return ingest(path, progress: progress, finished: progress == nil ? nil : ProgressLine.clear)
     }
 }
 
