@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TestSupport
+import Warehouse
 import XCTest
 
 #if canImport(Glibc)
@@ -37,23 +38,26 @@ final class CrashSafetyTests: XCTestCase {
                 try TestPaths.write(Array(sales.utf8), named: "sales_audit_big.csv", in: directory))
     }
 
-    private func database(_ name: String, stores: String) throws -> String {
-        let path = directory.appendingPathComponent(name).path
-        XCTAssertEqual(try CommandRunner.ddkpi(["--db", path, "stores", "import", stores]).status, 0)
-        return path
+    /// A new SQLite warehouse named `name` (or, with `postgres`, a new schema on the test
+    /// server) holding `stores`; what `--db` takes for it.
+    private func database(_ name: String, stores: String, postgres: Bool = false) throws -> String {
+        let database = postgres ? try TestWarehouses.postgresWarehouseURL() : directory.appendingPathComponent(name).path
+        XCTAssertEqual(try CommandRunner.ddkpi(["--db", database, "stores", "import", stores]).status, 0)
+        return database
     }
 
-    /// The store_report rows, the ledger's ok runs, the integrity check and the rollup check.
-    private func state(_ path: String) throws -> (rows: Int, digest: String, okRuns: Int, integrity: String) {
-        let queue = try DatabaseQueue(path: path)
-        return try queue.read { db in
-            let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM store_report") ?? -1
-            let digest = try String.fetchOne(
-                db, sql: "SELECT group_concat(store_code || date || total_sales_cents || total_transactions || total_items, ';') FROM (SELECT * FROM store_report ORDER BY date, store_code)") ?? ""
-            let okRuns = try Int.fetchOne(db, sql: "SELECT count(*) FROM ingest_run WHERE status = 'ok' AND feed = 'sales-audit'") ?? -1
-            let integrity = try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? ""
-            return (rows, digest, okRuns, integrity)
-        }
+    /// The store_report rows, the ledger's ok runs and the integrity check (SQLite's; a
+    /// PostgreSQL server keeps its own).
+    private func state(_ database: String) throws -> (rows: Int, digest: String, okRuns: Int, integrity: String) {
+        let warehouse = try Warehouse(path: database, mode: .readOnly)
+        let rows = try warehouse.rows(
+            "SELECT store_code, date, total_sales_cents, total_transactions, total_items FROM store_report ORDER BY date, store_code",
+            columns: 5)
+        let digest = rows.map { $0.map { $0 ?? "" }.joined() }.joined(separator: ";")
+        let okRuns = Int(try warehouse.integer("SELECT count(*) FROM ingest_run WHERE status = 'ok' AND feed = 'sales-audit'") ?? -1)
+        let integrity = try warehouse.location.backendName == "sqlite"
+            ? warehouse.sqliteQueue().read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" } : "ok"
+        return (rows.count, digest, okRuns, integrity)
     }
 
     /// Starts `ddkpi` with `arguments` and SIGKILLs it after `delay` seconds (if still running).
@@ -70,15 +74,25 @@ final class CrashSafetyTests: XCTestCase {
     }
 
     func testSIGKILLDuringAnIngestLeavesAllOrNothingAndARerunMatchesACleanRun() throws {
+        try killDuringAnIngest(postgres: false)
+    }
+
+    /// The same on PostgreSQL: the server rolls back the transaction of a client that died.
+    func testSIGKILLDuringAnIngestIntoPostgreSQLLeavesAllOrNothing() throws {
+        _ = try TestPostgres.url()
+        try killDuringAnIngest(postgres: true)
+    }
+
+    private func killDuringAnIngest(postgres: Bool) throws {
         let (stores, sales) = try writeInputs()
-        let clean = try database("clean.sqlite", stores: stores)
+        let clean = try database("clean.sqlite", stores: stores, postgres: postgres)
         let started = Date()
         XCTAssertEqual(try CommandRunner.ddkpi(["--db", clean, "ingest", sales]).status, 0)
         let duration = Date().timeIntervalSince(started)
         let expected = try state(clean)
         XCTAssertEqual(expected.rows, Self.rows)
         for fraction in [0.02, 0.3, 0.6, 0.9, 1.5] {
-            let path = try database("killed-\(fraction).sqlite", stores: stores)
+            let path = try database("killed-\(fraction).sqlite", stores: stores, postgres: postgres)
             try killed(after: duration * fraction, ["--db", path, "ingest", sales])
             let after = try state(path)
             print("kill -9 at \(fraction) of a clean run (\(Int(duration * fraction * 1000)) ms): \(after.rows) rows landed, integrity \(after.integrity)")
