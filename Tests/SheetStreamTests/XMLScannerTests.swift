@@ -168,6 +168,17 @@ final class XMLScannerTests: XCTestCase {
         XCTAssertEqual(scanError("<a><!ELEMENT a></a>"), "unexpected markup \"<!ELEMENT\"")
     }
 
+    /// XML 1.0 §2.4: "]]>" may only end a CDATA section, also when a buffer refill falls inside it.
+    func testCDATAEndInTextIsAnError() throws {
+        for chunk in [1, 2, 3, 1 << 20] {
+            XCTAssertThrowsError(try scan("<a>x]]>y</a>", chunk: chunk, bufferSize: 64), "chunk \(chunk)")
+            XCTAssertThrowsError(try scan("<a>" + String(repeating: "z", count: 70) + "]]>y</a>", chunk: chunk, bufferSize: 64))
+        }
+        XCTAssertEqual(scanError("<a>x]]>y</a>"), "\"]]>\" in text (it may only end a CDATA section)")
+        XCTAssertEqual(try scan("<a>]] ]> ]]] &gt;</a>"), ["<a>", "]] ]> ]]] >", "</a>"])
+        XCTAssertEqual(try scan("<a><![CDATA[x]]></a>"), ["<a>", "x", "</a>"])
+    }
+
     func testInvalidUTF8IsAnError() {
         XCTAssertThrowsError(try scan(Array("<a>".utf8) + [0xC3, 0x28] + Array("</a>".utf8))) { error in
             XCTAssertEqual((error as? XMLError)?.message, "text is not valid UTF-8")

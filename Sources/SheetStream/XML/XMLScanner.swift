@@ -518,8 +518,9 @@ final class XMLScanner {
     }
 
     /// Bytes that end plain text or need a closer look: controls other than tab and line feed
-    /// (carriage returns are normalised), `&` and `<`, as a bit set of the bytes below 64.
-    private static let specialTextBytes: UInt64 = 0xFFFF_F9FF | 1 << 0x26 | 1 << 0x3C
+    /// (carriage returns are normalised), `&`, `<` and `>` (which may end a forbidden `]]>`), as
+    /// a bit set of the bytes below 64.
+    private static let specialTextBytes: UInt64 = 0xFFFF_F9FF | 1 << 0x26 | 1 << 0x3C | 1 << 0x3E
 
     /// The index of the `<` that ends the short text at `start`, if the text (under 64 bytes,
     /// as cell values are) is plain ASCII needing no check or decoding: one pass instead of a
@@ -553,6 +554,8 @@ final class XMLScanner {
             index -= 1
         }
         if cut > start, buffer[cut - 1] == UInt8(ascii: "\r") { cut -= 1 }
+        // Nor after a `]`, which may begin a `]]>` that text must not contain.
+        while cut > start, buffer[cut - 1] == UInt8(ascii: "]") { cut -= 1 }
         var lead = cut - 1
         while lead >= max(start, cut - 4), buffer[lead] & 0xC0 == 0x80 { lead -= 1 }
         if lead >= start, buffer[lead] >= 0xC0 {
@@ -571,8 +574,13 @@ final class XMLScanner {
         }
         var needsDecoding = false
         var nonASCII = false
-        for byte in text {
-            if byte < 0x20 {
+        for (index, byte) in text.enumerated() {
+            if byte == UInt8(ascii: ">"), decodingReferences, index >= 2, text[index - 1] == UInt8(ascii: "]"),
+               text[index - 2] == UInt8(ascii: "]")
+            {
+                // XML 1.0 §2.4: "]]>" may only end a CDATA section.
+                throw error("\"]]>\" in text (it may only end a CDATA section)")
+            } else if byte < 0x20 {
                 if byte == UInt8(ascii: "\r") {
                     needsDecoding = true
                 } else if byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\n") {
