@@ -10,8 +10,8 @@ import PostgresClient
 /// `INSERT` under a savepoint, which a new day's rows (no key exists yet) pass at twice the
 /// speed; when one of its keys exists, that is rolled back and the batch merged, with the
 /// same result as if it had been merged at once (and the file's later batches of that table
-/// are merged at once). The server writes a batch while the caller
-/// reads the next; every other statement first waits for it (`settle`).
+/// are merged at once). The server writes a batch while the caller reads the next; every other
+/// statement first waits for it (`settle`).
 ///
 /// The feed tables' store references are checked with each batch (one hashed anti-join),
 /// instead of by per-row foreign-key triggers: those cost 3.2 s per million rows here, more
