@@ -20,7 +20,7 @@ enum HTMLStyle {
         thead tr:first-child td { border: none; }
         th[scope="row"], thead th:first-child { text-align: left; }
         td { text-align: right; font-variant-numeric: tabular-nums; }
-        thead th.text, td.text, th.text { text-align: left; }
+        thead th.text, td.text, th.text { text-align: left; } thead th.number { text-align: right; }
         td.up-text { color: #0b6b2e; background: #e3f3e7; }
         td.down-text { color: #a3121f; background: #fbe4e6; }
         svg { font-family: inherit; display: block; }
