@@ -75,13 +75,21 @@ enum XMLStreamParser {
         }
         handler.context = context
         xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_HUGE.rawValue))
+        var contextFreeErrors: Int32 = 0
+        CLibXML2_countGenericErrors(&contextFreeErrors)
         let status = withExtendedLifetime((session, input)) { xmlParseDocument(context) }
+        CLibXML2_restoreGenericErrors()
         if let error = input.error { throw error }
         if let failure = handler.failure {
             throw XMLError(file: file, part: part, line: failure.line > 0 ? failure.line : nil, message: failure.message)
         }
         if status != 0 || context.pointee.wellFormed == 0 {
             throw XMLError(file: file, part: part, message: "malformed XML")
+        }
+        // After a byte sequence invalid in the declared encoding, libxml2 says so only to its
+        // generic error function and reads on in another encoding.
+        if contextFreeErrors > 0 {
+            throw XMLError(file: file, part: part, message: "the part is not valid in its declared encoding")
         }
         // libxml2 takes a NUL byte after the root element for the end of the input and stops
         // there, well-formed; anything left unread is content after the document's end.
