@@ -50,7 +50,7 @@ public final class Warehouse {
             guard !pending.isEmpty else { return }
             guard let lock = try backend.tryIngestLock() else { throw WarehouseLockHeld(location: location) }
             defer { lock.release() }
-            // Another process may have migrated while this one waited for nothing: ask again.
+            // Another process may have migrated between the first look and the lock: look again.
             appliedMigrations = try backend.pendingMigrations()
             do {
                 try backend.migrate()

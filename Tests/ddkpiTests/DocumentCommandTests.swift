@@ -84,7 +84,7 @@ extension GoldenReportTests {
         let pdf = try Data(contentsOf: URL(fileURLWithPath: path))
         XCTAssertTrue(pdf.starts(with: Array("%PDF".utf8)))
         let text = String(decoding: pdf, as: UTF8.self)
-        let pages = text.components(separatedBy: "/Type /Page").count - 1 - (text.components(separatedBy: "/Type /Pages").count - 1)
+        let pages = Self.pageCount(text)
         XCTAssertGreaterThanOrEqual(pages, 9, "6 stores, 2 regions and the company, each from a new page")
     }
 
@@ -174,11 +174,16 @@ extension GoldenReportTests {
         XCTAssertEqual(result.status, 0, result.stderr)
         let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
         XCTAssertTrue(text.hasPrefix("%PDF"))
-        let pages = text.components(separatedBy: "/Type /Page").count - 1 - (text.components(separatedBy: "/Type /Pages").count - 1)
+        let pages = Self.pageCount(text)
         XCTAssertGreaterThanOrEqual(pages, 7, "6 stores and the chain-wide top 10, each from a new page")
         let missing = try CommandRunner.ddkpi(["--db", database, "merch", "--quarter", "2025Q2", "--by", "vendor", "--format", "pdf"])
         XCTAssertEqual(missing.status, 2)
         XCTAssertTrue(missing.stderr.contains("--format pdf writes a file: give --output FILE"), missing.stderr)
+    }
+
+    /// The pages of a PDF: its `/Type /Page` objects (not the `/Type /Pages` tree).
+    private static func pageCount(_ pdf: String) -> Int {
+        pdf.components(separatedBy: "/Type /Page").count - pdf.components(separatedBy: "/Type /Pages").count
     }
 
     /// An executable on the PATH.
