@@ -1,5 +1,6 @@
 import Feeds
 import SheetStream
+import Warehouse
 
 /// Whether a feed is current (SPEC section 15).
 public enum FreshnessVerdict: String, Sendable {
@@ -15,12 +16,11 @@ public struct FreshnessPolicy: Sendable, Equatable {
 
     /// Daily feeds are late after 2 days, weekly ones after 9, unless configured.
     public func threshold(for feed: FeedID) -> Int {
-        thresholds[feed] ?? (Self.weeklyFeeds.contains(feed) ? 9 : 2)
+        thresholds[feed] ?? (feed.cadence == .weekly ? 9 : 2)
     }
 
     /// Feeds judged once by their latest date over all stores: they have no rows on a quiet day.
     public static let eventFeeds: Set<FeedID> = [.creditApps, .crmIntakes, .birdeyeReviews, .outboundCalls]
-    static let weeklyFeeds: Set<FeedID> = [.birdeyeReviews, .outboundCalls]
 }
 
 /// One line of `ddkpi status`: a feed, for one active store or (event feeds) for all stores.

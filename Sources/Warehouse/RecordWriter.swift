@@ -32,37 +32,23 @@ struct RecordWriter<Session: SQLSession> {
         switch record {
         case .salesAudit(let r):
             rollups.add(r)
-            try startRow(FeedUpserts.salesAudit)
-            pending.add(r.store)
-            pending.add(r.date)
-            addFigures(r.figures)
-            pending.add(r.figures.upt)
-            pending.add(r.figures.adsCents)
-            pending.add(runID)
+            try add(r, to: FeedTables.salesAudit)
         case .creditApplications(let r):
             rollups.add(r, \.applications)
-            try startRow(FeedUpserts.credit)
-            addDailyCount(r)
+            try add(r, to: FeedTables.creditApplications)
         case .crmIntakes(let r):
             rollups.add(r, \.intakes)
-            try startRow(FeedUpserts.intakes)
-            addDailyCount(r)
+            try add(r, to: FeedTables.crmIntakes)
         case .birdeyeReviews(let r):
             rollups.add(r, \.reviews)
-            try startRow(FeedUpserts.reviews)
-            addWeeklyCounts(r)
+            try add(r, to: FeedTables.birdeyeReviews)
         case .outboundCalls(let r):
             rollups.add(r, \.calls)
-            try startRow(FeedUpserts.calls)
-            addWeeklyCounts(r)
+            try add(r, to: FeedTables.outboundCalls)
         case .employeeSales(let r):
-            try startRow(FeedUpserts.employeeSales)
-            addGrain(r.grain)
-            pending.add(r.store)
-            pending.add(r.employeeId)
-            addFigures(r.figures)
-            pending.add(r.grain.name)
-            pending.add(runID)
+            try add(r, to: FeedTables.employeeSales)
+        case .merchSales(let r):
+            try add(r, to: FeedTables.merchSales)
         case .employeeName(let r):
             // Not a row of the file's table: it does not count in the file's upsert counts.
             try session.execute(
@@ -73,28 +59,17 @@ struct RecordWriter<Session: SQLSession> {
                 WHERE excluded.name_as_of >= employee.name_as_of
                 """,
                 [.text(r.employeeId), .text(r.name), .text(r.asOf.iso8601), .integer(runID)])
-            return
-        case .merchSales(let r):
-            try startRow(FeedUpserts.merchSales)
-            addGrain(r.grain)
-            pending.add(r.store)
-            pending.add(r.vendorKey)
-            pending.add(r.category)
-            pending.add(r.vendorName)
-            pending.add(r.totalSalesCents)
-            pending.add(r.totalItems)
-            pending.add(r.grain.name)
-            pending.add(runID)
         case .goal(let r):
-            try startRow(FeedUpserts.goal)
+            try startRow(ReferenceUpserts.goal)
             pending.add(r.period)
             pending.add(r.scope)
             pending.add(r.metric)
             pending.add(r.date?.iso8601 ?? "")
             pending.add(r.target)
+            try endRow()
         case .store(let r):
             // One at a time: each store's aliases are replaced right after it.
-            try startRow(FeedUpserts.store)
+            try startRow(ReferenceUpserts.store)
             pending.add(r.code)
             pending.add(r.name)
             pending.add(r.region)
@@ -102,8 +77,13 @@ struct RecordWriter<Session: SQLSession> {
             try endRow()
             try flush()
             try replaceAliases(of: r)
-            return
         }
+    }
+
+    /// Adds a record's row to its feed table's batch.
+    private mutating func add<Record>(_ record: Record, to table: FeedTable<Record>) throws {
+        try startRow(table.upsert)
+        table.bind(record, runID: runID, into: &pending)
         try endRow()
     }
 
@@ -150,35 +130,6 @@ struct RecordWriter<Session: SQLSession> {
         pendingRows = 0
     }
 
-    /// A day or month row's `date` key (a day through the arena's fast date path).
-    private mutating func addGrain(_ grain: ReportGrain) {
-        if case .day(let date) = grain { pending.add(date) } else { pending.add(grain.key) }
-    }
-
-    /// Sales, transactions, items, CCP and GP, in the column order both sales tables share.
-    private mutating func addFigures(_ figures: SalesFigures) {
-        pending.add(figures.totalSalesCents)
-        pending.add(figures.totalTransactions)
-        pending.add(figures.totalItems)
-        pending.add(figures.ccpPctMillionths)
-        pending.add(figures.gpPctMillionths)
-    }
-
-    private mutating func addDailyCount(_ record: DailyCountRecord) {
-        pending.add(record.store)
-        pending.add(record.date)
-        pending.add(record.count)
-        pending.add(runID)
-    }
-
-    private mutating func addWeeklyCounts(_ record: WeeklyCountRecord) {
-        pending.add(record.store)
-        pending.add(record.weekStart)
-        pending.add(record.total)
-        for day in 0..<7 { pending.add(record.dailyCounts?[day]) }
-        pending.add(runID)
-    }
-
     private func replaceAliases(of store: StoreRecord) throws {
         try session.execute("DELETE FROM store_alias WHERE store_code = ?", [.text(store.code)])
         for alias in store.aliases {
@@ -192,33 +143,8 @@ struct RecordWriter<Session: SQLSession> {
     }
 }
 
-/// The upsert of each feed table and of the reference tables.
-enum FeedUpserts {
-    static let dailyColumns = (0..<7).map { "day_\($0)" }
-    static let salesAudit = UpsertStatement(
-        table: "store_report", key: ["store_code", "date"],
-        values: [
-            "total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths", "upt",
-            "ads_cents",
-        ],
-        untracked: ["ingest_run_id"], referencesStore: true)
-    static let credit = UpsertStatement(
-        table: "credit_report", key: ["store_code", "date"], values: ["total_applications"], untracked: ["ingest_run_id"], referencesStore: true)
-    static let intakes = UpsertStatement(
-        table: "crm_intake_report", key: ["store_code", "date"], values: ["total_intakes"], untracked: ["ingest_run_id"], referencesStore: true)
-    static let reviews = UpsertStatement(
-        table: "birdeye_report", key: ["store_code", "week_start"], values: ["review_count"] + dailyColumns,
-        untracked: ["ingest_run_id"], referencesStore: true)
-    static let calls = UpsertStatement(
-        table: "outbound_call_report", key: ["store_code", "week_start"], values: ["total_calls"] + dailyColumns,
-        untracked: ["ingest_run_id"], referencesStore: true)
-    static let employeeSales = UpsertStatement(
-        table: "employee_report", key: ["date", "store_code", "employee_id"],
-        values: ["total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths"],
-        untracked: ["grain", "ingest_run_id"], referencesStore: true)
-    static let merchSales = UpsertStatement(
-        table: "merch_report", key: ["date", "store_code", "vendor_key", "category"],
-        values: ["vendor_name", "total_sales_cents", "total_items"], untracked: ["grain", "ingest_run_id"], referencesStore: true)
+/// The upserts of the reference tables (the feed tables' are declared in `FeedTables`).
+enum ReferenceUpserts {
     static let store = UpsertStatement(table: "store", key: ["code"], values: ["name", "region", "status"])
     static let goal = UpsertStatement(table: "goal", key: ["period", "scope", "metric", "date"], values: ["target"])
 }

@@ -58,7 +58,7 @@ public struct MerchSums: Equatable, Sendable {
     }
 }
 
-/// Which dimension of `merch_report` a report ranks.
+/// Which dimension of the merch table a report ranks.
 public enum MerchDimension: String, Sendable, CaseIterable {
     case vendor, category
 }
@@ -70,7 +70,7 @@ extension Warehouse {
     public func employeeMeasures(from start: CivilDate, through end: CivilDate) throws -> [EmployeeStoreKey: MeasureSums] {
         var sums: [EmployeeStoreKey: MeasureSums] = [:]
         try readDayOrMonthRows(
-            table: "employee_report",
+            table: FeedTables.employeeSales.name,
             columns: ["employee_id", "total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths"],
             from: start, through: end,
             key: { row in EmployeeStoreKey(employeeId: row.text(2), store: row.text(1)) },
@@ -100,7 +100,7 @@ extension Warehouse {
         let keyColumn = dimension == .vendor ? "vendor_key" : "category"
         let nameColumn = dimension == .vendor ? "vendor_name" : "category"
         try readDayOrMonthRows(
-            table: "merch_report", columns: [keyColumn, nameColumn, "total_sales_cents", "total_items"],
+            table: FeedTables.merchSales.name, columns: [keyColumn, nameColumn, "total_sales_cents", "total_items"],
             condition: "\(keyColumn) <> ''", from: start, through: end,
             key: { row in RowPair(row, 1, 2) },
             add: { row, pair in

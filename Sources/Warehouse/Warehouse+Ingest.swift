@@ -105,7 +105,7 @@ extension Warehouse {
         started: String, outcome: inout IngestOutcome
     ) throws -> Bool {
         let runID = try insertRun(session, path: path, feed: prepared.feed, started: started)
-        var writer = try RecordWriter(session, table: FeedCatalog.definition(prepared.feed).table, runID: runID)
+        var writer = try RecordWriter(session, table: prepared.feed.table, runID: runID)
         var records = 0
         let result = try prepared.read { record in
             records += 1

@@ -159,8 +159,8 @@ extension Warehouse {
             flushMonth()
         }
         for (table, column, path) in [
-            ("birdeye_report", "review_count", \MeasureSums.reviews),
-            ("outbound_call_report", "total_calls", \MeasureSums.calls),
+            (FeedTables.birdeyeReviews.name, "review_count", \MeasureSums.reviews),
+            (FeedTables.outboundCalls.name, "total_calls", \MeasureSums.calls),
         ] {
             let sql = """
                 SELECT store_code, week_start, \(column), day_0, day_1, day_2, day_3, day_4, day_5, day_6
@@ -195,9 +195,9 @@ extension Warehouse {
 
         var table: String {
             switch self {
-            case .sales: return "store_report"
-            case .applications: return "credit_report"
-            case .intakes: return "crm_intake_report"
+            case .sales: return FeedTables.salesAudit.name
+            case .applications: return FeedTables.creditApplications.name
+            case .intakes: return FeedTables.crmIntakes.name
             }
         }
 
@@ -246,15 +246,15 @@ extension Warehouse {
 
     /// Whether any feed has a record in `[start, end]`.
     public func hasData(from start: CivilDate, through end: CivilDate) throws -> Bool {
-        let (first, last, weekFirst) = (start.iso8601, end.iso8601, start.adding(days: -6).iso8601)
-        let daily = ["store_report", "credit_report", "crm_intake_report"].map {
-            (sql: "SELECT 1 FROM \($0) WHERE date BETWEEN ? AND ? LIMIT 1", arguments: [first, last])
-        }
-        let weekly = ["birdeye_report", "outbound_call_report"].map {
-            (sql: "SELECT 1 FROM \($0) WHERE week_start BETWEEN ? AND ? LIMIT 1", arguments: [weekFirst, last])
+        // A week counts when it may reach into the range: its start at most 6 days before it.
+        let queries = FeedTables.rolledUp.map { table in
+            (
+                sql: "SELECT 1 FROM \(table.name) WHERE \(table.period.dateColumn) BETWEEN ? AND ? LIMIT 1",
+                arguments: [start.adding(days: -table.period.daysAfterKey).iso8601, end.iso8601]
+            )
         }
         return try backend.read { session in
-            for query in daily + weekly where try session.integer(query.sql, query.arguments.map(SQLValue.text)) != nil {
+            for query in queries where try session.integer(query.sql, query.arguments.map(SQLValue.text)) != nil {
                 return true
             }
             return false

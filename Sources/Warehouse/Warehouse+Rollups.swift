@@ -148,14 +148,12 @@ extension Warehouse {
     private static func recomputeAll(_ session: some SQLSession) throws -> [StoreMonth: MeasureSums] {
         var first: CivilDate?
         var last: CivilDate?
-        for (table, column, span) in [
-            ("store_report", "date", 0), ("credit_report", "date", 0), ("crm_intake_report", "date", 0),
-            ("birdeye_report", "week_start", 6), ("outbound_call_report", "week_start", 6),
-        ] {
-            try session.scan("SELECT min(\(column)), max(\(column)) FROM \(table)") { row in
+        for table in FeedTables.rolledUp {
+            let column = table.period.dateColumn
+            try session.scan("SELECT min(\(column)), max(\(column)) FROM \(table.name)") { row in
                 guard let low = CivilDate(iso8601: row.text(0)), let high = CivilDate(iso8601: row.text(1)) else { return }
                 first = min(first ?? low, low)
-                last = max(last ?? high, high.adding(days: span))
+                last = max(last ?? high, high.adding(days: table.period.daysAfterKey))
             }
         }
         guard let first, let last else { return [:] }

@@ -35,104 +35,97 @@ public enum FeedCatalog {
     /// The definition of a feed, before any config-file aliases.
     public static func definition(_ id: FeedID) -> FeedDefinition {
         switch id {
-        case .salesAudit:
-            var fields: [CanonicalField: [String]] = [
-                .store: storeAliases, .date: dateAliases, .upt: ["UPT"], .ads: ["ADS", "Avg Sale", "Average Sale", "Avg Ticket"],
-            ]
-            fields.merge(salesFields) { $1 }
-            return FeedDefinition(
-                id: id, fields: fields,
-                layouts: [[.field(.store), .field(.date), .field(.totalSales), .field(.totalTransactions), .field(.totalItems)]],
-                table: "store_report")
-        case .employeePerformance:
-            var fields: [CanonicalField: [String]] = [
-                .store: storeAliases, .date: dateAliases, .period: periodAliases, .employeeId: employeeIdAliases,
-                .employeeName: employeeNameAliases,
-            ]
-            fields.merge(salesFields) { $1 }
-            let sales: [FieldRequirement] = [.field(.totalSales), .field(.totalTransactions), .field(.totalItems)]
-            return FeedDefinition(
-                id: id, fields: fields,
-                layouts: [[.field(.employeeId), .field(.store), .anyOf([.date, .period])] + sales],
-                table: "employee_report")
-        case .merchSales:
-            return FeedDefinition(
-                id: id,
-                fields: [
-                    .store: storeAliases, .date: dateAliases, .period: periodAliases, .vendor: vendorAliases,
-                    .vendorId: vendorIdAliases, .category: categoryAliases, .totalSales: salesFields[.totalSales] ?? [],
-                    .totalItems: salesFields[.totalItems] ?? [],
-                ],
-                layouts: [
-                    [
-                        .field(.store), .anyOf([.date, .period]), .anyOf([.vendor, .vendorId, .category]), .field(.totalSales),
-                        .field(.totalItems),
-                    ]
-                ],
-                table: "merch_report")
-        case .creditApps:
-            return FeedDefinition(
-                id: id, fields: [.store: storeAliases, .date: dateAliases],
-                layouts: [[.field(.store), .field(.date)]], table: "credit_report")
-        case .birdeyeReviews:
-            var fields: [CanonicalField: [String]] = [
-                .store: storeAliases, .date: dateAliases, .weekStart: weekStartAliases,
-                .reviewCount: ["Reviews", "Review Count", "# Reviews"], .rating: ["Rating", "Star Rating", "Stars"],
-            ]
-            fields.merge(weekdayAliases) { $1 }
-            return FeedDefinition(
-                id: id, fields: fields,
-                layouts: [
-                    [.field(.store), .field(.weekStart), .field(.reviewCount)], [.field(.store), .field(.weekStart), .anyWeekday()],
-                    [.field(.store), .field(.date)],
-                ],
-                table: "birdeye_report")
-        case .crmIntakes:
-            return FeedDefinition(
-                id: id, fields: [.store: storeAliases, .date: dateAliases],
-                layouts: [[.field(.store), .field(.date)]], table: "crm_intake_report")
-        case .outboundCalls:
-            var fields: [CanonicalField: [String]] = [.store: storeAliases, .date: dateAliases, .weekStart: weekStartAliases]
-            fields.merge(weekdayAliases) { $1 }
-            return FeedDefinition(
-                id: id, fields: fields,
-                layouts: [[.field(.store), .field(.weekStart), .anyWeekday()], [.field(.store), .field(.date)]],
-                table: "outbound_call_report")
-        case .stores:
-            return FeedDefinition(
-                id: id,
-                fields: [
-                    .code: ["Code", "Store Code", "Store", "Store #", "Store No"], .name: ["Name", "Store Name"],
-                    .region: ["Region", "District"], .status: ["Status"], .aliases: ["Aliases", "Alias", "Also Known As"],
-                ],
-                layouts: [[.field(.code), .field(.name)]], table: "store")
-        case .goals:
-            return FeedDefinition(
-                id: id,
-                fields: [
-                    .period: ["Period", "Month"], .scope: ["Scope", "Store"], .metric: ["Metric", "KPI"],
-                    .target: ["Target", "Goal"], .date: ["Date", "Day"],
-                ],
-                layouts: [[.field(.period), .field(.scope), .field(.metric), .field(.target)]], table: "goal")
-        }
-    }
-
-    /// Header signatures that identify a feed by its columns alone (SPEC section 3), used only
-    /// when neither `--feed` nor the file name decides.
-    static func signature(of id: FeedID) -> Set<String> {
-        switch id {
-        case .salesAudit: return []
-        case .creditApps: return ["applicationdate", "appdate", "applicant", "applicantname", "creditlimit"]
-        case .birdeyeReviews: return ["rating", "starrating", "stars", "reviewdate", "reviews", "reviewcount", "reviewer"]
-        case .crmIntakes: return ["intakedate", "company", "intake"]
-        case .outboundCalls: return ["calldate", "calltime", "mon", "monday", "duration", "callduration", "dialednumber"]
-        case .employeePerformance: return Set(employeeIdAliases.map(HeaderKey.normalize))
-        case .merchSales: return Set((vendorAliases + vendorIdAliases + categoryAliases).map(HeaderKey.normalize))
-        case .stores, .goals: return []
+        case .salesAudit: return salesAudit
+        case .employeePerformance: return employeePerformance
+        case .merchSales: return merchSales
+        case .creditApps: return creditApps
+        case .birdeyeReviews: return birdeyeReviews
+        case .crmIntakes: return crmIntakes
+        case .outboundCalls: return outboundCalls
+        case .stores: return stores
+        case .goals: return goals
         }
     }
 
     /// Feeds whose signature is tested before any other, in this order: their header rows hold
     /// every field `sales-audit` needs too, so they must never be read as it (SPEC section 3).
     static let signatureFirst: [FeedID] = [.employeePerformance, .merchSales]
+
+    static let salesAudit = FeedDefinition(
+        id: .salesAudit,
+        fields: salesFields.merging([
+            .store: storeAliases, .date: dateAliases, .upt: ["UPT"], .ads: ["ADS", "Avg Sale", "Average Sale", "Avg Ticket"],
+        ]) { $1 },
+        layouts: [[.field(.store), .field(.date), .field(.totalSales), .field(.totalTransactions), .field(.totalItems)]])
+
+    static let employeePerformance = FeedDefinition(
+        id: .employeePerformance,
+        fields: salesFields.merging([
+            .store: storeAliases, .date: dateAliases, .period: periodAliases, .employeeId: employeeIdAliases,
+            .employeeName: employeeNameAliases,
+        ]) { $1 },
+        layouts: [
+            [
+                .field(.employeeId), .field(.store), .anyOf([.date, .period]), .field(.totalSales), .field(.totalTransactions),
+                .field(.totalItems),
+            ]
+        ],
+        signature: employeeIdAliases)
+
+    static let merchSales = FeedDefinition(
+        id: .merchSales,
+        fields: [
+            .store: storeAliases, .date: dateAliases, .period: periodAliases, .vendor: vendorAliases,
+            .vendorId: vendorIdAliases, .category: categoryAliases, .totalSales: salesFields[.totalSales] ?? [],
+            .totalItems: salesFields[.totalItems] ?? [],
+        ],
+        layouts: [
+            [
+                .field(.store), .anyOf([.date, .period]), .anyOf([.vendor, .vendorId, .category]), .field(.totalSales),
+                .field(.totalItems),
+            ]
+        ],
+        signature: vendorAliases + vendorIdAliases + categoryAliases)
+
+    static let creditApps = FeedDefinition(
+        id: .creditApps, fields: [.store: storeAliases, .date: dateAliases], layouts: [[.field(.store), .field(.date)]],
+        signature: ["Application Date", "App Date", "Applicant", "Applicant Name", "Credit Limit"])
+
+    static let birdeyeReviews = FeedDefinition(
+        id: .birdeyeReviews,
+        fields: weekdayAliases.merging([
+            .store: storeAliases, .date: dateAliases, .weekStart: weekStartAliases,
+            .reviewCount: ["Reviews", "Review Count", "# Reviews"], .rating: ["Rating", "Star Rating", "Stars"],
+        ]) { $1 },
+        layouts: [
+            [.field(.store), .field(.weekStart), .field(.reviewCount)], [.field(.store), .field(.weekStart), .anyWeekday()],
+            [.field(.store), .field(.date)],
+        ],
+        signature: ["Rating", "Star Rating", "Stars", "Review Date", "Reviews", "Review Count", "Reviewer"])
+
+    static let crmIntakes = FeedDefinition(
+        id: .crmIntakes, fields: [.store: storeAliases, .date: dateAliases], layouts: [[.field(.store), .field(.date)]],
+        signature: ["Intake Date", "Company", "Intake"])
+
+    static let outboundCalls = FeedDefinition(
+        id: .outboundCalls,
+        fields: weekdayAliases.merging([.store: storeAliases, .date: dateAliases, .weekStart: weekStartAliases]) { $1 },
+        layouts: [[.field(.store), .field(.weekStart), .anyWeekday()], [.field(.store), .field(.date)]],
+        signature: ["Call Date", "Call Time", "Mon", "Monday", "Duration", "Call Duration", "Dialed Number"])
+
+    static let stores = FeedDefinition(
+        id: .stores,
+        fields: [
+            .code: ["Code", "Store Code", "Store", "Store #", "Store No"], .name: ["Name", "Store Name"],
+            .region: ["Region", "District"], .status: ["Status"], .aliases: ["Aliases", "Alias", "Also Known As"],
+        ],
+        layouts: [[.field(.code), .field(.name)]])
+
+    static let goals = FeedDefinition(
+        id: .goals,
+        fields: [
+            .period: ["Period", "Month"], .scope: ["Scope", "Store"], .metric: ["Metric", "KPI"], .target: ["Target", "Goal"],
+            .date: ["Date", "Day"],
+        ],
+        layouts: [[.field(.period), .field(.scope), .field(.metric), .field(.target)]])
 }

@@ -18,15 +18,16 @@ public struct FeedDefinition: Sendable {
     public private(set) var aliases: [String: CanonicalField]
     /// Accepted layouts: a header row must satisfy every requirement of one of them.
     public var layouts: [[FieldRequirement]]
-    /// The warehouse table the records land in (keyed by the feed's dedup key).
-    public var table: String
+    /// Normalised header keys any one of which marks a header row as this feed's when neither
+    /// `--feed` nor the file name decides (SPEC section 3); empty when the feed has none.
+    public var signature: Set<String>
 
-    public init(
-        id: FeedID, fields: [CanonicalField: [String]], layouts: [[FieldRequirement]], table: String
-    ) {
+    /// A feed of `fields` (field → header aliases), accepting `layouts`, recognised by any
+    /// header of `signature`.
+    public init(id: FeedID, fields: [CanonicalField: [String]], layouts: [[FieldRequirement]], signature: [String] = []) {
         self.id = id
         self.layouts = layouts
-        self.table = table
+        self.signature = Set(signature.map(HeaderKey.normalize))
         aliases = [:]
         for (field, names) in fields {
             for name in names { aliases[HeaderKey.normalize(name)] = field }

@@ -29,7 +29,7 @@ public struct SalesFigures: Equatable, Sendable {
     }
 }
 
-/// One store-day of the POS sales audit (`store_report`).
+/// One store-day of the POS sales audit.
 public struct SalesAuditRecord: Equatable, Sendable {
     public var store: String
     public var date: CivilDate
@@ -42,7 +42,7 @@ public struct SalesAuditRecord: Equatable, Sendable {
     }
 }
 
-/// A count per store and day: credit applications (`credit_report`) or CRM intakes (`crm_intake_report`).
+/// A count per store and day: credit applications or CRM intakes.
 public struct DailyCountRecord: Equatable, Sendable {
     public var store: String
     public var date: CivilDate
@@ -55,8 +55,7 @@ public struct DailyCountRecord: Equatable, Sendable {
     }
 }
 
-/// A count per store and week: Birdeye reviews (`birdeye_report`) or outbound calls
-/// (`outbound_call_report`), with the count of each day from `weekStart` when known.
+/// A count per store and week: Birdeye reviews or outbound calls, with the count of each day from `weekStart` when known.
 public struct WeeklyCountRecord: Equatable, Sendable {
     public var store: String
     public var weekStart: CivilDate
@@ -144,7 +143,7 @@ public enum ReportGrain: Equatable, Hashable, Sendable {
     }
 }
 
-/// One associate's sales at one store over a day or a month (`employee_report`).
+/// One associate's sales at one store over a day or a month.
 public struct EmployeeSalesRecord: Equatable, Sendable {
     /// The id as trimmed text (`0042` and `42` differ).
     public var employeeId: String
@@ -160,7 +159,7 @@ public struct EmployeeSalesRecord: Equatable, Sendable {
     }
 }
 
-/// An associate's name as of a day (`employee`): the name on the associate's latest row.
+/// An associate's name as of a day: the name on the associate's latest row.
 public struct EmployeeNameRecord: Equatable, Sendable {
     public var employeeId: String
     public var name: String
@@ -174,7 +173,7 @@ public struct EmployeeNameRecord: Equatable, Sendable {
     }
 }
 
-/// Sales of one vendor and/or category at one store over a day or a month (`merch_report`).
+/// Sales of one vendor and/or category at one store over a day or a month.
 public struct MerchSalesRecord: Equatable, Sendable {
     public var store: String
     public var grain: ReportGrain

@@ -40,7 +40,7 @@ public struct FeedDetector: Sendable {
                 try file.readRows(of: sheet) { row in
                     let keys = Set(row.cells.compactMap { TextNormalizer.text(of: $0) }.map(HeaderKey.normalize))
                     // Associates and merch first: their header rows satisfy sales-audit as well.
-                    if let feed = FeedCatalog.signatureFirst.first(where: { !FeedCatalog.signature(of: $0).isDisjoint(with: keys) }) {
+                    if let feed = FeedCatalog.signatureFirst.first(where: { !FeedCatalog.definition($0).signature.isDisjoint(with: keys) }) {
                         if HeaderMap.match(row, definition: options.definition(feed)) != nil {
                             candidates = [feed]
                             throw Done()
@@ -52,7 +52,7 @@ public struct FeedDetector: Sendable {
                     for feed in FeedID.dataFeeds where !FeedCatalog.signatureFirst.contains(feed)
                         && HeaderMap.match(row, definition: options.definition(feed)) != nil
                     {
-                        if !FeedCatalog.signature(of: feed).isDisjoint(with: keys) { candidates.insert(feed) }
+                        if !FeedCatalog.definition(feed).signature.isDisjoint(with: keys) { candidates.insert(feed) }
                     }
                     if !candidates.isEmpty { throw Done() }
                     if seen.isEmpty, row.usedWidth > 1 { seen = row.cells.compactMap(TextNormalizer.text(of:)) }

@@ -1,0 +1,105 @@
+import Feeds
+
+/// How a feed table's rows are placed in time, which names its date column.
+enum FeedTablePeriod: Sendable {
+    /// One row per store-day, keyed by `date`.
+    case day
+    /// One row per store-week, keyed by `week_start`, with the seven days' counts when known.
+    case week
+    /// One row per day (`date` = `YYYY-MM-DD`) or per whole month (`date` = `YYYY-MM`), a
+    /// `grain` column saying which (SPEC section 9).
+    case dayOrMonth
+
+    /// The key column that places a row in time.
+    var dateColumn: String { self == .week ? "week_start" : "date" }
+
+    /// Days a row covers after its date column's day (a week: 6; a month row's own month end
+    /// is read from its key).
+    var daysAfterKey: Int { self == .week ? 6 : 0 }
+
+    /// How often a feed of this table is expected to send rows (SPEC section 15).
+    var cadence: FeedCadence { self == .week ? .weekly : .daily }
+}
+
+/// How often a feed is expected to send rows (SPEC section 15).
+public enum FeedCadence: Sendable {
+    case daily, weekly
+}
+
+/// A feed table, declared once: its name, dedup key, value columns, how rows are placed in
+/// time, and how a record binds to a row. The upsert (and PostgreSQL's staging `COPY`), the
+/// measures and rollups, freshness and the schema check read it from here.
+///
+/// Every feed table also has `ingest_run_id`, the run that last wrote the row, after its
+/// declared columns; its primary key is `key` in the order given (the date column first, so a
+/// day's file appends at the end of the B-tree).
+struct FeedTable<Record>: FeedTableDescription {
+    let feed: FeedID
+    let name: String
+    let period: FeedTablePeriod
+    /// The dedup key, in primary-key order.
+    let key: [FeedColumn<Record>]
+    /// Columns whose change makes an upsert an update.
+    let values: [FeedColumn<Record>]
+    /// Columns written with the row whose change alone leaves it unchanged (besides `ingest_run_id`).
+    let untracked: [FeedColumn<Record>]
+    /// The upsert of a row, in the column order `bind` gives values.
+    let upsert: UpsertStatement
+    /// Every declared column in binding order: key, values, untracked.
+    private let columns: [FeedColumn<Record>]
+
+    init(
+        feed: FeedID, name: String, period: FeedTablePeriod, key: [FeedColumn<Record>], values: [FeedColumn<Record>],
+        untracked: [FeedColumn<Record>] = []
+    ) {
+        self.feed = feed
+        self.name = name
+        self.period = period
+        self.key = key
+        self.values = values
+        self.untracked = untracked
+        columns = key + values + untracked
+        upsert = UpsertStatement(
+            table: name, key: key.map(\.name), values: values.map(\.name),
+            untracked: untracked.map(\.name) + [Self.runColumn], referencesStore: true)
+    }
+
+    /// The column every feed table has for the run that last wrote a row.
+    static var runColumn: String { "ingest_run_id" }
+
+    /// Appends a record's row (every column, then the run) to `values`.
+    func bind(_ record: Record, runID: Int64, into values: inout PendingValues) {
+        for column in columns { column.bind(record, &values) }
+        values.add(runID)
+    }
+
+    var keyColumnNames: [String] { key.map(\.name) }
+
+    func columnDefinitions(_ backend: BackendKind) -> [(name: String, definition: String)] {
+        columns.map { ($0.name, $0.definition(backend)) }
+            + [(Self.runColumn, "\(Self.runColumn) \(ColumnType.integer.sql(backend))")]
+    }
+}
+
+/// What every feed table says of itself, whatever its record type: for the code that walks
+/// all of them (freshness, rollup recomputation, the schema check).
+protocol FeedTableDescription {
+    var feed: FeedID { get }
+    var name: String { get }
+    var period: FeedTablePeriod { get }
+    /// The dedup key's columns, in primary-key order.
+    var keyColumnNames: [String] { get }
+    /// Each column's name and its definition for `backend` (as `ALTER TABLE … ADD COLUMN`
+    /// takes it), the key first and `ingest_run_id` last.
+    func columnDefinitions(_ backend: BackendKind) -> [(name: String, definition: String)]
+}
+
+extension FeedTableDescription {
+    /// `CREATE TABLE` for the table as declared (named `name` unless another is given): the
+    /// migration that adds a feed table, or rebuilds one, takes its DDL from here on both
+    /// backends; the dedup key is the primary key, `WITHOUT ROWID` on SQLite.
+    func createTableSQL(_ backend: BackendKind, named tableName: String? = nil) -> String {
+        let body = columnDefinitions(backend).map(\.definition) + ["PRIMARY KEY (\(keyColumnNames.joined(separator: ", ")))"]
+        return "CREATE TABLE \(tableName ?? name) (\n    \(body.joined(separator: ",\n    "))\n)\(backend == .sqlite ? " WITHOUT ROWID" : "");"
+    }
+}
