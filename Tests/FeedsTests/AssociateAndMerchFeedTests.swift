@@ -42,6 +42,23 @@ final class AssociateAndMerchFeedTests: XCTestCase {
         XCTAssertEqual(detector.feed(forFileName: "associate_sales.csv"), .employeePerformance)
     }
 
+    /// Issue 20, defect 1: an associate file saved under a sales-audit name overwrote store
+    /// sales. The associate and merch header signatures win over file-name tokens (SPEC section 3).
+    func testAnAssociateFileNamedLikeASalesAuditIsReadAsAssociates() throws {
+        let detector = FeedDetector(options: FeedOptions())
+        let associates = "Store,Date,Emp #,Employee,Net Sales,Transactions,Items\n08,2025-07-01,42,Ava,100,1,1\n"
+        for name in ["Daily_Sales_Audit_Store.csv", "sales-audit_2025.csv", "credit_0701.csv"] {
+            XCTAssertEqual(try detector.detect(try open(name, associates), explicit: nil), .employeePerformance, name)
+        }
+        let merch = "Store,Date,Vendor,Net Sales,Units\n08,2025-07-01,Pandora,100,1\n"
+        XCTAssertEqual(try detector.detect(try open("sales_audit_vendors.csv", merch), explicit: nil), .merchSales)
+        // The name still decides for its own feed's headers, and --feed over everything.
+        let sales = "Store,Date,Net Sales,Transactions,Items\n08,2025-07-01,100,1,1\n"
+        XCTAssertEqual(try detector.detect(try open("Daily_Sales_Audit.csv", sales), explicit: nil), .salesAudit)
+        XCTAssertEqual(try detector.detect(try open("sales_audit.csv", associates), explicit: .salesAudit), .salesAudit)
+        XCTAssertEqual(try detector.detect(try open("credit_0701.csv", "Store,Date\n08,2025-07-01\n"), explicit: nil), .creditApps)
+    }
+
     func testEveryAliasOfTheSpecMapsToItsField() {
         let employees = FeedCatalog.definition(.employeePerformance)
         for alias in ["Employee ID", "Emp ID", "Emp #", "Employee #", "Associate ID", "Salesperson ID", "Clerk #"] {

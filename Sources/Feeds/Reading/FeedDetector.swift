@@ -28,44 +28,64 @@ public struct FeedDetector: Sendable {
         return matches.count == 1 ? matches.first : nil
     }
 
-    /// The feed of a file: explicit, by name, or by header signature.
+    /// The feed of a file: explicit; else an associate or merch header signature (SPEC section
+    /// 3: those win over file-name tokens, so an associate file named like a sales audit is read
+    /// as associates); else by name; else by the other header signatures.
     public func detect(_ file: SpreadsheetFile, explicit: FeedID?) throws -> FeedID {
         if let explicit { return explicit }
-        if let byName = feed(forFileName: file.path) { return byName }
+        let byName = feed(forFileName: file.path)
         var seen: [String] = []
         var candidates = Set<FeedID>()
-        for sheet in file.sheets where sheet.kind == "worksheet" || sheet.kind == "csv" {
-            struct Done: Error {}
-            do {
-                try file.readRows(of: sheet) { row in
-                    let keys = Set(row.cells.compactMap { TextNormalizer.text(of: $0) }.map(HeaderKey.normalize))
-                    // Associates and merch first: their header rows satisfy sales-audit as well.
-                    if let feed = FeedCatalog.signatureFirst.first(where: { !FeedCatalog.definition($0).signature.isDisjoint(with: keys) }) {
-                        if HeaderMap.match(row, definition: options.definition(feed)) != nil {
-                            candidates = [feed]
-                            throw Done()
-                        }
-                    } else if HeaderMap.match(row, definition: options.definition(.salesAudit)) != nil {
-                        candidates = [.salesAudit]
-                        throw Done()
-                    }
-                    for feed in FeedID.dataFeeds where !FeedCatalog.signatureFirst.contains(feed)
-                        && HeaderMap.match(row, definition: options.definition(feed)) != nil
-                    {
-                        if !FeedCatalog.definition(feed).signature.isDisjoint(with: keys) { candidates.insert(feed) }
-                    }
-                    if !candidates.isEmpty { throw Done() }
-                    if seen.isEmpty, row.usedWidth > 1 { seen = row.cells.compactMap(TextNormalizer.text(of:)) }
-                    if row.number >= options.headerSearchRows { throw Done() }
-                }
-            } catch is Done {}
-            if !candidates.isEmpty { break }
+        // With a name that decides, a file whose rows cannot be read is the reader's to report.
+        let scan = { (inspect: (Row, Set<String>) -> Bool) in
+            do { try scanHeaderRows(of: file, inspect) } catch where byName != nil {}
         }
+        try scan { row, keys in
+            // Associates and merch first: their header rows satisfy sales-audit as well.
+            if let feed = FeedCatalog.signatureFirst.first(where: { !FeedCatalog.definition($0).signature.isDisjoint(with: keys) }) {
+                if HeaderMap.match(row, definition: options.definition(feed)) != nil {
+                    candidates = [feed]
+                    return true
+                }
+            } else if byName == nil, HeaderMap.match(row, definition: options.definition(.salesAudit)) != nil {
+                candidates = [.salesAudit]
+                return true
+            }
+            // The name decides when no associate or merch header row is found.
+            if byName != nil { return false }
+            for feed in FeedID.dataFeeds where !FeedCatalog.signatureFirst.contains(feed)
+                && HeaderMap.match(row, definition: options.definition(feed)) != nil
+            {
+                if !FeedCatalog.definition(feed).signature.isDisjoint(with: keys) { candidates.insert(feed) }
+            }
+            if !candidates.isEmpty { return true }
+            if seen.isEmpty, row.usedWidth > 1 { seen = row.cells.compactMap(TextNormalizer.text(of:)) }
+            return false
+        }
+        if let byName, !FeedCatalog.signatureFirst.contains(where: candidates.contains) { return byName }
         if candidates.count == 1, let feed = candidates.first { return feed }
         let name = FeedFileReader.fileName(file.path)
         let which = candidates.isEmpty ? "cannot tell which feed this is" : "its headers fit several feeds (\(candidates.map(\.rawValue).sorted().joined(separator: ", ")))"
         throw FeedError(
             file: name,
             message: "\(which); headers seen: \(seen.isEmpty ? "(none)" : seen.joined(separator: ", ")). Name it with --feed (\(FeedID.dataFeeds.map(\.rawValue).joined(separator: ", ")))")
+    }
+
+    /// Shows `inspect` each row of the header search area of every worksheet (or the CSV), with
+    /// the row's normalised header keys, until it returns `true`.
+    private func scanHeaderRows(of file: SpreadsheetFile, _ inspect: (Row, Set<String>) -> Bool) throws {
+        struct Done: Error {}
+        var found = false
+        try withoutActuallyEscaping(inspect) { inspect in
+            for sheet in file.sheets where !found && (sheet.kind == "worksheet" || sheet.kind == "csv") {
+                do {
+                    try file.readRows(of: sheet) { row in
+                        let keys = Set(row.cells.compactMap { TextNormalizer.text(of: $0) }.map(HeaderKey.normalize))
+                        found = inspect(row, keys)
+                        if found || row.number >= options.headerSearchRows { throw Done() }
+                    }
+                } catch is Done {}
+            }
+        }
     }
 }
