@@ -39,7 +39,7 @@ public struct FileIngestor {
             let reader = FeedFileReader(definition: feedOptions.definition(feed), directory: directory, options: feedOptions)
             return PreparedFeed(feed: feed) { emit in
                 defer { finished?() }
-                return try reader.read(file, progress: progress, emit: emit)
+                return try reader.read(file, progress: progress, emitWithRow: emit)
             }
         }
     }

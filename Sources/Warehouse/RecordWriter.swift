@@ -20,6 +20,8 @@ struct RecordWriter<Session: SQLSession> {
     /// Rows written to the file's table (the rollups can simply add the file's sums when every
     /// one of them was an insert).
     private var rowsWritten = 0
+    /// Records per store and their dates, for the ledger's per-store counts.
+    private var stores = RunStoreTally()
 
     init(_ session: Session, table: String, runID: Int64) throws {
         self.session = session
@@ -28,37 +30,47 @@ struct RecordWriter<Session: SQLSession> {
         pending = PendingValues(capacity: min(session.upsertBatchSize, 4096) * 12)
     }
 
-    mutating func write(_ record: FeedRecord) throws {
+    /// Writes a record read at source row `row` (SPEC section 16: its provenance).
+    mutating func write(_ record: FeedRecord, row: Int) throws {
         switch record {
         case .salesAudit(let r):
             rollups.add(r)
-            try add(r, to: FeedTables.salesAudit)
+            stores.add(store: r.store, date: r.date)
+            try add(r, row: row, to: FeedTables.salesAudit)
         case .creditApplications(let r):
             rollups.add(r, \.applications)
-            try add(r, to: FeedTables.creditApplications)
+            stores.add(store: r.store, date: r.date)
+            try add(r, row: row, to: FeedTables.creditApplications)
         case .crmIntakes(let r):
             rollups.add(r, \.intakes)
-            try add(r, to: FeedTables.crmIntakes)
+            stores.add(store: r.store, date: r.date)
+            try add(r, row: row, to: FeedTables.crmIntakes)
         case .birdeyeReviews(let r):
             rollups.add(r, \.reviews)
-            try add(r, to: FeedTables.birdeyeReviews)
+            stores.add(store: r.store, date: r.weekStart)
+            try add(r, row: row, to: FeedTables.birdeyeReviews)
         case .outboundCalls(let r):
             rollups.add(r, \.calls)
-            try add(r, to: FeedTables.outboundCalls)
+            stores.add(store: r.store, date: r.weekStart)
+            try add(r, row: row, to: FeedTables.outboundCalls)
         case .employeeSales(let r):
-            try add(r, to: FeedTables.employeeSales)
+            stores.add(store: r.store, grain: r.grain)
+            try add(r, row: row, to: FeedTables.employeeSales)
         case .merchSales(let r):
-            try add(r, to: FeedTables.merchSales)
+            stores.add(store: r.store, grain: r.grain)
+            try add(r, row: row, to: FeedTables.merchSales)
         case .employeeName(let r):
-            // Not a row of the file's table: it does not count in the file's upsert counts.
+            // Not a row of the file's table: it does not count in the file's upsert counts. A
+            // name that does not change leaves the row (and its run) as it was.
             try session.execute(
                 """
-                INSERT INTO employee (employee_id, name, name_as_of, ingest_run_id) VALUES (?, ?, ?, ?)
+                INSERT INTO employee (employee_id, name, name_as_of, ingest_run_id, source_row) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT(employee_id) DO UPDATE SET name = excluded.name, name_as_of = excluded.name_as_of,
-                    ingest_run_id = excluded.ingest_run_id
+                    ingest_run_id = excluded.ingest_run_id, source_row = excluded.source_row
                 WHERE excluded.name_as_of >= employee.name_as_of
+                    AND (excluded.name <> employee.name OR excluded.name_as_of <> employee.name_as_of)
                 """,
-                [.text(r.employeeId), .text(r.name), .text(r.asOf.iso8601), .integer(runID)])
+                [.text(r.employeeId), .text(r.name), .text(r.asOf.iso8601), .integer(runID), SQLValue(row)])
         case .goal(let r):
             try startRow(ReferenceUpserts.goal)
             pending.add(r.period)
@@ -66,6 +78,8 @@ struct RecordWriter<Session: SQLSession> {
             pending.add(r.metric)
             pending.add(r.date?.iso8601 ?? "")
             pending.add(r.target)
+            pending.add(runID)
+            pending.add(row)
             try endRow()
         case .store(let r):
             // One at a time: each store's aliases are replaced right after it.
@@ -74,6 +88,8 @@ struct RecordWriter<Session: SQLSession> {
             pending.add(r.name)
             pending.add(r.region)
             pending.add(r.status)
+            pending.add(runID)
+            pending.add(row)
             try endRow()
             try flush()
             try replaceAliases(of: r)
@@ -81,17 +97,20 @@ struct RecordWriter<Session: SQLSession> {
     }
 
     /// Adds a record's row to its feed table's batch.
-    private mutating func add<Record>(_ record: Record, to table: FeedTable<Record>) throws {
+    private mutating func add<Record>(_ record: Record, row: Int, to table: FeedTable<Record>) throws {
         try startRow(table.upsert)
-        table.bind(record, runID: runID, into: &pending)
+        table.bind(record, runID: runID, sourceRow: row, into: &pending)
         try endRow()
     }
 
-    /// Writes what is still pending and returns the file's counts.
+    /// Writes what is still pending and the run's per-store counts, and returns the file's counts.
     mutating func finish() throws -> UpsertCounts {
         try flush()
         let counts = try session.upsertCounts(table: table)
         try rollups.apply(session, onlyInserts: counts.inserted == rowsWritten)
+        if let history = HistoryTable.named(table) {
+            try RunStoreCounts.write(stores, of: runID, in: history, fileCounts: counts, session)
+        }
         return counts
     }
 
@@ -130,7 +149,20 @@ struct RecordWriter<Session: SQLSession> {
         pendingRows = 0
     }
 
+    /// Replaces a store's aliases with the record's, keeping the ones it had in history when
+    /// they change (SPEC section 16), so an undo can give them back.
     private func replaceAliases(of store: StoreRecord) throws {
+        var current: [(key: String, alias: String)] = []
+        try session.scan("SELECT alias_key, alias FROM store_alias WHERE store_code = ? ORDER BY alias_key", [.text(store.code)]) { row in
+            current.append((row.text(0), row.text(1)))
+        }
+        let incoming = store.aliases.map { (key: TextNormalizer.matchKey($0), alias: $0) }.sorted { $0.key < $1.key }
+        guard !current.elementsEqual(incoming, by: { $0.key == $1.key && $0.alias == $1.alias }) else { return }
+        for old in current.isEmpty ? [nil] : current.map(Optional.some) {
+            try session.execute(
+                "INSERT INTO store_alias_history (replaced_by_run, store_code, alias_key, alias) VALUES (?, ?, ?, ?)",
+                [.integer(runID), .text(store.code), SQLValue(old?.key), SQLValue(old?.alias)])
+        }
         try session.execute("DELETE FROM store_alias WHERE store_code = ?", [.text(store.code)])
         for alias in store.aliases {
             try session.execute(
@@ -141,10 +173,15 @@ struct RecordWriter<Session: SQLSession> {
                 [.text(TextNormalizer.matchKey(alias)), .text(alias), .text(store.code)])
         }
     }
+
 }
 
 /// The upserts of the reference tables (the feed tables' are declared in `FeedTables`).
 enum ReferenceUpserts {
-    static let store = UpsertStatement(table: "store", key: ["code"], values: ["name", "region", "status"])
-    static let goal = UpsertStatement(table: "goal", key: ["period", "scope", "metric", "date"], values: ["target"])
+    static let store = UpsertStatement(
+        table: "store", key: ["code"], values: ["name", "region", "status"],
+        untracked: [HistoryTable.runColumn, HistoryTable.sourceRowColumn])
+    static let goal = UpsertStatement(
+        table: "goal", key: ["period", "scope", "metric", "date"], values: ["target"],
+        untracked: [HistoryTable.runColumn, HistoryTable.sourceRowColumn])
 }

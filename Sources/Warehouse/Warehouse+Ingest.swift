@@ -22,9 +22,11 @@ public struct IngestOptions: Sendable {
 /// `read` calls on the calling thread, the database's).
 public struct PreparedFeed {
     public var feed: FeedID
-    public var read: (_ emit: (FeedRecord) throws -> Void) throws -> FeedReadResult
+    /// Reads the file, handing each record with its source row (the 1-based sheet row or CSV
+    /// record) to `emit`.
+    public var read: (_ emit: (FeedRecord, _ row: Int) throws -> Void) throws -> FeedReadResult
 
-    public init(feed: FeedID, read: @escaping (_ emit: (FeedRecord) throws -> Void) throws -> FeedReadResult) {
+    public init(feed: FeedID, read: @escaping (_ emit: (FeedRecord, _ row: Int) throws -> Void) throws -> FeedReadResult) {
         self.feed = feed
         self.read = read
     }
@@ -50,6 +52,8 @@ public struct IngestOutcome: Sendable {
     public var warnings: [String] = []
     public var error: String?
     public var dryRun = false
+    /// The sheet the records were read from (the file's name for a CSV).
+    public var sheet: String?
 }
 
 extension Warehouse {
@@ -107,10 +111,10 @@ extension Warehouse {
         let runID = try insertRun(session, path: path, feed: prepared.feed, started: started)
         var writer = try RecordWriter(session, table: prepared.feed.table, runID: runID)
         var records = 0
-        let result = try prepared.read { record in
+        let result = try prepared.read { record, row in
             records += 1
             if records % 1024 == 0, check.isReady { try check.run(session) }
-            try writer.write(record)
+            try writer.write(record, row: row)
         }
         try check.run(session)
         outcome.read = result.read
@@ -119,6 +123,7 @@ extension Warehouse {
         outcome.rejects = result.rejects
         outcome.warnings = result.warnings
         outcome.counts = try writer.finish()
+        outcome.sheet = result.sheet
         if result.rejectRate > options.rejectThreshold {
             throw IngestFailure(
                 message: "\(result.rejected) of \(result.read - result.skipped) rows rejected (\(Self.percent(result.rejectRate))), over the \(Self.percent(options.rejectThreshold)) threshold; nothing was written")
@@ -144,14 +149,14 @@ extension Warehouse {
         try session.execute(
             """
             UPDATE ingest_run SET size = ?, sha256 = ?, finished_at = ?, status = ?, read_rows = ?, inserted = ?,
-                updated = ?, unchanged = ?, skipped = ?, rejected = ?, error = ?
+                updated = ?, unchanged = ?, skipped = ?, rejected = ?, error = ?, sheet = ?
             WHERE id = ?
             """,
             [
                 .integer(Int64(fingerprint?.size ?? 0)), .text(fingerprint?.digest ?? ""), .text(Self.timestamp()),
                 .text(outcome.status.rawValue), SQLValue(outcome.read), SQLValue(outcome.counts.inserted),
                 SQLValue(outcome.counts.updated), SQLValue(outcome.counts.unchanged), SQLValue(outcome.skipped),
-                SQLValue(outcome.rejected), SQLValue(outcome.error), .integer(runID),
+                SQLValue(outcome.rejected), SQLValue(outcome.error), SQLValue(outcome.sheet), .integer(runID),
             ])
         for reject in outcome.rejects {
             try session.execute(

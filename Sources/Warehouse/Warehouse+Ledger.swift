@@ -18,41 +18,49 @@ public struct IngestRun: Sendable, Codable, Equatable {
     public var rejected: Int
     public var error: String?
     public var rejects: [Reject]
+    /// The sheet the run read (a CSV's name), when it read one.
+    public var sheet: String?
+    /// Whether the run's history was pruned (or it predates history), so it cannot be undone.
+    public var historyPruned: Bool
 }
 
 extension Warehouse {
     /// The most recent ledger rows, newest first.
     public func runs(limit: Int) throws -> [IngestRun] {
-        try backend.read { session in
-            var runs: [IngestRun] = []
-            try session.scan(
-                """
-                SELECT id, path, size, sha256, feed, started_at, finished_at, status, read_rows, inserted, updated, unchanged,
-                    skipped, rejected, error
-                FROM ingest_run ORDER BY id DESC LIMIT ?
-                """,
-                [SQLValue(limit)]
-            ) { row in
-                runs.append(
-                    IngestRun(
-                        id: row.int64(0), path: row.text(1), size: row.int64(2), sha256: row.text(3), feed: row.optionalText(4),
-                        startedAt: row.text(5), finishedAt: row.text(6), status: row.text(7), read: Int(row.int64(8)),
-                        inserted: Int(row.int64(9)), updated: Int(row.int64(10)), unchanged: Int(row.int64(11)),
-                        skipped: Int(row.int64(12)), rejected: Int(row.int64(13)), error: row.optionalText(14), rejects: []))
-            }
-            for index in runs.indices {
-                let file = FeedFileReader.fileName(runs[index].path)
-                try session.scan(
-                    "SELECT sheet, row, column_name, header, value, reason FROM ingest_reject WHERE run_id = ? ORDER BY row",
-                    [.integer(runs[index].id)]
-                ) { reject in
-                    runs[index].rejects.append(
-                        Reject(
-                            file: file, sheet: reject.text(0), row: Int(reject.int64(1)), column: reject.optionalText(2),
-                            header: reject.optionalText(3), value: reject.text(4), reason: reject.text(5)))
-                }
-            }
-            return runs
+        try backend.read { session in try Self.runs(session, condition: "TRUE", [], limit: limit) }
+    }
+
+    /// Ledger rows matching `condition`, newest first, with their rejects.
+    static func runs(_ session: some SQLSession, condition: String, _ arguments: [SQLValue], limit: Int) throws -> [IngestRun] {
+        var runs: [IngestRun] = []
+        try session.scan(
+            """
+            SELECT id, path, size, sha256, feed, started_at, finished_at, status, read_rows, inserted, updated, unchanged,
+                skipped, rejected, error, sheet, history_pruned
+            FROM ingest_run WHERE \(condition) ORDER BY id DESC LIMIT ?
+            """,
+            arguments + [SQLValue(limit)]
+        ) { row in
+            runs.append(
+                IngestRun(
+                    id: row.int64(0), path: row.text(1), size: row.int64(2), sha256: row.text(3), feed: row.optionalText(4),
+                    startedAt: row.text(5), finishedAt: row.text(6), status: row.text(7), read: Int(row.int64(8)),
+                    inserted: Int(row.int64(9)), updated: Int(row.int64(10)), unchanged: Int(row.int64(11)),
+                    skipped: Int(row.int64(12)), rejected: Int(row.int64(13)), error: row.optionalText(14), rejects: [],
+                    sheet: row.optionalText(15), historyPruned: row.int64(16) != 0))
         }
+        for index in runs.indices {
+            let file = FeedFileReader.fileName(runs[index].path)
+            try session.scan(
+                "SELECT sheet, row, column_name, header, value, reason FROM ingest_reject WHERE run_id = ? ORDER BY row",
+                [.integer(runs[index].id)]
+            ) { reject in
+                runs[index].rejects.append(
+                    Reject(
+                        file: file, sheet: reject.text(0), row: Int(reject.int64(1)), column: reject.optionalText(2),
+                        header: reject.optionalText(3), value: reject.text(4), reason: reject.text(5)))
+            }
+        }
+        return runs
     }
 }

@@ -168,6 +168,7 @@ extension Warehouse {
                     """)
             _ = try rebuildRollups(SQLiteSession(db))
         }
+        migrator.registerMigration(HistoryMigration.name, migrate: HistoryMigration.sqlite)
         return migrator
     }
 

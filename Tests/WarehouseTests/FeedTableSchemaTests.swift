@@ -23,6 +23,16 @@ final class FeedTableSchemaTests: XCTestCase {
                     Dictionary(uniqueKeysWithValues: declared.map { ($0.name, $0.definition) }), live.definitions, table.name)
                 XCTAssertEqual(table.keyColumnNames, live.primaryKey, "\(table.name) primary key")
             }
+            // Every history table holds its table's columns and the run that replaced them.
+            for table in HistoryTable.all {
+                let (columns, history) = try warehouse.backend.read { session in
+                    (try Self.liveColumns(of: table.name, backend, session), try Self.liveColumns(of: table.history, backend, session))
+                }
+                XCTAssertEqual(
+                    Set(history.definitions.keys), Set(columns.definitions.keys).subtracting(["id"]).union(["replaced_by_run"]),
+                    table.history)
+                XCTAssertEqual(Set(table.key + table.values), Set(columns.definitions.keys).subtracting(["id"]), table.name)
+            }
         }
     }
 
@@ -61,10 +71,10 @@ final class FeedTableSchemaTests: XCTestCase {
         let record = WeeklyCountRecord(
             store: "08", weekStart: CivilDate(year: 2025, month: 6, day: 2), total: 9, dailyCounts: [1, 2, 0, 0, 3, 3, 0])
         var values = PendingValues(capacity: 16)
-        FeedTables.outboundCalls.bind(record, runID: 42, into: &values)
+        FeedTables.outboundCalls.bind(record, runID: 42, sourceRow: 7, into: &values)
         XCTAssertEqual(FeedTables.outboundCalls.upsert.columns, [
             "week_start", "store_code", "total_calls", "day_0", "day_1", "day_2", "day_3", "day_4", "day_5", "day_6",
-            "ingest_run_id",
+            "ingest_run_id", "source_row",
         ])
         XCTAssertEqual(values.count, FeedTables.outboundCalls.upsert.columnCount)
     }

@@ -50,12 +50,12 @@ final class PostgresWarehouseTests: XCTestCase {
             let reader = FeedFileReader(definition: FeedCatalog.definition(.salesAudit), directory: try warehouse.storeDirectory(), options: FeedOptions())
             return PreparedFeed(feed: .salesAudit) { emit in
                 var emitted = 0
-                return try reader.read(file) { record in
+                return try reader.read(file) { record, row in
                     if emitted == 2 {
                         try killer.execute(
                             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
                     }
-                    try emit(record)
+                    try emit(record, row)
                     emitted += 1
                 }
             }

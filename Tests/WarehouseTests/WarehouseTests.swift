@@ -42,9 +42,9 @@ final class WarehouseTests: XCTestCase {
                 definition: FeedCatalog.definition(feed), directory: try warehouse.storeDirectory(), options: FeedOptions())
             return PreparedFeed(feed: feed) { emit in
                 var written = 0
-                return try reader.read(spreadsheet) { record in
+                return try reader.read(spreadsheet) { record, row in
                     if let failAfter, written == failAfter { throw SimulatedCrash() }
-                    try emit(record)
+                    try emit(record, row)
                     written += 1
                 }
             }
@@ -132,8 +132,8 @@ final class WarehouseTests: XCTestCase {
             let outcome = warehouse.ingest(path: path, options: IngestOptions()) {
                 PreparedFeed(feed: .salesAudit) { emit in
                     let figures = SalesFigures(totalSalesCents: 100, totalTransactions: 1, totalItems: 1)
-                    try emit(.salesAudit(SalesAuditRecord(store: "08", date: CivilDate(year: 2025, month: 7, day: 14), figures: figures)))
-                    try emit(.salesAudit(SalesAuditRecord(store: "99", date: CivilDate(year: 2025, month: 7, day: 14), figures: figures)))
+                    try emit(.salesAudit(SalesAuditRecord(store: "08", date: CivilDate(year: 2025, month: 7, day: 14), figures: figures)), 2)
+                    try emit(.salesAudit(SalesAuditRecord(store: "99", date: CivilDate(year: 2025, month: 7, day: 14), figures: figures)), 3)
                     return FeedReadResult(feed: .salesAudit, sheet: "credit_small.csv", headerRow: 1)
                 }
             }

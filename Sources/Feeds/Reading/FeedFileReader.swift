@@ -24,11 +24,20 @@ public struct FeedFileReader {
 
     /// Reads `file`, handing records to `emit` (which may throw to abort the file) and the rows
     /// read so far to `progress` every `progressInterval` rows.
+    public func read(
+        _ file: SpreadsheetFile, progress: ((Int) -> Void)? = nil, emit: (FeedRecord) throws -> Void
+    ) throws -> FeedReadResult {
+        try read(file, progress: progress, emitWithRow: { record, _ in try emit(record) })
+    }
+
+    /// Reads `file` as `read(_:progress:emit:)` does, handing each record with its source row:
+    /// the 1-based sheet row or CSV record it was read from (for a count of events, the first
+    /// row that counted in it).
     ///
     /// The file is parsed on a background thread; rows are mapped, and `emit` and `progress`
     /// called, on the calling thread.
     public func read(
-        _ file: SpreadsheetFile, progress: ((Int) -> Void)? = nil, emit: (FeedRecord) throws -> Void
+        _ file: SpreadsheetFile, progress: ((Int) -> Void)? = nil, emitWithRow emit: (FeedRecord, _ row: Int) throws -> Void
     ) throws -> FeedReadResult {
         let (sheet, header) = try findHeader(in: file)
         var state = FeedRowMapper(

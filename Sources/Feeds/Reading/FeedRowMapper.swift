@@ -12,7 +12,7 @@ struct FeedRowMapper {
     var daily = DailyCounter()
     var weekly: WeeklyCounter
     /// Per associate, the name on the row with the latest date (later rows win ties).
-    var employeeNames: [String: (asOf: CivilDate, name: String)] = [:]
+    var employeeNames: [String: (asOf: CivilDate, name: String, row: Int)] = [:]
     let cache: NormalizationCache
     var progress: ((Int) -> Void)?
 
@@ -29,7 +29,7 @@ struct FeedRowMapper {
 
     private var definition: FeedDefinition { reader.definition }
 
-    mutating func map(_ row: Row, emit: (FeedRecord) throws -> Void) throws {
+    mutating func map(_ row: Row, emit: (FeedRecord, _ row: Int) throws -> Void) throws {
         result.read += 1
         if result.read % FeedFileReader.progressInterval == 0 { progress?(result.read) }
         if row.isBlank || TotalRow.isTotal(row, storeColumn: header[.store] ?? header[.code])
@@ -42,7 +42,7 @@ struct FeedRowMapper {
         if isCSV && row.cells.count != header.width {
             fields.failRow("has \(row.cells.count) fields, but the header row has \(header.width)")
         } else if let record = mapFields(&fields) {
-            try emit(record)
+            try emit(record, row.number)
         }
         if let reject = fields.reject {
             result.rejected += 1
@@ -50,15 +50,17 @@ struct FeedRowMapper {
         }
     }
 
-    mutating func finish(emit: (FeedRecord) throws -> Void) throws {
+    /// Emits what the file aggregated (event counts, associates' latest names), each with the
+    /// first source row that counted in it.
+    mutating func finish(emit: (FeedRecord, _ row: Int) throws -> Void) throws {
         switch definition.id {
-        case .creditApps: try daily.records.forEach { try emit(.creditApplications($0)) }
-        case .crmIntakes: try daily.records.forEach { try emit(.crmIntakes($0)) }
-        case .birdeyeReviews: try weekly.records.forEach { try emit(.birdeyeReviews($0)) }
-        case .outboundCalls: try weekly.records.forEach { try emit(.outboundCalls($0)) }
+        case .creditApps: for (record, row) in daily.records { try emit(.creditApplications(record), row) }
+        case .crmIntakes: for (record, row) in daily.records { try emit(.crmIntakes(record), row) }
+        case .birdeyeReviews: for (record, row) in weekly.records { try emit(.birdeyeReviews(record), row) }
+        case .outboundCalls: for (record, row) in weekly.records { try emit(.outboundCalls(record), row) }
         case .employeePerformance:
             for (id, latest) in employeeNames.sorted(by: { $0.key < $1.key }) {
-                try emit(.employeeName(EmployeeNameRecord(employeeId: id, name: latest.name, asOf: latest.asOf)))
+                try emit(.employeeName(EmployeeNameRecord(employeeId: id, name: latest.name, asOf: latest.asOf)), latest.row)
             }
         case .salesAudit, .merchSales, .stores, .goals: break
         }
@@ -105,7 +107,7 @@ struct FeedRowMapper {
         if let name {
             // One dictionary access per row: the entry is read and replaced in place.
             let asOf = grain.lastDay
-            Self.keepLatest(&employeeNames[id, default: (asOf, name)], asOf: asOf, name: name)
+            Self.keepLatest(&employeeNames[id, default: (asOf, name, fields.row.number)], asOf: asOf, name: name, row: fields.row.number)
         }
         return .employeeSales(EmployeeSalesRecord(employeeId: id, store: code, grain: grain, figures: figures))
     }
@@ -131,7 +133,7 @@ struct FeedRowMapper {
     /// Counts an event row (a credit application, an intake) for its store-day.
     private mutating func countDailyEvent(_ fields: inout RowFields) {
         guard let code = fields.required(.store, store), let day = fields.required(.date, date) else { return }
-        daily.add(store: code, date: day)
+        daily.add(store: code, date: day, row: fields.row.number)
     }
 
     /// Counts a review or call row for its store-week: an event with a date, a weekly total, or
@@ -140,12 +142,12 @@ struct FeedRowMapper {
         guard let code = fields.required(.store, store) else { return }
         if fields.isPresent(.date) || !fields.has(.weekStart) {
             guard let day = fields.required(.date, date) else { return }
-            weekly.add(store: code, date: day)
+            weekly.add(store: code, date: day, row: fields.row.number)
         } else if fields.has(.reviewCount) {
             guard let week = fields.required(.weekStart, date),
                   let count = fields.required(.reviewCount, ValueNormalizer.count)
             else { return }
-            weekly.add(store: code, weekOf: week, total: count)
+            weekly.add(store: code, weekOf: week, total: count, row: fields.row.number)
         } else if CanonicalField.weekdays.contains(where: fields.has) {
             guard let given = fields.required(.weekStart, date) else { return }
             // SPEC section 4: the week is normalised first, and each weekday column is that
@@ -154,7 +156,7 @@ struct FeedRowMapper {
             for day in CanonicalField.weekdays where fields.has(day) {
                 guard let count = fields.optional(day, ValueNormalizer.count), let weekday = day.weekdayIndex else { return }
                 let columnDate = week.adding(days: (weekday - reader.options.weekStart + 7) % 7)
-                if let count, count != 0 { weekly.add(store: code, date: columnDate, count: count) }
+                if let count, count != 0 { weekly.add(store: code, date: columnDate, count: count, row: fields.row.number) }
             }
         } else {
             // A week column but neither counts nor weekday columns: the row needs its date.
@@ -186,8 +188,8 @@ struct FeedRowMapper {
     }
 
     /// Replaces `entry` with the name as of `asOf` when that is no earlier (a later row wins ties).
-    private static func keepLatest(_ entry: inout (asOf: CivilDate, name: String), asOf: CivilDate, name: String) {
-        if entry.asOf <= asOf { entry = (asOf, name) }
+    private static func keepLatest(_ entry: inout (asOf: CivilDate, name: String, row: Int), asOf: CivilDate, name: String, row: Int) {
+        if entry.asOf <= asOf { entry = (asOf, name, row) }
     }
 
     /// Sales, transactions, items and the optional CCP and GP percents of a sales row.

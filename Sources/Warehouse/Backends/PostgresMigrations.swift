@@ -177,5 +177,6 @@ enum PostgresMigrations {
                     PRIMARY KEY (month, store_code)
                 );
                 """),
+        Migration(name: HistoryMigration.name, sql: HistoryMigration.postgresSQL),
     ]
 }

@@ -30,8 +30,9 @@ public enum FeedCadence: Sendable {
 /// time, and how a record binds to a row. The upsert (and PostgreSQL's staging `COPY`), the
 /// measures and rollups, freshness and the schema check read it from here.
 ///
-/// Every feed table also has `ingest_run_id`, the run that last wrote the row, after its
-/// declared columns; its primary key is `key` in the order given (the date column first, so a
+/// Every feed table also has its provenance after its declared columns (SPEC section 16):
+/// `ingest_run_id`, the run that last changed the row, and `source_row`, the 1-based sheet row
+/// or CSV record it was read from (the run's ledger row names the file and sheet). Its primary key is `key` in the order given (the date column first, so a
 /// day's file appends at the end of the B-tree).
 struct FeedTable<Record>: FeedTableDescription {
     let feed: FeedID
@@ -61,23 +62,25 @@ struct FeedTable<Record>: FeedTableDescription {
         columns = key + values + untracked
         upsert = UpsertStatement(
             table: name, key: key.map(\.name), values: values.map(\.name),
-            untracked: untracked.map(\.name) + [Self.runColumn], referencesStore: true)
+            untracked: untracked.map(\.name) + Self.provenanceColumns, referencesStore: true)
     }
 
-    /// The column every feed table has for the run that last wrote a row.
-    static var runColumn: String { "ingest_run_id" }
+    /// The columns every feed table has for a row's provenance: the run that last changed it,
+    /// and the source row it was read from.
+    static var provenanceColumns: [String] { [HistoryTable.runColumn, HistoryTable.sourceRowColumn] }
 
-    /// Appends a record's row (every column, then the run) to `values`.
-    func bind(_ record: Record, runID: Int64, into values: inout PendingValues) {
+    /// Appends a record's row (every column, then the run and the source row) to `values`.
+    func bind(_ record: Record, runID: Int64, sourceRow: Int, into values: inout PendingValues) {
         for column in columns { column.bind(record, &values) }
         values.add(runID)
+        values.add(sourceRow)
     }
 
     var keyColumnNames: [String] { key.map(\.name) }
 
     func columnDefinitions(_ backend: BackendKind) -> [(name: String, definition: String)] {
         columns.map { ($0.name, $0.definition(backend)) }
-            + [(Self.runColumn, "\(Self.runColumn) \(ColumnType.integer.sql(backend))")]
+            + Self.provenanceColumns.map { ($0, "\($0) \(ColumnType.integer.sql(backend))") }
     }
 }
 
@@ -90,7 +93,7 @@ protocol FeedTableDescription {
     /// The dedup key's columns, in primary-key order.
     var keyColumnNames: [String] { get }
     /// Each column's name and its definition for `backend` (as `ALTER TABLE … ADD COLUMN`
-    /// takes it), the key first and `ingest_run_id` last.
+    /// takes it), the key first and the provenance columns last.
     func columnDefinitions(_ backend: BackendKind) -> [(name: String, definition: String)]
 }
 

@@ -1,0 +1,94 @@
+import Feeds
+import Foundation
+import SheetStream
+
+/// What one run wrote per store: its records and the first and last date key of each store's
+/// rows, counted as the records are written; `counts` splits them into inserted, updated and
+/// unchanged once the file is written (SPEC section 16: the ledger keeps them per store).
+struct RunStoreTally {
+    /// A store's records in the file and their date span, as sortable numbers.
+    struct Span {
+        var records = 0
+        var first = Int.max
+        var last = Int.min
+    }
+
+    private(set) var spans: [String: Span] = [:]
+
+    /// Counts a record of `store` keyed by `date`.
+    mutating func add(store: String, date: CivilDate) {
+        add(store: store, dateNumber: date.year * 10_000 + date.month * 100 + date.day)
+    }
+
+    /// Counts a record of `store` over a day or a month (a month sorts before its days, as its
+    /// `YYYY-MM` key does before `YYYY-MM-DD`).
+    mutating func add(store: String, grain: ReportGrain) {
+        switch grain {
+        case .day(let date): add(store: store, date: date)
+        case .month(let first): add(store: store, dateNumber: first.year * 10_000 + first.month * 100)
+        }
+    }
+
+    private mutating func add(store: String, dateNumber: Int) {
+        // One dictionary access per record: the span is updated in place.
+        Self.extend(&spans[store, default: Span()], with: dateNumber)
+    }
+
+    private static func extend(_ span: inout Span, with dateNumber: Int) {
+        span.records += 1
+        span.first = min(span.first, dateNumber)
+        span.last = max(span.last, dateNumber)
+    }
+
+    /// The date key text a number stands for (`YYYY-MM-DD`, or `YYYY-MM` for a month).
+    static func dateKey(_ number: Int) -> String {
+        let (year, month, day) = (number / 10_000, number / 100 % 100, number % 100)
+        let yearMonth = String(format: "%04d-%02d", year, month)
+        return day == 0 ? yearMonth : yearMonth + String(format: "-%02d", day)
+    }
+}
+
+/// The ledger's per-store counts of a run (`ingest_run_store`).
+enum RunStoreCounts {
+    /// Splits each store's records into inserted, updated and unchanged rows and writes them,
+    /// inside the file's transaction. Updated rows are those whose earlier values history kept;
+    /// the rows the run wrote come from the file's totals when those decide (no unchanged row,
+    /// or no changed one), else from a scan of the run's date span.
+    static func write(
+        _ tally: RunStoreTally, of run: Int64, in table: HistoryTable, fileCounts: UpsertCounts, _ session: some SQLSession
+    ) throws {
+        guard let period = table.period, !tally.spans.isEmpty else { return }
+        var updated: [String: Int] = [:]
+        try session.scan(
+            "SELECT store_code, count(*) FROM \(table.history) WHERE \(HistoryTable.replacedByColumn) = ? GROUP BY store_code",
+            [.integer(run)]
+        ) { row in updated[row.text(0)] = Int(row.int64(1)) }
+        var written: [String: Int] = [:]
+        if fileCounts.unchanged == 0 {
+            written = tally.spans.mapValues(\.records)
+        } else if fileCounts.inserted + fileCounts.updated > 0 {
+            let first = tally.spans.values.map(\.first).min() ?? 0
+            let last = tally.spans.values.map(\.last).max() ?? 0
+            try session.scan(
+                """
+                SELECT store_code, count(*) FROM \(table.name)
+                WHERE \(period.dateColumn) BETWEEN ? AND ? AND \(HistoryTable.runColumn) = ? GROUP BY store_code
+                """,
+                [.text(RunStoreTally.dateKey(first)), .text(RunStoreTally.dateKey(last)), .integer(run)]
+            ) { row in written[row.text(0)] = Int(row.int64(1)) }
+        }
+        for (store, span) in tally.spans.sorted(by: { $0.key < $1.key }) {
+            let changed = min(written[store] ?? 0, span.records)
+            let updates = min(updated[store] ?? 0, changed)
+            try session.execute(
+                """
+                INSERT INTO ingest_run_store (run_id, store_code, inserted, updated, unchanged, first_date, last_date)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .integer(run), .text(store), SQLValue(changed - updates), SQLValue(updates), SQLValue(span.records - changed),
+                    .text(RunStoreTally.dateKey(span.first)), .text(RunStoreTally.dateKey(span.last)),
+                ])
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import Feeds
+import Foundation
+import SheetStream
+import TestSupport
+@testable import Warehouse
+import XCTest
+
+/// History and undo (SPEC section 16), on each backend: every row knows its run and source
+/// row, an update keeps the values it replaced, and an undo gives back exactly what was there.
+final class HistoryAndUndoTests: XCTestCase {
+    private var directory: URL!
+    private var warehouse: Warehouse!
+
+    override func setUpWithError() throws {
+        directory = try TestPaths.temporaryDirectory()
+    }
+
+    override func tearDownWithError() throws {
+        warehouse = nil
+        try FileManager.default.removeItem(at: directory)
+    }
+
+    /// Runs `body` on a new warehouse of each backend holding two stores.
+    private func onEachBackend(_ body: () throws -> Void) throws {
+        try TestWarehouses.forEachBackend(in: directory) { location in
+            warehouse = try Warehouse(location: location)
+            ingest("stores.csv", "code,name,region,aliases\n08,Natick,East,Natick Mall\n10,Framingham,East,\n", as: .stores)
+            try body()
+        }
+    }
+
+    @discardableResult
+    private func ingest(_ name: String, _ text: String, as feed: FeedID, force: Bool = false) -> IngestOutcome {
+        let path = (try? TestPaths.write(Array(text.utf8), named: name, in: directory)) ?? name
+        let outcome = FileIngestor(warehouse: warehouse, feedOptions: FeedOptions(), explicitFeed: feed, options: IngestOptions(force: force))
+            .ingest(path)
+        XCTAssertEqual(outcome.status, .ok, outcome.error ?? "")
+        return outcome
+    }
+
+    /// Every table a run can change, as text, for before/after comparisons.
+    private func snapshot() throws -> [String: [[String?]]] {
+        var tables: [String: [[String?]]] = [:]
+        for table in HistoryTable.all {
+            let columns = table.key + table.values
+            tables[table.name] = try warehouse.rows(
+                "SELECT \(columns.joined(separator: ", ")) FROM \(table.name) ORDER BY \(table.key.joined(separator: ", "))",
+                columns: columns.count)
+        }
+        tables["store_alias"] = try warehouse.rows("SELECT alias_key, alias, store_code FROM store_alias ORDER BY alias_key", columns: 3)
+        tables["store_month_rollup"] = try warehouse.rows(
+            "SELECT \(Warehouse.rollupColumns.joined(separator: ", ")) FROM store_month_rollup ORDER BY month, store_code",
+            columns: Warehouse.rollupColumns.count)
+        return tables
+    }
+
+    private static let sales = """
+        Store,Date,Net Sales,Transactions,Items,CCP %
+        08,2025-01-30,1000.00,10,20,40%
+        10,2025-01-30,500.00,5,9,
+        08,2025-01-31,1200.00,12,24,50%
+        10,2025-02-01,700.00,7,10,30%
+        """
+
+    func testEveryRowKnowsItsRunAndSourceRow() throws {
+        try onEachBackend {
+            let run = try XCTUnwrap(ingest("sales_audit.csv", "Title row\n" + Self.sales, as: .salesAudit).runID)
+            XCTAssertEqual(
+                try warehouse.rows("SELECT store_code, date, ingest_run_id, source_row FROM store_report ORDER BY source_row", columns: 4),
+                [["08", "2025-01-30", "\(run)", "3"], ["10", "2025-01-30", "\(run)", "4"], ["08", "2025-01-31", "\(run)", "5"], ["10", "2025-02-01", "\(run)", "6"]])
+            XCTAssertEqual(try warehouse.rows("SELECT sheet FROM ingest_run WHERE id = ?", ["\(run)"], columns: 1), [["sales_audit"]], "a CSV's sheet is its name")
+            let credit = try XCTUnwrap(ingest("credit.csv", "Store,Date\n08,2025-01-30\n10,2025-01-30\n08,2025-01-30\n", as: .creditApps).runID)
+            XCTAssertEqual(
+                try warehouse.rows("SELECT store_code, total_applications, source_row FROM credit_report WHERE ingest_run_id = ? ORDER BY store_code", ["\(credit)"], columns: 3),
+                [["08", "2", "2"], ["10", "1", "3"]], "a count's source row is the first row counted in it")
+            XCTAssertEqual(
+                try warehouse.rows("SELECT store_code, inserted, updated, unchanged, first_date, last_date FROM ingest_run_store WHERE run_id = ? ORDER BY store_code", ["\(run)"], columns: 6),
+                [["08", "2", "0", "0", "2025-01-30", "2025-01-31"], ["10", "2", "0", "0", "2025-01-30", "2025-02-01"]])
+        }
+    }
+
+    /// A re-sent file with every value ×10 and a new day, then undone: every table as before.
+    func testUndoingAWrongFileGivesBackEveryValueAndTheRollups() throws {
+        try onEachBackend {
+            ingest("sales_audit.csv", Self.sales, as: .salesAudit)
+            ingest("calls.csv", "Store,Week Of,Mon,Tue,Wed,Thu,Fri,Sat,Sun\n08,2025-01-27,1,2,3,4,5,6,7\n", as: .outboundCalls)
+            let before = try snapshot()
+            let wrong = """
+                Store,Date,Net Sales,Transactions,Items,CCP %
+                08,2025-01-30,10000.00,10,20,40%
+                10,2025-01-30,500.00,5,9,
+                08,2025-01-31,12000.00,12,24,50%
+                08,2025-02-02,99.00,1,1,
+                """
+            let outcome = ingest("sales_audit_wrong.csv", wrong, as: .salesAudit)
+            XCTAssertEqual(outcome.counts, UpsertCounts(inserted: 1, updated: 2, unchanged: 1))
+            let run = try XCTUnwrap(outcome.runID)
+            XCTAssertEqual(try warehouse.integer("SELECT count(*) FROM store_report_history WHERE replaced_by_run = ?", ["\(run)"]), 2)
+            XCTAssertEqual(
+                try warehouse.rows("SELECT store_code, inserted, updated, unchanged FROM ingest_run_store WHERE run_id = ? ORDER BY store_code", ["\(run)"], columns: 4),
+                [["08", "1", "2", "0"], ["10", "0", "0", "1"]])
+            XCTAssertNotEqual(try snapshot(), before)
+
+            let undone = try warehouse.undo(run: run, cascade: false)
+            XCTAssertEqual(undone, UndoOutcome(runs: [run], deleted: 1, restored: 2))
+            XCTAssertEqual(try snapshot(), before)
+            XCTAssertEqual(try warehouse.checkRollups(), [])
+            XCTAssertEqual(try warehouse.rows("SELECT status FROM ingest_run WHERE id = ?", ["\(run)"], columns: 1), [["undone"]])
+            XCTAssertThrowsError(try warehouse.undo(run: run, cascade: false)) { error in
+                XCTAssertEqual("\(error)", "run \(run) is already undone")
+            }
+            // The same bytes ingest again without --force once their run is undone.
+            XCTAssertEqual(ingest("sales_audit_wrong.csv", wrong, as: .salesAudit).counts, UpsertCounts(inserted: 1, updated: 2, unchanged: 1))
+        }
+    }
+
+    func testRunDetailsListWhatARunChangedPerStoreAndKey() throws {
+        try onEachBackend {
+            ingest("sales_audit.csv", Self.sales, as: .salesAudit)
+            let outcome = ingest("sales_audit_b.csv", "Store,Date,Net Sales,Transactions,Items,CCP %\n08,2025-01-30,1000.50,10,20,40%\n08,2025-02-03,5,1,1,\n", as: .salesAudit)
+            let run = try XCTUnwrap(outcome.runID)
+            let details = try XCTUnwrap(try warehouse.runDetails(id: run, limit: 20))
+            XCTAssertEqual(details.run.id, run)
+            XCTAssertEqual(details.run.sheet, "sales_audit_b")
+            XCTAssertFalse(details.run.historyPruned)
+            XCTAssertEqual(details.stores, [RunStoreCount(store: "08", inserted: 1, updated: 1, unchanged: 0, firstDate: "2025-01-30", lastDate: "2025-02-03")])
+            XCTAssertEqual(details.changedKeys, 1)
+            XCTAssertEqual(details.changes, [
+                RunChange(
+                    table: "store_report",
+                    key: [.init(name: "date", old: nil, new: "2025-01-30"), .init(name: "store_code", old: nil, new: "08")],
+                    columns: [.init(name: "total_sales_cents", old: "100000", new: "100050"), .init(name: "ads_cents", old: "10000", new: "10005")]),
+            ])
+            XCTAssertNil(try warehouse.runDetails(id: 999, limit: 20))
+        }
+    }
+
+    func testALaterRunOverTheSameKeysBlocksAPlainUndoAndCascadeUndoesBoth() throws {
+        try onEachBackend {
+            ingest("sales_audit_a.csv", Self.sales, as: .salesAudit)
+            let before = try snapshot()
+            let second = try XCTUnwrap(ingest("sales_audit_b.csv", "Store,Date,Net Sales,Transactions,Items\n08,2025-01-30,1.00,1,1\n08,2025-03-01,5,1,1\n", as: .salesAudit).runID)
+            let third = try XCTUnwrap(ingest("sales_audit_c.csv", "Store,Date,Net Sales,Transactions,Items\n08,2025-03-01,6,1,1\n", as: .salesAudit).runID)
+            let unrelated = try XCTUnwrap(ingest("sales_audit_d.csv", "Store,Date,Net Sales,Transactions,Items\n10,2025-04-01,6,1,1\n", as: .salesAudit).runID)
+            XCTAssertThrowsError(try warehouse.undo(run: second, cascade: false)) { error in
+                XCTAssertEqual((error as? UndoRefused)?.blockingRuns, [third])
+                XCTAssertTrue("\(error)".contains("later run \(third) changed the same keys"), "\(error)")
+            }
+            XCTAssertEqual(try warehouse.undo(run: second, cascade: true).runs, [third, second])
+            try warehouse.undo(run: unrelated, cascade: false)
+            XCTAssertEqual(try snapshot(), before)
+            XCTAssertEqual(try warehouse.checkRollups(), [])
+        }
+    }
+
+    func testAForcedReingestOfTheSameFileBlocksUndoingTheFirst() throws {
+        try onEachBackend {
+            let first = try XCTUnwrap(ingest("sales_audit.csv", Self.sales, as: .salesAudit).runID)
+            let again = try XCTUnwrap(ingest("sales_audit.csv", Self.sales, as: .salesAudit, force: true).runID)
+            XCTAssertThrowsError(try warehouse.undo(run: first, cascade: false)) { error in
+                XCTAssertEqual((error as? UndoRefused)?.blockingRuns, [again])
+            }
+        }
+    }
+
+    func testUndoingAGoalsImportRestoresTheOldTargets() throws {
+        try onEachBackend {
+            ingest("goals.csv", "period,scope,metric,target\n2025-01,global,totalSales,1000\n2025-01,08,upt,2\n", as: .goals)
+            let before = try snapshot()
+            let run = try XCTUnwrap(ingest("goals_2.csv", "period,scope,metric,target\n2025-01,global,totalSales,5000\n2025-02,08,upt,3\n", as: .goals).runID)
+            XCTAssertEqual(try warehouse.goals(months: ["2025-01", "2025-02"]).map(\.target), [2, 5000, 3])
+            try warehouse.undo(run: run, cascade: false)
+            XCTAssertEqual(try snapshot(), before)
+            XCTAssertEqual(try warehouse.goals(months: ["2025-01", "2025-02"]).map(\.target), [2, 1000])
+        }
+    }
+
+    func testUndoingAStoresImportRestoresNamesAndAliasesButNeverDropsAStoreInUse() throws {
+        try onEachBackend {
+            let before = try snapshot()
+            let run = try XCTUnwrap(
+                ingest("stores_2.csv", "code,name,region,aliases\n08,Natick Mall,North,\n10,Framingham,East,Shoppers World\n21,Warwick,South,\n", as: .stores).runID)
+            XCTAssertEqual(try warehouse.storeDirectory().isEmpty, false)
+            try warehouse.undo(run: run, cascade: false)
+            XCTAssertEqual(try snapshot(), before)
+
+            let again = try XCTUnwrap(ingest("stores_3.csv", "code,name,region\n21,Warwick,South\n", as: .stores).runID)
+            ingest("sales_audit.csv", "Store,Date,Net Sales,Transactions,Items\n21,2025-01-30,1,1,1\n", as: .salesAudit)
+            XCTAssertThrowsError(try warehouse.undo(run: again, cascade: false)) { error in
+                XCTAssertTrue("\(error)".contains("it added store 21, which feed rows reference"), "\(error)")
+            }
+        }
+    }
+
+    func testAnAssociateFileUndoneLeavesTheNamesAsTheyWere() throws {
+        try onEachBackend {
+            ingest("associates.csv", "Store,Date,Emp #,Employee,Net Sales,Trans,Items\n08,2025-01-30,42,Ava Adams,100,1,1\n", as: .employeePerformance)
+            let before = try snapshot()
+            let run = try XCTUnwrap(
+                ingest("associates_2.csv", "Store,Date,Emp #,Employee,Net Sales,Trans,Items\n08,2025-01-31,42,Ava Brown,100,1,1\n08,2025-01-31,7,Bo,5,1,1\n", as: .employeePerformance).runID)
+            XCTAssertEqual(try warehouse.employeeNames(), ["42": "Ava Brown", "7": "Bo"])
+            try warehouse.undo(run: run, cascade: false)
+            XCTAssertEqual(try warehouse.employeeNames(), ["42": "Ava Adams"])
+            XCTAssertEqual(try snapshot(), before)
+        }
+    }
+
+    func testPrunedHistoryCannotBeUndone() throws {
+        try onEachBackend {
+            let run = try XCTUnwrap(ingest("sales_audit.csv", Self.sales, as: .salesAudit).runID)
+            ingest("sales_audit_b.csv", "Store,Date,Net Sales,Transactions,Items\n08,2025-01-30,1.00,1,1\n", as: .salesAudit)
+            XCTAssertEqual(try warehouse.pruneHistory(before: CivilDate(year: 2999, month: 1, day: 1)), 1)
+            XCTAssertEqual(try warehouse.integer("SELECT count(*) FROM store_report_history"), 0)
+            XCTAssertThrowsError(try warehouse.undo(run: run, cascade: false)) { error in
+                XCTAssertTrue("\(error)".contains("its history was pruned"), "\(error)")
+            }
+        }
+    }
+}
