@@ -14,7 +14,7 @@ struct DDKPI: ParsableCommand {
         abstract: "Ingest retail exports (XLSX/CSV) into a SQLite warehouse and report KPIs against goals.",
         subcommands: [
             StoresCommand.self, GoalsCommand.self, IngestCommand.self, MigrateCommand.self, RunsCommand.self, KPICommand.self,
-            ReviewCommand.self, EmployeesCommand.self, MerchCommand.self, RollupsCommand.self, StatusCommand.self, SheetsCommand.self, DumpCommand.self,
+            ReviewCommand.self, EmployeesCommand.self, MerchCommand.self, RollupsCommand.self, StatusCommand.self, HistoryCommand.self, SheetsCommand.self, DumpCommand.self,
         ]
     )
 

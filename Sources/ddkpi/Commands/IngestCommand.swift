@@ -36,6 +36,12 @@ struct IngestCommand: ParsableCommand {
     @Option(help: "Cron mode: where failed files are moved, each with NAME.reason.txt beside it.")
     var quarantine: String?
 
+    @Option(help: "Undo this run (see `ddkpi runs`): delete the keys it inserted and restore the values it replaced.")
+    var undo: Int64?
+
+    @Flag(help: "With --undo: first undo the later runs that changed the same keys, newest first.")
+    var cascade = false
+
     @Option(help: "Log lines on standard error: text (the usual messages) or json (one JSON object per event, no row values).")
     var logFormat: LogFormat = .text
 
@@ -43,6 +49,13 @@ struct IngestCommand: ParsableCommand {
     var paths: [String] = []
 
     func validate() throws {
+        if undo != nil {
+            guard paths.isEmpty, inbox == nil, archive == nil, quarantine == nil, !dryRun, !force, feed == nil else {
+                throw ValidationError("--undo RUN goes alone (with --cascade at most)")
+            }
+            return
+        }
+        guard !cascade else { throw ValidationError("--cascade goes with --undo RUN") }
         let cron = [inbox, archive, quarantine].compactMap { $0 }.count
         if cron > 0 {
             guard cron == 3 else { throw ValidationError("--inbox, --archive and --quarantine go together") }
@@ -56,6 +69,7 @@ struct IngestCommand: ParsableCommand {
     func run() throws {
         let configuration = try global.configuration()
         let warehouse = try global.openWarehouseForWriting(configuration)
+        if let undo { return try undoRun(undo, in: warehouse) }
         let ingestor = FileIngestor(
             warehouse: warehouse, configuration: configuration, explicitFeed: feed,
             options: IngestOptions(force: force, dryRun: dryRun, rejectThreshold: configuration.rejectThreshold))
@@ -144,5 +158,21 @@ struct Inbox {
             }
         }
         return files
+    }
+}
+
+extension IngestCommand {
+    /// `--undo RUN [--cascade]` (SPEC section 16), under the ingest lock; a refusal exits 2.
+    private func undoRun(_ run: Int64, in warehouse: Warehouse) throws {
+        let lock = try warehouse.ingestLockOrExit()
+        defer { lock.release() }
+        do {
+            let outcome = try warehouse.undo(run: run, cascade: cascade)
+            let runs = outcome.runs.map(String.init).joined(separator: ", ")
+            print("undone   run\(outcome.runs.count == 1 ? "" : "s") \(runs): \(outcome.deleted) inserted row\(outcome.deleted == 1 ? "" : "s") deleted, \(outcome.restored) earlier row\(outcome.restored == 1 ? "" : "s") restored")
+        } catch let refused as UndoRefused {
+            Diagnostics.error(refused.message)
+            throw ExitCode(ExitStatus.usage)
+        }
     }
 }

@@ -3,9 +3,16 @@ import Foundation
 import SheetStream
 import Warehouse
 
-/// `ddkpi runs`: the ingest ledger, newest first.
+/// `ddkpi runs`: the ingest ledger (`runs list`, the default) or one run (`runs show RUN`).
 struct RunsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "runs", abstract: "Show the ingest ledger, newest first.")
+    static let configuration = CommandConfiguration(
+        commandName: "runs", abstract: "Show the ingest ledger, newest first (`runs show RUN`: one run and what it changed).",
+        subcommands: [RunsListCommand.self, RunsShowCommand.self], defaultSubcommand: RunsListCommand.self)
+}
+
+/// `ddkpi runs [list]`: the ingest ledger, newest first.
+struct RunsListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "Show the ingest ledger, newest first.")
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
 
