@@ -78,6 +78,7 @@ extension KPIEngine {
         guard !current.isEmpty else {
             throw KPIError("no merch sales by \(dimension.rawValue) between \(range.start.iso8601) and \(range.end.iso8601)")
         }
+        let names = dimension == .vendor ? try warehouse.vendorNames() : [:]
         let currentByStore = Self.byStore(current)
         let previousByStore = Self.byStore(previous)
         let scopes = try Scope.resolve(filter, stores: warehouse.stores()).map { scope in
@@ -85,7 +86,7 @@ extension KPIEngine {
                 scope: scope.id, title: scope.title,
                 rows: MerchRanking(
                     current: Self.sum(currentByStore, stores: scope.stores), lastYear: Self.sum(previousByStore, stores: scope.stores),
-                    dimension: dimension
+                    names: names
                 ).rows(top: top))
         }
         return MerchReport(period: period, dimension: dimension, range: range, lastYear: lastYear, scopes: scopes)
@@ -98,7 +99,7 @@ extension KPIEngine {
         return stores
     }
 
-    /// Per key, the sums over `stores` (the name from the latest row over them; ties: the greater name).
+    /// Per key, the sums over `stores`.
     private static func sum(_ byStore: [String: [String: MerchSums]], stores: [String]) -> [String: MerchSums] {
         if stores.count == 1, let only = byStore[stores[0]] { return only }
         var sums: [String: MerchSums] = [:]
@@ -115,7 +116,8 @@ extension KPIEngine {
 struct MerchRanking {
     let current: [String: MerchSums]
     let lastYear: [String: MerchSums]
-    let dimension: MerchDimension
+    /// The name shown per key (vendors' names); a key without one shows itself (categories).
+    let names: [String: String]
 
     static func precedes(_ lhs: (key: String, cents: Int128), _ rhs: (key: String, cents: Int128)) -> Bool {
         if lhs.cents != rhs.cents { return lhs.cents > rhs.cents }
@@ -134,7 +136,7 @@ struct MerchRanking {
         var rows = ordered.prefix(top).enumerated().map { index, entry -> MerchRow in
             let sums = current[entry.key] ?? MerchSums()
             return MerchRow(
-                rank: index + 1, key: entry.key, name: dimension == .vendor ? sums.name : entry.key, salesCents: sums.salesCents,
+                rank: index + 1, key: entry.key, name: names[entry.key] ?? entry.key, salesCents: sums.salesCents,
                 items: sums.items, share: share(sums.salesCents), lySalesCents: lastYear[entry.key]?.salesCents ?? 0,
                 rankLY: lyRanks[entry.key])
         }

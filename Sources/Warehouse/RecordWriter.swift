@@ -71,6 +71,17 @@ struct RecordWriter<Session: SQLSession> {
                     AND (excluded.name <> employee.name OR excluded.name_as_of <> employee.name_as_of)
                 """,
                 [.text(r.employeeId), .text(r.name), .text(r.asOf.iso8601), .integer(runID), SQLValue(row)])
+        case .vendorName(let r):
+            // Like an associate's name: not a row of the file's table.
+            try session.execute(
+                """
+                INSERT INTO vendor (vendor_key, name, name_as_of, ingest_run_id, source_row) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(vendor_key) DO UPDATE SET name = excluded.name, name_as_of = excluded.name_as_of,
+                    ingest_run_id = excluded.ingest_run_id, source_row = excluded.source_row
+                WHERE excluded.name_as_of >= vendor.name_as_of
+                    AND (excluded.name <> vendor.name OR excluded.name_as_of <> vendor.name_as_of)
+                """,
+                [.text(r.vendorKey), .text(r.name), .text(r.asOf), .integer(runID), SQLValue(row)])
         case .goal(let r):
             try startRow(ReferenceUpserts.goal)
             pending.add(r.period)

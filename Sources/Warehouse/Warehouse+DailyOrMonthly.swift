@@ -24,37 +24,23 @@ public struct MerchStoreKey: Hashable, Sendable {
     }
 }
 
-/// What the merch report sums per key: sales, items, and the name on the latest row read.
+/// What the merch report sums per key: sales and items.
 public struct MerchSums: Equatable, Sendable {
     public var salesCents: Int128 = 0
     public var items: Int128 = 0
-    /// The name on the row with the latest date (ties: the later row read).
-    public var name = ""
-    /// That row's date as `yyyymmdd` (a month row counts as of day 31 of its month).
-    public var nameAsOf = 0
 
     public init() {}
 
-    /// Adds another store's sums; the later name wins (ties: the greater name, so the order of
-    /// stores does not matter).
+    /// Adds another store's sums.
     public mutating func merge(_ other: MerchSums) {
         salesCents += other.salesCents
         items += other.items
-        if other.nameAsOf > nameAsOf || (other.nameAsOf == nameAsOf && other.name > name) {
-            name = other.name
-            nameAsOf = other.nameAsOf
-        }
     }
 
-    /// Adds a row's sales and items; its name (`name(current)`) wins when the row is as late as
-    /// the latest so far.
-    mutating func add(cents: Int64, items: Int64, asOf: Int, name: (String) -> String) {
+    /// Adds a row's sales and items.
+    mutating func add(cents: Int64, items: Int64) {
         salesCents += Int128(cents)
         self.items += Int128(items)
-        if asOf >= nameAsOf {
-            self.name = name(self.name)
-            nameAsOf = asOf
-        }
     }
 }
 
@@ -98,19 +84,26 @@ extension Warehouse {
     {
         var sums: [RowPair: (key: MerchStoreKey, sums: MerchSums)] = [:]
         let keyColumn = dimension == .vendor ? "vendor_key" : "category"
-        let nameColumn = dimension == .vendor ? "vendor_name" : "category"
         try readDayOrMonthRows(
-            table: FeedTables.merchSales.name, columns: [keyColumn, nameColumn, "total_sales_cents", "total_items"],
+            table: FeedTables.merchSales.name, columns: [keyColumn, "total_sales_cents", "total_items"],
             condition: "\(keyColumn) <> ''", from: start, through: end,
             key: { row in RowPair(row, 1, 2) },
             add: { row, pair in
-                let asOf = row.dateNumber(0)
-                // Strings are made once per store and key, and a name only when it changes.
+                // Strings are made once per store and key.
                 sums[pair, default: (MerchStoreKey(store: row.text(1), key: row.text(2)), MerchSums())].sums.add(
-                    cents: row.int64(4), items: row.int64(5), asOf: asOf,
-                    name: { current in row.text(3, equals: current) ? current : row.text(3) })
+                    cents: row.int64(3), items: row.int64(4))
             })
         return Dictionary(sums.values.map { ($0.key, $0.sums) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The vendors' names: per vendor key, the name on its row with the latest date anywhere in
+    /// the warehouse (a month row as of day 31; ties: the later ingest), SPEC section 10.
+    public func vendorNames() throws -> [String: String] {
+        try backend.read { session in
+            var names: [String: String] = [:]
+            try session.scan("SELECT vendor_key, name FROM vendor") { row in names[row.text(0)] = row.text(1) }
+            return names
+        }
     }
 
     /// Reads a table whose rows are days (`date` = `YYYY-MM-DD`, `grain` `day`) or whole months

@@ -169,6 +169,7 @@ extension Warehouse {
             _ = try rebuildRollups(SQLiteSession(db))
         }
         migrator.registerMigration(HistoryMigration.name, migrate: HistoryMigration.sqlite)
+        migrator.registerMigration(VendorNamesMigration.name, migrate: VendorNamesMigration.sqlite)
         return migrator
     }
 

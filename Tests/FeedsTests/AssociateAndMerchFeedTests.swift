@@ -128,6 +128,9 @@ final class AssociateAndMerchFeedTests: XCTestCase {
             .merchSales(MerchSalesRecord(
                 store: "08", grain: .day(CivilDate(year: 2025, month: 7, day: 1)), vendorKey: "Alex and Ani",
                 vendorName: "Alex and Ani", category: "", totalSalesCents: 5050, totalItems: 1)),
+            // Each vendor's latest name, after the rows (SPEC section 10).
+            .vendorName(VendorNameRecord(vendorKey: "Alex and Ani", name: "Alex and Ani", asOf: "2025-07-01")),
+            .vendorName(VendorNameRecord(vendorKey: "V17", name: "Pandora", asOf: "2025-07-01")),
         ])
         XCTAssertEqual(result.rejects.map(\.reason), ["has neither a vendor nor a category"])
     }

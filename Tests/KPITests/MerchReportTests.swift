@@ -97,3 +97,30 @@ final class MerchReportTests: XCTestCase {
             .merch(asOf: CivilDate(year: 2030, month: 1, day: 1), period: "MTD", by: .vendor, filter: .all, top: 10))
     }
 }
+
+/// Issue 20, defect 9: a vendor renamed after the period shows its latest name in the period's
+/// report too (SPEC section 10: the latest name anywhere in the warehouse), and an undo of the
+/// file that renamed it gives the old name back.
+final class VendorNameTests: XCTestCase {
+    func testAVendorRenamedLaterShowsItsLatestNameInEarlierPeriods() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let warehouse = try Warehouse(path: directory.appendingPathComponent("w.sqlite").path)
+        func ingest(_ name: String, _ text: String, as feed: FeedID) throws -> IngestOutcome {
+            let outcome = SampleWarehouse.ingest(try TestPaths.write(Array(text.utf8), named: name, in: directory), as: feed, into: warehouse)
+            XCTAssertEqual(outcome.status, .ok, outcome.error ?? "")
+            return outcome
+        }
+        _ = try ingest("stores.csv", "code,name\n08,Natick\n", as: .stores)
+        _ = try ingest("merch_q1.csv", "Store,Date,Vendor #,Vendor,Net Sales,Units\n08,2025-02-03,V1,Pandora,100,1\n08,2025-03-03,V2,Tacori,50,1\n", as: .merchSales)
+        let renamed = try ingest("merch_q2.csv", "Store,Date,Vendor #,Vendor,Net Sales,Units\n08,2025-04-03,V1,Pandora Jewelry,10,1\n", as: .merchSales)
+        let engine = KPIEngine(warehouse: warehouse, calendar: FiscalCalendar())
+        let names = {
+            try engine.merch(quarter: try XCTUnwrap(engine.calendar.quarter(named: "2025Q1")), by: .vendor, filter: .all, top: 10)
+                .scopes.first?.rows.map(\.name)
+        }
+        XCTAssertEqual(try names(), ["Pandora Jewelry", "Tacori"], "Q1 shows the name V1 took in April")
+        _ = try warehouse.undo(run: try XCTUnwrap(renamed.runID), cascade: false)
+        XCTAssertEqual(try names(), ["Pandora", "Tacori"])
+    }
+}

@@ -173,6 +173,22 @@ public struct EmployeeNameRecord: Equatable, Sendable {
     }
 }
 
+/// A vendor's name as of a day: the name on the vendor's latest row (SPEC section 10).
+public struct VendorNameRecord: Equatable, Sendable {
+    /// The vendor key: its id when given, else its name.
+    public var vendorKey: String
+    public var name: String
+    /// The day of the row the name was read from, `YYYY-MM-DD`; a month row counts as of day
+    /// 31 of its month (`YYYY-MM-31`), after every day row of that month.
+    public var asOf: String
+
+    public init(vendorKey: String, name: String, asOf: String) {
+        self.vendorKey = vendorKey
+        self.name = name
+        self.asOf = asOf
+    }
+}
+
 /// Sales of one vendor and/or category at one store over a day or a month.
 public struct MerchSalesRecord: Equatable, Sendable {
     public var store: String
@@ -210,6 +226,7 @@ public enum FeedRecord: Equatable, Sendable {
     case employeeSales(EmployeeSalesRecord)
     case employeeName(EmployeeNameRecord)
     case merchSales(MerchSalesRecord)
+    case vendorName(VendorNameRecord)
     case store(StoreRecord)
     case goal(GoalRecord)
 }

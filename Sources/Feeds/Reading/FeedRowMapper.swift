@@ -13,6 +13,8 @@ struct FeedRowMapper {
     var weekly: WeeklyCounter
     /// Per associate, the name on the row with the latest date (later rows win ties).
     var employeeNames: [String: (asOf: CivilDate, name: String, row: Int)] = [:]
+    /// Per vendor key, the name on the row with the latest date (later rows win ties).
+    var vendorNames: [String: (asOf: String, name: String, row: Int)] = [:]
     let cache: NormalizationCache
     var progress: ((Int) -> Void)?
 
@@ -62,7 +64,11 @@ struct FeedRowMapper {
             for (id, latest) in employeeNames.sorted(by: { $0.key < $1.key }) {
                 try emit(.employeeName(EmployeeNameRecord(employeeId: id, name: latest.name, asOf: latest.asOf)), latest.row)
             }
-        case .salesAudit, .merchSales, .stores, .goals: break
+        case .merchSales:
+            for (key, latest) in vendorNames.sorted(by: { $0.key < $1.key }) {
+                try emit(.vendorName(VendorNameRecord(vendorKey: key, name: latest.name, asOf: latest.asOf)), latest.row)
+            }
+        case .salesAudit, .stores, .goals: break
         }
     }
 
@@ -113,7 +119,7 @@ struct FeedRowMapper {
     }
 
     /// A vendor and/or category day or month at a store.
-    private func merchSalesRecord(_ fields: inout RowFields) -> FeedRecord? {
+    private mutating func merchSalesRecord(_ fields: inout RowFields) -> FeedRecord? {
         guard let code = fields.required(.store, store), let grain = self.grain(&fields),
               let vendorName = fields.optional(.vendor, ValueNormalizer.key),
               let vendorId = fields.optional(.vendorId, ValueNormalizer.identifier),
@@ -125,9 +131,21 @@ struct FeedRowMapper {
             fields.failRow("has neither a vendor nor a category")
             return nil
         }
-        return .merchSales(MerchSalesRecord(
+        let record = MerchSalesRecord(
             store: code, grain: grain, vendorKey: vendorId ?? vendorName ?? "", vendorName: vendorName ?? vendorId ?? "",
-            category: category ?? "", totalSalesCents: sales, totalItems: items))
+            category: category ?? "", totalSalesCents: sales, totalItems: items)
+        if !record.vendorKey.isEmpty {
+            let asOf: String
+            switch grain {
+            case .day(let date): asOf = date.iso8601
+            case .month: asOf = grain.key + "-31"
+            }
+            // A later row wins a tie, as for associates.
+            if (vendorNames[record.vendorKey]?.asOf ?? "") <= asOf {
+                vendorNames[record.vendorKey] = (asOf, record.vendorName, fields.row.number)
+            }
+        }
+        return .merchSales(record)
     }
 
     /// Counts an event row (a credit application, an intake) for its store-day.

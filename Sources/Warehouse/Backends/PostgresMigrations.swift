@@ -178,5 +178,6 @@ enum PostgresMigrations {
                 );
                 """),
         Migration(name: HistoryMigration.name, sql: HistoryMigration.postgresSQL),
+        Migration(name: VendorNamesMigration.name, sql: VendorNamesMigration.postgresSQL),
     ]
 }

@@ -64,13 +64,6 @@ extension ScannedRow {
         return bytes.count == 7 ? number * 100 + 31 : number
     }
 
-    /// Whether the column's text is `text`, compared byte for byte without making a String.
-    func text(_ column: Int32, equals text: String) -> Bool {
-        let bytes = bytes(column) ?? UnsafeBufferPointer(start: nil, count: 0)
-        guard bytes.count == text.utf8.count else { return false }
-        return text.utf8.elementsEqual(bytes)
-    }
-
     /// The column's text (at most its first `prefix` bytes); empty for NULL.
     func text(_ column: Int32, prefix: Int = .max) -> String {
         guard let bytes = bytes(column) else { return "" }

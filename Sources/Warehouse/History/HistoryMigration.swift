@@ -12,28 +12,21 @@ import GRDB
 enum HistoryMigration {
     static let name = "v6: provenance and history"
 
+    /// The tables this step gives history, as they were then (a later step adds its own).
+    private static let tables = [
+        "store_report", "credit_report", "birdeye_report", "crm_intake_report", "outbound_call_report", "employee_report",
+        "merch_report", "employee", "goal", "store",
+    ]
+
     /// The SQLite step: columns, history tables, triggers, the rebuilt ledger.
     static func sqlite(_ db: Database) throws {
-        for table in HistoryTable.all {
-            // `employee` has its run already; the feed tables and `goal` gain what they lack.
-            let existing = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table.name])
+        for table in tables {
+            // `employee` and the feed tables have their run already; `goal` and `store` gain it.
+            let existing = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
             for column in [HistoryTable.runColumn, HistoryTable.sourceRowColumn] where !existing.contains(column) {
-                try db.execute(sql: "ALTER TABLE \(table.name) ADD COLUMN \(column) INTEGER")
+                try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(column) INTEGER")
             }
-            let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [table.name])
-                .filter { $0 != "id" }
-            try db.execute(
-                sql: """
-                    CREATE TABLE \(table.history) AS SELECT \(columns.joined(separator: ", ")) FROM \(table.name) WHERE 0;
-                    ALTER TABLE \(table.history) ADD COLUMN \(HistoryTable.replacedByColumn) INTEGER NOT NULL DEFAULT 0;
-                    \(indexes(table))
-                    CREATE TRIGGER \(table.history) AFTER UPDATE ON \(table.name)
-                    WHEN NEW.\(HistoryTable.runColumn) > coalesce(OLD.\(HistoryTable.runColumn), 0)
-                    BEGIN
-                        INSERT INTO \(table.history) (\(columns.joined(separator: ", ")), \(HistoryTable.replacedByColumn))
-                        VALUES (\(columns.map { "OLD.\($0)" }.joined(separator: ", ")), NEW.\(HistoryTable.runColumn));
-                    END;
-                    """)
+            try addSQLiteHistory(of: table, db)
         }
         try db.execute(
             sql: """
@@ -71,32 +64,16 @@ enum HistoryMigration {
                 """)
     }
 
-    /// The PostgreSQL step, the same in its dialect. The trigger copies the old row by column
-    /// name (through `jsonb`), so it needs no column list.
+    /// The PostgreSQL step, the same in its dialect.
     static var postgresSQL: String {
-        let tables = HistoryTable.all.map { table -> String in
+        let history = tables.map { table -> String in
             // Only `goal` and `store` had no run column before.
             let missing =
-                ["goal", "store"].contains(table.name)
+                ["goal", "store"].contains(table)
                 ? [HistoryTable.runColumn, HistoryTable.sourceRowColumn] : [HistoryTable.sourceRowColumn]
-            return """
-                \(missing.map { "ALTER TABLE \(table.name) ADD COLUMN \($0) BIGINT;" }.joined(separator: "\n"))
-                CREATE TABLE \(table.history) (LIKE \(table.name));
-                \(table.name == "goal" ? "ALTER TABLE \(table.history) DROP COLUMN id;" : "")
-                ALTER TABLE \(table.history) ADD COLUMN \(HistoryTable.replacedByColumn) BIGINT NOT NULL DEFAULT 0;
-                \(indexes(table))
-                CREATE FUNCTION \(table.history)_keep() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    INSERT INTO \(table.history) SELECT (jsonb_populate_record(NULL::\(table.history),
-                        to_jsonb(OLD) || jsonb_build_object('\(HistoryTable.replacedByColumn)', NEW.\(HistoryTable.runColumn)))).*;
-                    RETURN NULL;
-                END $$;
-                CREATE TRIGGER \(table.history) AFTER UPDATE ON \(table.name) FOR EACH ROW
-                    WHEN (NEW.\(HistoryTable.runColumn) > coalesce(OLD.\(HistoryTable.runColumn), 0))
-                    EXECUTE FUNCTION \(table.history)_keep();
-                """
+            return missing.map { "ALTER TABLE \(table) ADD COLUMN \($0) BIGINT;\n" }.joined() + postgresHistory(of: table)
         }
-        return tables.joined(separator: "\n") + """
+        return history.joined(separator: "\n") + """
 
             ALTER TABLE ingest_run DROP CONSTRAINT ingest_run_status_check;
             ALTER TABLE ingest_run ADD CONSTRAINT ingest_run_status_check
@@ -108,12 +85,53 @@ enum HistoryMigration {
             """
     }
 
-    /// The history table's indexes: by the run that replaced the values (undo, `runs show`) and
+    /// Gives a SQLite table its history: `<table>_history` with the table's columns now (but a
+    /// rowid `id`) and `replaced_by_run`, its indexes, and the trigger that fills it.
+    static func addSQLiteHistory(of table: String, _ db: Database) throws {
+        let history = "\(table)_history"
+        let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [table])
+            .filter { $0 != "id" }
+        try db.execute(
+            sql: """
+                CREATE TABLE \(history) AS SELECT \(columns.joined(separator: ", ")) FROM \(table) WHERE 0;
+                ALTER TABLE \(history) ADD COLUMN \(HistoryTable.replacedByColumn) INTEGER NOT NULL DEFAULT 0;
+                \(indexes(history))
+                CREATE TRIGGER \(history) AFTER UPDATE ON \(table)
+                WHEN NEW.\(HistoryTable.runColumn) > coalesce(OLD.\(HistoryTable.runColumn), 0)
+                BEGIN
+                    INSERT INTO \(history) (\(columns.joined(separator: ", ")), \(HistoryTable.replacedByColumn))
+                    VALUES (\(columns.map { "OLD.\($0)" }.joined(separator: ", ")), NEW.\(HistoryTable.runColumn));
+                END;
+                """)
+    }
+
+    /// The same on PostgreSQL. The trigger copies the old row by column name (through `jsonb`),
+    /// so it needs no column list.
+    static func postgresHistory(of table: String) -> String {
+        let history = "\(table)_history"
+        return """
+            CREATE TABLE \(history) (LIKE \(table));
+            \(table == "goal" ? "ALTER TABLE \(history) DROP COLUMN id;" : "")
+            ALTER TABLE \(history) ADD COLUMN \(HistoryTable.replacedByColumn) BIGINT NOT NULL DEFAULT 0;
+            \(indexes(history))
+            CREATE FUNCTION \(history)_keep() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                INSERT INTO \(history) SELECT (jsonb_populate_record(NULL::\(history),
+                    to_jsonb(OLD) || jsonb_build_object('\(HistoryTable.replacedByColumn)', NEW.\(HistoryTable.runColumn)))).*;
+                RETURN NULL;
+            END $$;
+            CREATE TRIGGER \(history) AFTER UPDATE ON \(table) FOR EACH ROW
+                WHEN (NEW.\(HistoryTable.runColumn) > coalesce(OLD.\(HistoryTable.runColumn), 0))
+                EXECUTE FUNCTION \(history)_keep();
+            """
+    }
+
+    /// A history table's indexes: by the run that replaced the values (undo, `runs show`) and
     /// by the run whose values they are (which later runs changed a run's rows).
-    private static func indexes(_ table: HistoryTable) -> String {
+    private static func indexes(_ history: String) -> String {
         """
-        CREATE INDEX \(table.history)_replaced ON \(table.history)(\(HistoryTable.replacedByColumn));
-        CREATE INDEX \(table.history)_run ON \(table.history)(\(HistoryTable.runColumn));
+        CREATE INDEX \(history)_replaced ON \(history)(\(HistoryTable.replacedByColumn));
+        CREATE INDEX \(history)_run ON \(history)(\(HistoryTable.runColumn));
         """
     }
 
@@ -146,4 +164,41 @@ enum HistoryMigration {
         )\(suffix);
         """
     }
+}
+
+/// Migration "v7: vendor names" (SPEC section 10): the name of each vendor key on its row with
+/// the latest date anywhere in the warehouse (a month row as of day 31; ties: the later ingest),
+/// kept at ingest like associates' names, with history.
+enum VendorNamesMigration {
+    static let name = "v7: vendor names"
+
+    /// The table, and its names from the merch rows already there.
+    private static func table(integer: String, text: String) -> String {
+        """
+        CREATE TABLE vendor (
+            vendor_key \(text) PRIMARY KEY NOT NULL,
+            name \(text) NOT NULL,
+            name_as_of \(text) NOT NULL,
+            ingest_run_id \(integer),
+            source_row \(integer)
+        );
+        INSERT INTO vendor (vendor_key, name, name_as_of, ingest_run_id, source_row)
+        SELECT vendor_key, vendor_name, as_of, ingest_run_id, source_row FROM (
+            SELECT vendor_key, vendor_name, as_of, ingest_run_id, source_row,
+                row_number() OVER (PARTITION BY vendor_key ORDER BY as_of DESC, ingest_run_id DESC, vendor_name DESC) AS latest
+            FROM (
+                SELECT vendor_key, vendor_name, CASE WHEN grain = 'month' THEN date || '-31' ELSE date END AS as_of,
+                    ingest_run_id, source_row
+                FROM merch_report WHERE vendor_key <> ''
+            ) AS named
+        ) AS ranked WHERE latest = 1;
+        """
+    }
+
+    static func sqlite(_ db: Database) throws {
+        try db.execute(sql: table(integer: "INTEGER", text: "TEXT"))
+        try HistoryMigration.addSQLiteHistory(of: "vendor", db)
+    }
+
+    static var postgresSQL: String { table(integer: "BIGINT", text: "TEXT COLLATE \"C\"") + HistoryMigration.postgresHistory(of: "vendor") }
 }

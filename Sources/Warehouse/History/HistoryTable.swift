@@ -1,6 +1,6 @@
 /// A table whose rows carry the run that last changed them and keep their earlier values in
-/// history (SPEC section 16): the seven feed tables, the `employee` names associate files write
-/// beside them, and the reference tables `goal` and `store` (a store's aliases are kept apart,
+/// history (SPEC section 16): the seven feed tables, the `employee` and `vendor` names associate
+/// and merch files write beside them, and the reference tables `goal` and `store` (a store's aliases are kept apart,
 /// in `store_alias_history`, since an import replaces them rather than updating them).
 ///
 /// `<name>_history` holds a row's previous values (every column of the table) and
@@ -28,7 +28,7 @@ struct HistoryTable: Sendable {
     /// The 1-based sheet row or CSV record a row was read from.
     static let sourceRowColumn = "source_row"
 
-    /// The history tables: every feed table, then `employee`, `goal` and `store`.
+    /// The history tables: every feed table, then `employee`, `goal`, `store` and `vendor`.
     static let all: [HistoryTable] =
         FeedTables.all.map { table in
             let key = table.keyColumnNames
@@ -41,6 +41,8 @@ struct HistoryTable: Sendable {
                 name: "goal", key: ["period", "scope", "metric", "date"], values: ["target", runColumn, sourceRowColumn],
                 period: nil),
             HistoryTable(name: "store", key: ["code"], values: ["name", "region", "status", runColumn, sourceRowColumn], period: nil),
+            HistoryTable(
+                name: "vendor", key: ["vendor_key"], values: ["name", "name_as_of", runColumn, sourceRowColumn], period: nil),
         ]
 
     /// The history table of `name`.

@@ -84,8 +84,8 @@ extension Warehouse {
 private struct RunToUndo {
     let id: Int64
     let sha256: String
-    /// The tables whose rows carry this run: its feed's table (with `employee` for associate
-    /// files), `goal` for a goals import, `store` for a stores import.
+    /// The tables whose rows carry this run: its feed's table (with the names of `employee` or
+    /// `vendor` for associate and merch files), `goal` for a goals import, `store` for a stores import.
     let tables: [HistoryTable]
     let isStoresImport: Bool
     /// The first and last date key the run wrote, when it wrote feed rows.
@@ -112,6 +112,7 @@ private struct RunToUndo {
         case .stores: names = ["store"]
         case .goals: names = ["goal"]
         case .employeePerformance: names = [FeedTables.employeeSales.name, "employee"]
+        case .merchSales: names = [FeedTables.merchSales.name, "vendor"]
         case let feed?: names = FeedTables.table(for: feed).map { [$0.name] } ?? []
         case nil: names = []
         }
