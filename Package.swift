@@ -24,28 +24,31 @@ let package = Package(
         // libpq is loaded with dlopen on first use (see its shim), so it has no pkg-config link flags.
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CXLSXWriter", pkgConfig: "xlsxwriter", providers: [.apt(["libxlsxwriter-dev"])]),
+        // The civil calendar every layer shares: dates, ranges, months, today.
+        .target(name: "CivilCalendar"),
         .target(
             name: "SheetStream",
-            dependencies: ["CZlib", "CLibXML2"],
+            dependencies: ["CivilCalendar", "CZlib", "CLibXML2"],
             // The SAX handlers are classes touched once per XML event; dynamic exclusivity
             // checks on their state cost ~10% of a sheet read (measured with perf).
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
-        .target(name: "Feeds", dependencies: ["SheetStream"]),
+        .target(name: "Feeds", dependencies: ["CivilCalendar", "SheetStream"]),
         // The libpq connection the PostgreSQL backend talks through (SPEC section 14).
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         .target(
             name: "Warehouse",
             dependencies: [
-                "Feeds", "SheetStream", "CCrypto", "PostgresClient", .product(name: "GRDB", package: "GRDB.swift"),
+                "CivilCalendar", "Feeds", "SheetStream", "CCrypto", "PostgresClient", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        .target(name: "KPI", dependencies: ["Warehouse", "Feeds", "SheetStream"]),
-        .target(name: "Reports", dependencies: ["KPI", "SheetStream", "CXLSXWriter", "Plot"]),
+        .target(name: "KPI", dependencies: ["CivilCalendar", "Warehouse", "Feeds", "SheetStream"]),
+        .target(name: "Reports", dependencies: ["CivilCalendar", "KPI", "SheetStream", "CXLSXWriter", "Plot"]),
         .executableTarget(
             name: "ddkpi",
             dependencies: [
+                "CivilCalendar",
                 "SheetStream",
                 "Feeds",
                 "Warehouse",
@@ -59,6 +62,7 @@ let package = Package(
         .executableTarget(
             name: "ddkpi-bench",
             dependencies: [
+                "CivilCalendar",
                 "SheetStream",
                 "Feeds",
                 "Warehouse",
@@ -83,20 +87,21 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["Warehouse", "PostgresClient", "Feeds", "SheetStream", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/TestSupport"),
+        .testTarget(name: "CivilCalendarTests", dependencies: ["CivilCalendar"]),
         .testTarget(
             name: "SheetStreamTests",
             dependencies: ["SheetStream", "TestSupport"]
         ),
-        .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),
+        .testTarget(name: "FeedsTests", dependencies: ["CivilCalendar", "Feeds", "TestSupport"]),
         .testTarget(
             name: "WarehouseTests",
-            dependencies: ["Warehouse", "PostgresClient", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["CivilCalendar", "Warehouse", "PostgresClient", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "KPITests",
-            dependencies: ["KPI", "Reports", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["CivilCalendar", "KPI", "Reports", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "KPI", "SheetStream", "TestSupport"]),
+        .testTarget(name: "ReportsTests", dependencies: ["CivilCalendar", "Reports", "KPI", "SheetStream", "TestSupport"]),
         .testTarget(
             name: "ddkpiTests",
             // Depends on the executable so that `swift test` builds the binary it runs.

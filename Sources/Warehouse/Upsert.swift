@@ -1,3 +1,4 @@
+import CivilCalendar
 import SheetStream
 
 /// Per-file upsert counts.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CivilCalendar
 import Feeds
 import KPI
 import SheetStream

@@ -1,3 +1,4 @@
+import CivilCalendar
 import SheetStream
 
 /// Deterministic synthetic sales-audit rows: store, date, net sales, transactions, items,

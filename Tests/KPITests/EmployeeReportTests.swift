@@ -1,3 +1,4 @@
+import CivilCalendar
 import Feeds
 import GRDB
 @testable import KPI

@@ -1,3 +1,4 @@
+import CivilCalendar
 import Feeds
 @testable import KPI
 import SheetStream

@@ -1,3 +1,4 @@
+import CivilCalendar
 @testable import KPI
 import SheetStream
 

@@ -1,3 +1,4 @@
+import CivilCalendar
 import SheetStream
 
 /// What a POS sales row reports, for a store-day or for an associate's day or month.

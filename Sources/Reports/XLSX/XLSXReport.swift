@@ -1,3 +1,4 @@
+import CivilCalendar
 import CXLSXWriter
 import KPI
 import SheetStream

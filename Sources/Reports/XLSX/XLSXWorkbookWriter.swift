@@ -1,3 +1,4 @@
+import CivilCalendar
 import CXLSXWriter
 #if canImport(Glibc)
 import Glibc

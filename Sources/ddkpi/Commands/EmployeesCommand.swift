@@ -1,4 +1,5 @@
 import ArgumentParser
+import CivilCalendar
 import KPI
 import Reports
 import SheetStream

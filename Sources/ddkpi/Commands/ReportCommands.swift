@@ -1,4 +1,5 @@
 import ArgumentParser
+import CivilCalendar
 import Foundation
 import KPI
 import Reports
