@@ -33,6 +33,8 @@ let package = Package(
             // checks on their state cost ~10% of a sheet read (measured with perf).
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
+        // The hand-written streaming XLSX and zip writer that makes benchmark and test workbooks.
+        .target(name: "SheetFixtures", dependencies: ["SheetStream", "CZlib"]),
         .target(name: "Feeds", dependencies: ["CivilCalendar", "SheetStream"]),
         // The libpq connection the PostgreSQL backend talks through (SPEC section 14).
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
@@ -64,6 +66,7 @@ let package = Package(
             dependencies: [
                 "CivilCalendar",
                 "SheetStream",
+                "SheetFixtures",
                 "Feeds",
                 "Warehouse",
                 "PostgresClient",
@@ -90,8 +93,9 @@ let package = Package(
         .testTarget(name: "CivilCalendarTests", dependencies: ["CivilCalendar"]),
         .testTarget(
             name: "SheetStreamTests",
-            dependencies: ["SheetStream", "TestSupport"]
+            dependencies: ["SheetStream", "SheetFixtures", "TestSupport"]
         ),
+        .testTarget(name: "SheetFixturesTests", dependencies: ["SheetFixtures", "SheetStream", "TestSupport"]),
         .testTarget(name: "FeedsTests", dependencies: ["CivilCalendar", "Feeds", "TestSupport"]),
         .testTarget(
             name: "WarehouseTests",
@@ -105,7 +109,7 @@ let package = Package(
         .testTarget(
             name: "ddkpiTests",
             // Depends on the executable so that `swift test` builds the binary it runs.
-            dependencies: ["ddkpi", "TestSupport", "SheetStream", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ddkpi", "TestSupport", "SheetStream", "SheetFixtures", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]
 )

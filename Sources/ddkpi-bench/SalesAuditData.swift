@@ -1,4 +1,5 @@
 import CivilCalendar
+import SheetFixtures
 import SheetStream
 
 /// Deterministic synthetic sales-audit rows: store, date, net sales, transactions, items,
