@@ -26,13 +26,19 @@ let package = Package(
         .systemLibrary(name: "CXLSXWriter", pkgConfig: "xlsxwriter", providers: [.apt(["libxlsxwriter-dev"])]),
         // The civil calendar every layer shares: dates, ranges, months, today.
         .target(name: "CivilCalendar"),
+        // A closure or computation on its own thread (pthreads), for any layer.
+        .target(name: "Threads"),
         .target(
             name: "SheetStream",
-            dependencies: ["CivilCalendar", "CZlib", "CLibXML2"],
+            dependencies: ["CivilCalendar", "Threads", "CZlib", "CLibXML2"],
             // The SAX handlers are classes touched once per XML event; dynamic exclusivity
             // checks on their state cost ~10% of a sheet read (measured with perf).
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
+        // Text output every layer may use: a buffered sink, JSON string and CSV field quoting.
+        .target(name: "OutputText"),
+        // `ddkpi dump`'s CSV and JSON form of sheet rows.
+        .target(name: "SheetDump", dependencies: ["SheetStream", "OutputText"]),
         // The hand-written streaming XLSX and zip writer that makes benchmark and test workbooks.
         .target(name: "SheetFixtures", dependencies: ["SheetStream", "CZlib"]),
         .target(name: "Feeds", dependencies: ["CivilCalendar", "SheetStream"]),
@@ -41,17 +47,19 @@ let package = Package(
         .target(
             name: "Warehouse",
             dependencies: [
-                "CivilCalendar", "Feeds", "SheetStream", "CCrypto", "PostgresClient", .product(name: "GRDB", package: "GRDB.swift"),
+                "CivilCalendar", "Threads", "Feeds", "SheetStream", "CCrypto", "PostgresClient", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        .target(name: "KPI", dependencies: ["CivilCalendar", "Warehouse", "Feeds", "SheetStream"]),
-        .target(name: "Reports", dependencies: ["CivilCalendar", "KPI", "SheetStream", "CXLSXWriter", "Plot"]),
+        .target(name: "KPI", dependencies: ["CivilCalendar", "Threads", "Warehouse", "Feeds"]),
+        .target(name: "Reports", dependencies: ["CivilCalendar", "OutputText", "KPI", "CXLSXWriter", "Plot"]),
         .executableTarget(
             name: "ddkpi",
             dependencies: [
                 "CivilCalendar",
+                "OutputText",
                 "SheetStream",
+                "SheetDump",
                 "Feeds",
                 "Warehouse",
                 "KPI",
@@ -65,6 +73,7 @@ let package = Package(
             name: "ddkpi-bench",
             dependencies: [
                 "CivilCalendar",
+                "OutputText",
                 "SheetStream",
                 "SheetFixtures",
                 "Feeds",
@@ -88,12 +97,12 @@ let package = Package(
         .executableTarget(name: "fuzz-xml-differential", dependencies: ["FuzzSupport", "SheetStream"]),
         .target(
             name: "TestSupport",
-            dependencies: ["Warehouse", "PostgresClient", "Feeds", "SheetStream", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Warehouse", "PostgresClient", "Feeds", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/TestSupport"),
         .testTarget(name: "CivilCalendarTests", dependencies: ["CivilCalendar"]),
         .testTarget(
             name: "SheetStreamTests",
-            dependencies: ["SheetStream", "SheetFixtures", "TestSupport"]
+            dependencies: ["SheetStream", "SheetDump", "OutputText", "SheetFixtures", "TestSupport"]
         ),
         .testTarget(name: "SheetFixturesTests", dependencies: ["SheetFixtures", "SheetStream", "TestSupport"]),
         .testTarget(name: "FeedsTests", dependencies: ["CivilCalendar", "Feeds", "TestSupport"]),
@@ -109,7 +118,7 @@ let package = Package(
         .testTarget(
             name: "ddkpiTests",
             // Depends on the executable so that `swift test` builds the binary it runs.
-            dependencies: ["ddkpi", "TestSupport", "SheetStream", "SheetFixtures", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ddkpi", "TestSupport", "SheetFixtures", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]
 )

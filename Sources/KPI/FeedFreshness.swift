@@ -1,6 +1,5 @@
 import CivilCalendar
 import Feeds
-import SheetStream
 
 /// Whether a feed is current (SPEC section 15).
 public enum FreshnessVerdict: String, Sendable {

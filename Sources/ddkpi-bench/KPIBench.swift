@@ -2,7 +2,7 @@ import ArgumentParser
 import CivilCalendar
 import Feeds
 import KPI
-import SheetStream
+import OutputText
 import Warehouse
 
 #if canImport(Glibc)

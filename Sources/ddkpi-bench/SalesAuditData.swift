@@ -1,4 +1,5 @@
 import CivilCalendar
+import OutputText
 import SheetFixtures
 import SheetStream
 

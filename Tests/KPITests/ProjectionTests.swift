@@ -2,7 +2,6 @@ import CivilCalendar
 import Feeds
 import GRDB
 @testable import KPI
-import SheetStream
 import TestSupport
 import Warehouse
 import XCTest

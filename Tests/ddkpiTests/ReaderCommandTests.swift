@@ -1,6 +1,5 @@
 import Foundation
 import SheetFixtures
-import SheetStream
 import TestSupport
 import XCTest
 

@@ -1,5 +1,4 @@
 import CivilCalendar
-import SheetStream
 
 /// Counts per store and day, for feeds with one row per event (credit applications, intakes).
 struct DailyCounter {

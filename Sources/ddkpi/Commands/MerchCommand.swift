@@ -2,7 +2,6 @@ import ArgumentParser
 import CivilCalendar
 import KPI
 import Reports
-import SheetStream
 import Warehouse
 
 extension MerchDimension: ExpressibleByArgument {}

@@ -2,8 +2,8 @@ import ArgumentParser
 import CivilCalendar
 import Foundation
 import KPI
+import OutputText
 import Reports
-import SheetStream
 
 #if canImport(Glibc)
 import Glibc

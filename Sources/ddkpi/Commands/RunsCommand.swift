@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SheetStream
+import OutputText
 import Warehouse
 
 /// `ddkpi runs`: the ingest ledger, newest first.

@@ -3,7 +3,6 @@ import CivilCalendar
 import KPI
 import Logging
 import Reports
-import SheetStream
 
 /// `ddkpi status`: each feed's last date against its cadence, for cron alerting (exit 4 when
 /// any feed is late or missing).

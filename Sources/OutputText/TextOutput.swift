@@ -33,11 +33,13 @@ public final class TextOutput {
         if ownsDescriptor { close(descriptor) }
     }
 
+    /// Appends `text`, writing the buffer out once it holds 64 KiB.
     public func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Writes out everything buffered (retrying after `EINTR`).
     public func flush() {
         var offset = 0
         while offset < buffer.count {
@@ -50,11 +52,4 @@ public final class TextOutput {
         }
         buffer.removeAll(keepingCapacity: true)
     }
-}
-
-/// A file that could not be written.
-public struct OutputError: Error, CustomStringConvertible {
-    public var path: String
-    public var message: String
-    public var description: String { "\(path): cannot write: \(message)" }
 }
