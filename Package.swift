@@ -44,8 +44,8 @@ let package = Package(
         .target(
             name: "Warehouse",
             dependencies: [
-                "CivilCalendar", "Threads", "Feeds", "SheetStream", "CCrypto", "PostgresClient", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "CivilCalendar", "Threads", "Feeds", "SheetStream", "CCrypto", "PostgresClient",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         .target(name: "KPI", dependencies: ["CivilCalendar", "Threads", "Warehouse", "Feeds"]),
@@ -107,13 +107,20 @@ let package = Package(
         .testTarget(name: "FeedsTests", dependencies: ["CivilCalendar", "Feeds", "TestSupport"]),
         .testTarget(
             name: "WarehouseTests",
-            dependencies: ["CivilCalendar", "Warehouse", "PostgresClient", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "CivilCalendar", "Warehouse", "PostgresClient", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "KPITests",
-            dependencies: ["CivilCalendar", "KPI", "Reports", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "CivilCalendar", "KPI", "Reports", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
-        .testTarget(name: "ReportsTests", dependencies: ["CivilCalendar", "Reports", "KPI", "SheetStream", "TestSupport"]),
+        .testTarget(
+            name: "ReportsTests", dependencies: ["CivilCalendar", "Reports", "KPI", "SheetStream", "TestSupport"]
+        ),
         .testTarget(
             name: "ddkpiTests",
             // Depends on the executable so that `swift test` builds the binary it runs.
