@@ -1,4 +1,3 @@
-import CivilCalendar
 import SheetStream
 import XCTest
 
