@@ -24,29 +24,39 @@ let package = Package(
         // libpq is loaded with dlopen on first use (see its shim), so it has no pkg-config link flags.
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CXLSXWriter", pkgConfig: "xlsxwriter", providers: [.apt(["libxlsxwriter-dev"])]),
+        // The civil calendar every layer shares: dates, ranges, months, today.
+        .target(name: "CivilCalendar"),
+        // A closure or computation on its own thread (pthreads), for any layer.
+        .target(name: "Threads"),
         .target(
             name: "SheetStream",
-            dependencies: ["CZlib", "CLibXML2"],
-            // The SAX handlers are classes touched once per XML event; dynamic exclusivity
-            // checks on their state cost ~10% of a sheet read (measured with perf).
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+            dependencies: ["CivilCalendar", "Threads", "CZlib", "CLibXML2"]
         ),
-        .target(name: "Feeds", dependencies: ["SheetStream"]),
+        // Text output every layer may use: a buffered sink, JSON string and CSV field quoting.
+        .target(name: "OutputText"),
+        // `ddkpi dump`'s CSV and JSON form of sheet rows.
+        .target(name: "SheetDump", dependencies: ["SheetStream", "OutputText"]),
+        // The hand-written streaming XLSX and zip writer that makes benchmark and test workbooks.
+        .target(name: "SheetFixtures", dependencies: ["SheetStream", "CZlib"]),
+        .target(name: "Feeds", dependencies: ["CivilCalendar", "SheetStream"]),
         // The libpq connection the PostgreSQL backend talks through (SPEC section 14).
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         .target(
             name: "Warehouse",
             dependencies: [
-                "Feeds", "SheetStream", "CCrypto", "PostgresClient", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "CivilCalendar", "Threads", "Feeds", "SheetStream", "CCrypto", "PostgresClient",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        .target(name: "KPI", dependencies: ["Warehouse", "Feeds", "SheetStream"]),
-        .target(name: "Reports", dependencies: ["KPI", "SheetStream", "CXLSXWriter", "Plot"]),
+        .target(name: "KPI", dependencies: ["CivilCalendar", "Threads", "Warehouse", "Feeds"]),
+        .target(name: "Reports", dependencies: ["CivilCalendar", "OutputText", "KPI", "CXLSXWriter", "Plot"]),
         .executableTarget(
             name: "ddkpi",
             dependencies: [
+                "CivilCalendar",
+                "OutputText",
                 "SheetStream",
+                "SheetDump",
                 "Feeds",
                 "Warehouse",
                 "KPI",
@@ -59,7 +69,10 @@ let package = Package(
         .executableTarget(
             name: "ddkpi-bench",
             dependencies: [
+                "CivilCalendar",
+                "OutputText",
                 "SheetStream",
+                "SheetFixtures",
                 "Feeds",
                 "Warehouse",
                 "PostgresClient",
@@ -70,7 +83,9 @@ let package = Package(
         .executableTarget(
             name: "ddkpi-bench-read",
             dependencies: ["SheetStream", "CLibXML2"],
-            // Like SheetStream: the per-cell counting closure should not pay dynamic exclusivity checks.
+            // The per-cell counting closure should not pay dynamic exclusivity checks. Only this
+            // executable carries the flag: SheetStream is a versioned product, so it may carry no
+            // unsafe flags, and keeps its hot buffers out of checked class storage instead.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
         // libFuzzer targets (README, Fuzzing): built normally they only say how to build them.
@@ -81,26 +96,35 @@ let package = Package(
         .executableTarget(name: "fuzz-xml-differential", dependencies: ["FuzzSupport", "SheetStream"]),
         .target(
             name: "TestSupport",
-            dependencies: ["Warehouse", "PostgresClient", "Feeds", "SheetStream", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Warehouse", "PostgresClient", "Feeds", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/TestSupport"),
+        .testTarget(name: "CivilCalendarTests", dependencies: ["CivilCalendar"]),
         .testTarget(
             name: "SheetStreamTests",
-            dependencies: ["SheetStream", "TestSupport"]
+            dependencies: ["SheetStream", "SheetDump", "OutputText", "SheetFixtures", "TestSupport"]
         ),
-        .testTarget(name: "FeedsTests", dependencies: ["Feeds", "TestSupport"]),
+        .testTarget(name: "SheetFixturesTests", dependencies: ["SheetFixtures", "SheetStream", "TestSupport"]),
+        .testTarget(name: "FeedsTests", dependencies: ["CivilCalendar", "Feeds", "TestSupport"]),
         .testTarget(
             name: "WarehouseTests",
-            dependencies: ["Warehouse", "PostgresClient", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "CivilCalendar", "Warehouse", "PostgresClient", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "KPITests",
-            dependencies: ["KPI", "Reports", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "CivilCalendar", "KPI", "Reports", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "KPI", "SheetStream", "TestSupport"]),
+        .testTarget(
+            name: "ReportsTests", dependencies: ["CivilCalendar", "Reports", "KPI", "SheetStream", "TestSupport"]
+        ),
         .testTarget(
             name: "ddkpiTests",
             // Depends on the executable so that `swift test` builds the binary it runs.
-            dependencies: ["ddkpi", "TestSupport", "SheetStream", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ddkpi", "TestSupport", "SheetFixtures", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]
 )

@@ -1,5 +1,6 @@
+import CivilCalendar
 import Feeds
-import SheetStream
+import Threads
 import Warehouse
 
 /// Associates ranked by sales per store, then chain-wide (SPEC section 9).

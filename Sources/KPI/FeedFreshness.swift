@@ -1,5 +1,5 @@
+import CivilCalendar
 import Feeds
-import SheetStream
 import Warehouse
 
 /// Whether a feed is current (SPEC section 15).

@@ -1,5 +1,5 @@
+import CivilCalendar
 import Feeds
-import SheetStream
 import Warehouse
 
 /// Which scopes a report covers.

@@ -1,3 +1,5 @@
+import CivilCalendar
+
 /// One metric of one scope over one period.
 public struct MetricValue: Sendable, Equatable {
     public var key: String

@@ -1,5 +1,6 @@
+import CivilCalendar
 import Feeds
-import SheetStream
+import Threads
 import Warehouse
 
 /// Vendor or category performance per scope (SPEC section 10).

@@ -1,3 +1,4 @@
+import CivilCalendar
 import Warehouse
 
 /// Store codes numbered 0…n−1 in code order, so per-store values live in arrays.

@@ -1,5 +1,5 @@
+import CivilCalendar
 import Feeds
-import SheetStream
 import Warehouse
 
 /// Merged goals (SPEC section 7): per store, month and metric, the store's daily targets for the

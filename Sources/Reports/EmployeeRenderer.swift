@@ -1,5 +1,5 @@
 import KPI
-import SheetStream
+import OutputText
 
 /// Renders `EmployeeReport`s as a text table, CSV or JSON (SPEC section 9); deterministic.
 public struct EmployeeRenderer {
@@ -54,7 +54,7 @@ public struct EmployeeRenderer {
         var lines = ["scope,rank,employee_id,employee_name,metric,actual,ly,pct_vs_ly,projected"]
         for scope in report.scopes {
             for row in scope.associates {
-                let identity = [scope.scope, String(row.rank), row.employeeId, row.name].map(RowWriter.csvField)
+                let identity = [scope.scope, String(row.rank), row.employeeId, row.name].map(CSVText.field)
                 for (key, value) in row.metrics {
                     let sales = key == "totalSales"
                     let extra = sales

@@ -1,5 +1,5 @@
 import KPI
-import SheetStream
+import OutputText
 
 /// Renders `ddkpi status` (SPEC section 15) as a text table or JSON.
 public struct FreshnessRenderer {

@@ -1,5 +1,5 @@
 import KPI
-import SheetStream
+import OutputText
 
 /// Renders `MerchReport`s as a text table, CSV or JSON (SPEC section 10); deterministic.
 public struct MerchRenderer {
@@ -55,7 +55,7 @@ public struct MerchRenderer {
         for scope in report.scopes {
             for row in scope.rows {
                 let identity = [scope.scope, report.period, report.dimension.rawValue, row.rank.map(String.init) ?? "", row.key, row.name]
-                lines.append((identity.map(RowWriter.csvField) + Self.fields(row).map { $0.value ?? "" }).joined(separator: ","))
+                lines.append((identity.map(CSVText.field) + Self.fields(row).map { $0.value ?? "" }).joined(separator: ","))
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -1,5 +1,5 @@
 import KPI
-import SheetStream
+import OutputText
 
 /// The formats reports come in as text.
 public enum ReportFormat: String, CaseIterable, Sendable {

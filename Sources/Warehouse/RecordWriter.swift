@@ -1,5 +1,4 @@
 import Feeds
-import SheetStream
 
 /// Writes feed records into their tables, inside the caller's transaction, in batches of the
 /// session's `upsertBatchSize` rows per upsert; `finish` writes the last partial batch.

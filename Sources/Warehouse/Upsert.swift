@@ -1,4 +1,4 @@
-import SheetStream
+import CivilCalendar
 
 /// Per-file upsert counts.
 public struct UpsertCounts: Sendable, Equatable, Codable {

@@ -1,5 +1,5 @@
+import CivilCalendar
 import Feeds
-import SheetStream
 
 /// An associate at a store (a row of the employees report before ranking).
 public struct EmployeeStoreKey: Hashable, Sendable {

@@ -1,5 +1,5 @@
+import CivilCalendar
 import Feeds
-import SheetStream
 
 extension Warehouse {
     /// The last day each feed has data for, per store (SPEC section 15): a daily row's date, a

@@ -1,6 +1,6 @@
 import Feeds
 import Foundation
-import SheetStream
+import Threads
 
 /// How one ingest behaves.
 public struct IngestOptions: Sendable {

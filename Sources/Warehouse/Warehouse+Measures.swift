@@ -1,5 +1,5 @@
+import CivilCalendar
 import Feeds
-import SheetStream
 
 /// The additive measures of one store over part of a period: every KPI is a ratio or a sum of
 /// these, so any rollup sums measures first and divides once (SPEC section 7).

@@ -1,6 +1,6 @@
+import CivilCalendar
 import Feeds
 import Foundation
-import SheetStream
 
 /// A store-month whose rollup differs from a full recomputation.
 public struct RollupDifference: Sendable, Equatable, CustomStringConvertible {

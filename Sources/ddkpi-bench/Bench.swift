@@ -1,4 +1,5 @@
 import ArgumentParser
+import OutputText
 import PostgresClient
 import SheetStream
 import Warehouse

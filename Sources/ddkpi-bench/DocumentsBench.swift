@@ -1,6 +1,6 @@
 import ArgumentParser
+import CivilCalendar
 import Feeds
-import SheetStream
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,8 @@
 import ArgumentParser
+import CivilCalendar
 import Feeds
 import KPI
-import SheetStream
+import OutputText
 import Warehouse
 
 #if canImport(Glibc)

@@ -1,3 +1,6 @@
+import CivilCalendar
+import OutputText
+import SheetFixtures
 import SheetStream
 
 /// Deterministic synthetic sales-audit rows: store, date, net sales, transactions, items,

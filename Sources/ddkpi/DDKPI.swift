@@ -1,5 +1,6 @@
 import ArgumentParser
 import KPI
+import SheetDump
 import SheetStream
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import SheetStream
+import OutputText
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 import Feeds
 import Logging
-import SheetStream
+import OutputText
 import Warehouse
 
 #if canImport(Glibc)
@@ -93,7 +93,7 @@ struct IngestPrinter {
         file.write("file,sheet,row,column,header,value,reason\n")
         for reject in outcomes.flatMap(\.rejects) {
             let fields = [reject.file, reject.sheet, String(reject.row), reject.column ?? "", reject.header ?? "", reject.value, reject.reason]
-            file.write(fields.map(RowWriter.csvField).joined(separator: ",") + "\n")
+            file.write(fields.map(CSVText.field).joined(separator: ",") + "\n")
         }
         file.flush()
     }

@@ -1,3 +1,4 @@
+import CivilCalendar
 import Feeds
 import SheetStream
 import TestSupport

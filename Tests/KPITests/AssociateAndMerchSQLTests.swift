@@ -1,7 +1,7 @@
+import CivilCalendar
 import Feeds
 import GRDB
 @testable import KPI
-import SheetStream
 import TestSupport
 import Warehouse
 import XCTest

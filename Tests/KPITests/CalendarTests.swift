@@ -1,5 +1,5 @@
+import CivilCalendar
 @testable import KPI
-import SheetStream
 import XCTest
 
 final class CalendarTests: XCTestCase {
@@ -46,11 +46,5 @@ final class CalendarTests: XCTestCase {
         XCTAssertEqual(
             FiscalCalendar.lastYearWholeMonths(range(date(2025, 2, 1), date(2025, 2, 28))), range(date(2024, 2, 1), date(2024, 2, 29)),
             "the review's LY is the whole month a year earlier")
-    }
-
-    func testMonthParts() {
-        let parts = range(date(2025, 1, 30), date(2025, 3, 2)).monthParts
-        XCTAssertEqual(parts.map(\.month), ["2025-01", "2025-02", "2025-03"])
-        XCTAssertEqual(parts.map(\.part.days), [2, 28, 2])
     }
 }

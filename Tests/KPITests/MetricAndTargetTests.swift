@@ -1,6 +1,6 @@
+import CivilCalendar
 import Feeds
 @testable import KPI
-import SheetStream
 import Warehouse
 import XCTest
 

@@ -1,5 +1,5 @@
+import CivilCalendar
 @testable import KPI
-import SheetStream
 
 /// Hand-made reports for the document tests: a 2025Q2 review of the scopes given.
 enum ReportFixtures {

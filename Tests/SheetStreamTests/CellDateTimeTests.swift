@@ -40,13 +40,4 @@ final class CellDateTimeTests: XCTestCase {
         XCTAssertNil(CellDateTime(iso8601: "2021-02-30"))
         XCTAssertNil(CellDateTime(iso8601: "yesterday"))
     }
-
-    func testCivilDateArithmetic() {
-        XCTAssertEqual(CivilDate(daysSinceEpoch: 0), CivilDate(year: 1970, month: 1, day: 1))
-        XCTAssertEqual(CivilDate.daysSinceEpoch(year: 2000, month: 3, day: 1), 11_017)
-        XCTAssertEqual(CivilDate(daysSinceEpoch: -25_569).iso8601, "1899-12-30")
-        XCTAssertTrue(CivilDate.isLeap(2000))
-        XCTAssertFalse(CivilDate.isLeap(1900))
-        XCTAssertEqual(CivilDate.daysIn(month: 2, year: 2024), 29)
-    }
 }

@@ -1,3 +1,5 @@
+import OutputText
+import SheetDump
 import SheetStream
 import TestSupport
 import XCTest

@@ -1,4 +1,5 @@
 import Foundation
+import SheetFixtures
 @testable import SheetStream
 import TestSupport
 import XCTest

@@ -1,3 +1,4 @@
+import OutputText
 @testable import SheetStream
 import XCTest
 
@@ -73,9 +74,9 @@ final class TextDecodingTests: XCTestCase {
         XCTAssertEqual(CellText.text(.bool(true)), "TRUE")
         XCTAssertEqual(CellText.text(.error("#DIV/0!")), "#DIV/0!")
         XCTAssertEqual(CellText.text(.date(CellDateTime(daysSinceEpoch: 20_284, secondsOfDay: 49_500))), "2025-07-15T13:45:00")
-        XCTAssertEqual(RowWriter.csvField("a,b"), "\"a,b\"")
-        XCTAssertEqual(RowWriter.csvField("say \"hi\""), "\"say \"\"hi\"\"\"")
-        XCTAssertEqual(RowWriter.csvField("  padded  "), "  padded  ")
+        XCTAssertEqual(CSVText.field("a,b"), "\"a,b\"")
+        XCTAssertEqual(CSVText.field("say \"hi\""), "\"say \"\"hi\"\"\"")
+        XCTAssertEqual(CSVText.field("  padded  "), "  padded  ")
         XCTAssertEqual(JSONText.quoted("a\"b\\\n\u{1}"), "\"a\\\"b\\\\\\n\\u0001\"")
     }
 

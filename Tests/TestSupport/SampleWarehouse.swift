@@ -1,6 +1,5 @@
 import Feeds
 import Foundation
-import SheetStream
 import Warehouse
 
 /// Builds warehouses for tests through the library's own ingest path.

@@ -1,6 +1,6 @@
+import CivilCalendar
 import Feeds
 import Foundation
-import SheetStream
 import TestSupport
 @testable import Warehouse
 import XCTest

@@ -1,6 +1,6 @@
+import CivilCalendar
 import Feeds
 import GRDB
-import SheetStream
 import TestSupport
 @testable import Warehouse
 import XCTest

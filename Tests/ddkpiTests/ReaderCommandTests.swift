@@ -1,5 +1,5 @@
 import Foundation
-import SheetStream
+import SheetFixtures
 import TestSupport
 import XCTest
 

@@ -1,4 +1,4 @@
-import SheetStream
+import CivilCalendar
 
 /// What a POS sales row reports, for a store-day or for an associate's day or month.
 public struct SalesFigures: Equatable, Sendable {

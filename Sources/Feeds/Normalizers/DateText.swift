@@ -1,3 +1,4 @@
+import CivilCalendar
 import SheetStream
 
 /// Parses dates written as text: `YYYY-MM-DD`, `M/D/YYYY`, `M/D/YY`, `D-Mon-YYYY`, `Mon D, YYYY`

@@ -1,3 +1,4 @@
+import CivilCalendar
 import SheetStream
 
 /// Turns cells into typed values per SPEC section 4, or says why it cannot (the reason goes

@@ -1,4 +1,4 @@
-import SheetStream
+import CivilCalendar
 
 /// Counts per store and day, for feeds with one row per event (credit applications, intakes).
 struct DailyCounter {

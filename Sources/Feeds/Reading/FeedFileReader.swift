@@ -1,3 +1,4 @@
+import CivilCalendar
 import SheetStream
 
 /// Reads one feed file: finds the header row (in the first visible worksheet that has one),

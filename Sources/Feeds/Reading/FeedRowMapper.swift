@@ -1,3 +1,4 @@
+import CivilCalendar
 import SheetStream
 
 /// Maps one feed file's rows to records, counted skips and rejects (SPEC sections 3 and 4),

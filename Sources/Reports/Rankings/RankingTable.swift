@@ -1,5 +1,5 @@
+import CivilCalendar
 import KPI
-import SheetStream
 
 /// One scope of a ranked report (`employees`, `merch`) as documents show it: typed columns and
 /// rows of cells, so the workbook and the page are written once for both reports.

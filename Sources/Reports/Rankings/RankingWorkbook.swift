@@ -1,5 +1,4 @@
 import KPI
-import SheetStream
 
 /// A ranked report as a workbook (SPEC section 12): one sheet per scope in report order, named
 /// by the scope (`SheetNames`), with a bold frozen header, the metrics' number formats, an

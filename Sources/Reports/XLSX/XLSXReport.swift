@@ -1,6 +1,6 @@
+import CivilCalendar
 import CXLSXWriter
 import KPI
-import SheetStream
 
 /// A report as an XLSX workbook (SPEC section 12), written by libxlsxwriter in constant-memory
 /// mode with the report's own date as creation time, so the same report gives the same bytes.

@@ -1,8 +1,8 @@
+import CivilCalendar
 import CXLSXWriter
 #if canImport(Glibc)
 import Glibc
 #endif
-import SheetStream
 
 /// A workbook written by libxlsxwriter in `constant_memory` mode: each sheet's rows go to a
 /// temporary file as they are written (so rows must come in order), and `close()` assembles the

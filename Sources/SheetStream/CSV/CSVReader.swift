@@ -40,7 +40,7 @@ public final class CSVReader {
     public let path: String
     public let options: CSVOptions
     /// The delimiter in use (given or sniffed).
-    public private(set) var delimiter: UInt8
+    public let delimiter: UInt8
     /// Warnings such as the Windows-1252 fallback, each naming its first place.
     public private(set) var warnings: [String] = []
 

@@ -14,13 +14,13 @@ final class SheetHandler: SAXHandler {
     private let file: String
     private let sheet: String
 
-    private var row = Row(number: 0, cells: [])
+    /// The row being filled and the current cell's text, behind one pointer (see `Scratch`).
+    private let scratch = UnsafeMutablePointer<Scratch>.allocate(capacity: 1)
     private var inSheetData = false
     private var inRow = false
     private var column = -1
     private var cellType = CellType.number
     private var styleIndex = 0
-    private var text = ByteBuffer()
     private var collecting = false
     private var hasValue = false
     private var hasInlineText = false
@@ -36,6 +36,15 @@ final class SheetHandler: SAXHandler {
     /// The largest capacity the reused row buffer reached.
     private(set) var peakRowCapacity = 0
 
+    /// The reused row and cell text. They sit behind an `UnsafeMutablePointer` rather than in
+    /// stored properties because mutating a class's stored struct through a call that may
+    /// allocate costs a dynamic exclusivity check (`swift_beginAccess`) per access, once or
+    /// more per cell. Only this handler touches them, from the parsing thread.
+    private struct Scratch {
+        var row = Row(number: 0, cells: [])
+        var text = ByteBuffer()
+    }
+
     init(
         file: String, sheet: String, sharedStrings: [String], cellFormats: CellFormats, dateSystem: ExcelDateSystem,
         maxCellBytes: Int, onRow: @escaping (Row) throws -> Void
@@ -47,9 +56,14 @@ final class SheetHandler: SAXHandler {
         self.dateSystem = dateSystem
         self.maxCellBytes = maxCellBytes
         self.onRow = onRow
+        scratch.initialize(to: Scratch())
     }
 
-    deinit { text.deallocate() }
+    deinit {
+        scratch.pointee.text.deallocate()
+        scratch.deinitialize(count: 1)
+        scratch.deallocate()
+    }
 
     override func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
         guard inSheetData else {
@@ -68,7 +82,7 @@ final class SheetHandler: SAXHandler {
         case UInt8(ascii: "i") where name.is("is"):
             inInlineString = true
             hasInlineText = true
-            text.removeAll()
+            scratch.pointee.text.removeAll()
         default:
             break
         }
@@ -108,16 +122,16 @@ final class SheetHandler: SAXHandler {
     }
 
     private func startValue() {
-        text.removeAll()
+        scratch.pointee.text.removeAll()
         collecting = true
     }
 
     private func collect(_ chunk: UnsafeBufferPointer<UInt8>) {
-        guard text.count + chunk.count <= maxCellBytes else {
+        guard scratch.pointee.text.count + chunk.count <= maxCellBytes else {
             fail(column: column, "cell text is longer than \(maxCellBytes) bytes (the limit)")
             return
         }
-        text.append(chunk)
+        scratch.pointee.text.append(chunk)
     }
 
     private func endValue() {
@@ -126,8 +140,8 @@ final class SheetHandler: SAXHandler {
     }
 
     private func startRow(_ attributes: XMLAttributes) {
-        let number = attributes.value("r").flatMap(Self.parseInt) ?? row.number + 1
-        row.reset(number: max(number, 1))
+        let number = attributes.value("r").flatMap(Self.parseInt) ?? scratch.pointee.row.number + 1
+        scratch.pointee.row.reset(number: max(number, 1))
         inRow = true
         column = -1
     }
@@ -136,9 +150,9 @@ final class SheetHandler: SAXHandler {
         guard inRow else { return }
         inRow = false
         rowCount += 1
-        peakRowCapacity = max(peakRowCapacity, row.cells.capacity)
+        peakRowCapacity = max(peakRowCapacity, scratch.pointee.row.cells.capacity)
         do {
-            try onRow(row)
+            try onRow(scratch.pointee.row)
         } catch {
             rowError = error
             stop("\(error)")
@@ -165,16 +179,16 @@ final class SheetHandler: SAXHandler {
         if column >= ColumnName.maxColumns {
             fail(column: column, "cell lies past the last column XFD")
         }
-        text.removeAll()
+        scratch.pointee.text.removeAll()
         hasValue = false
         hasInlineText = false
         collecting = false
     }
 
     private func endCell() {
-        peakTextCapacity = max(peakTextCapacity, text.capacity)
+        peakTextCapacity = max(peakTextCapacity, scratch.pointee.text.capacity)
         guard hasValue || hasInlineText, column >= 0, column < ColumnName.maxColumns else { return }
-        if let cell = makeCell(text.bytes) { row.set(cell, at: column) }
+        if let cell = makeCell(scratch.pointee.text.bytes) { scratch.pointee.row.set(cell, at: column) }
     }
 
     private func makeCell(_ value: UnsafeBufferPointer<UInt8>) -> Cell? {
@@ -216,7 +230,8 @@ final class SheetHandler: SAXHandler {
     private func fail(column: Int, _ message: String) {
         guard rowError == nil else { return }
         collecting = false
-        let error = XLSXError(file: file, sheet: sheet, row: row.number, column: column, message: message)
+        let error = XLSXError(
+            file: file, sheet: sheet, row: scratch.pointee.row.number, column: column, message: message)
         rowError = error
         stop(error.description)
     }

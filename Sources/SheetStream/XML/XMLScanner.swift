@@ -49,18 +49,29 @@ final class XMLScanner {
     /// Bytes of the part dropped from the front of the buffer (for error offsets).
     private var discarded = 0
 
-    /// The qualified names of the open elements, back to back, and where each ends
+    /// The growable buffers, behind one pointer (see `Scratch`).
+    private let scratch = UnsafeMutablePointer<Scratch>.allocate(capacity: 1)
+    /// Where each open element's qualified name ends in `scratch.openNames`
     /// (`openNameEnds[0]` is 0, the start of the first).
-    private var openNames = ByteBuffer(capacity: 256)
     private let openNameEnds = UnsafeMutablePointer<Int>.allocate(capacity: XMLScanner.maxDepth + 1)
     /// Where the local part of each open element's name starts, from the start of its name.
     private let openLocalOffsets = UnsafeMutablePointer<Int>.allocate(capacity: XMLScanner.maxDepth + 1)
     private var depth = 0
     private var rootSeen = false
-    private var attributes = XMLAttributeBuffer()
-    private var decoded = ByteBuffer()
-    /// The qualified names of the current start tag's attributes (byte ranges of the buffer).
-    private var attributeNames: [Range<Int>] = []
+
+    /// The scanner's growable buffers. They sit behind an `UnsafeMutablePointer` rather than
+    /// in stored properties because mutating a class's stored struct through a call that may
+    /// allocate costs a dynamic exclusivity check (`swift_beginAccess`) per access: about half
+    /// of a sheet read when SheetStream was built without `-enforce-exclusivity=unchecked`.
+    /// Only this scanner touches them, from one thread.
+    private struct Scratch {
+        /// The qualified names of the open elements, back to back.
+        var openNames = ByteBuffer(capacity: 256)
+        var attributes = XMLAttributeBuffer()
+        var decoded = ByteBuffer()
+        /// The qualified names of the current start tag's attributes (byte ranges of the buffer).
+        var attributeNames: [Range<Int>] = []
+    }
 
     init(
         source: ByteSource, handler: SAXHandler, file: String, part: String, bufferSize: Int = 256 << 10,
@@ -73,16 +84,19 @@ final class XMLScanner {
         markupLimit = max(maxMarkupBytes, 64)
         capacity = min(max(bufferSize, 64), markupLimit)
         buffer = .allocate(capacity: capacity)
+        scratch.initialize(to: Scratch())
         openNameEnds[0] = 0
     }
 
     deinit {
         buffer.deallocate()
-        openNames.deallocate()
+        scratch.pointee.openNames.deallocate()
+        scratch.pointee.attributes.deallocate()
+        scratch.pointee.decoded.deallocate()
+        scratch.deinitialize(count: 1)
+        scratch.deallocate()
         openNameEnds.deallocate()
         openLocalOffsets.deallocate()
-        attributes.deallocate()
-        decoded.deallocate()
     }
 
     /// Parses the whole part, handing every event to the handler; throws the first
@@ -223,8 +237,8 @@ final class XMLScanner {
         guard index > nameStart, localStart < index else { throw error("a '<' that starts no element") }
         try checkName(nameStart..<index)
         let nameEnd = index
-        attributes.removeAll()
-        attributeNames.removeAll(keepingCapacity: true)
+        scratch.pointee.attributes.removeAll()
+        scratch.pointee.attributeNames.removeAll(keepingCapacity: true)
         while true {
             var spaced = false
             while index < end, Self.isSpace(buffer[index]) {
@@ -234,7 +248,7 @@ final class XMLScanner {
             guard index < end else { return nil }
             switch buffer[index] {
             case UInt8(ascii: ">"):
-                if attributes.count == 0, depth > 0, depth < Self.maxDepth,
+                if scratch.pointee.attributes.count == 0, depth > 0, depth < Self.maxDepth,
                    let next = leafElement(qualifiedName: nameStart..<nameEnd, localStart: localStart, textStart: index + 1) {
                     return next
                 }
@@ -278,7 +292,7 @@ final class XMLScanner {
             close += 1
         }
         guard close < end else { return nil }
-        attributes.append(
+        scratch.pointee.attributes.append(
             XMLAttribute(
                 name: XMLName(bytes: buffer + start, count: nameEnd - start), namespaced: false,
                 value: UnsafeBufferPointer(start: buffer + nameEnd + 2, count: close - nameEnd - 2)))
@@ -324,9 +338,9 @@ final class XMLScanner {
                 throw error("the value of attribute \(name(start..<nameEnd)) in <\(name(element))> is not valid UTF-8")
             }
             // References are checked now, though they are decoded only when the value is read.
-            decoded.removeAll()
+            scratch.pointee.decoded.removeAll()
             do {
-                try XMLReferences.decode(value, into: &decoded)
+                try XMLReferences.decode(value, into: &scratch.pointee.decoded)
             } catch {
                 throw self.error("the value of attribute \(name(start..<nameEnd)) in <\(name(element))>: \(error)")
             }
@@ -335,7 +349,7 @@ final class XMLScanner {
         let declaredName = prefixed ? localStart - 1 : nameEnd
         let isNamespaceDeclaration = declaredName - start == 5 && memcmp(buffer + start, "xmlns", 5) == 0
         if !isNamespaceDeclaration {
-            attributes.append(
+            scratch.pointee.attributes.append(
                 XMLAttribute(
                     name: XMLName(bytes: buffer + localStart, count: nameEnd - localStart), namespaced: prefixed, value: value))
         }
@@ -392,16 +406,19 @@ final class XMLScanner {
             rootSeen = true
         }
         guard depth < Self.maxDepth else { throw error("elements nest deeper than \(Self.maxDepth) (the limit)") }
-        openNames.append(UnsafeBufferPointer(start: buffer + qualifiedName.lowerBound, count: qualifiedName.count))
+        scratch.pointee.openNames.append(
+            UnsafeBufferPointer(start: buffer + qualifiedName.lowerBound, count: qualifiedName.count))
         depth += 1
-        openNameEnds[depth] = openNames.count
+        openNameEnds[depth] = scratch.pointee.openNames.count
         openLocalOffsets[depth] = localStart - qualifiedName.lowerBound
-        handler.startElement(XMLName(bytes: buffer + localStart, count: qualifiedName.upperBound - localStart), attributes.attributes)
+        handler.startElement(
+            XMLName(bytes: buffer + localStart, count: qualifiedName.upperBound - localStart),
+            scratch.pointee.attributes.attributes)
     }
 
     @inline(__always) private func close(localStart: Int, nameEnd: Int) {
         depth -= 1
-        openNames.removeLast(openNames.count - openNameEnds[depth])
+        scratch.pointee.openNames.removeLast(scratch.pointee.openNames.count - openNameEnds[depth])
         handler.endElement(XMLName(bytes: buffer + localStart, count: nameEnd - localStart))
     }
 
@@ -413,7 +430,7 @@ final class XMLScanner {
             let length = openNameEnds[depth] - openStart
             let closing = nameStart + length
             if closing < end, buffer[closing] == UInt8(ascii: ">"),
-               Self.equal(openNames.base + openStart, buffer + nameStart, count: length) {
+               Self.equal(scratch.pointee.openNames.base + openStart, buffer + nameStart, count: length) {
                 close(localStart: nameStart + openLocalOffsets[depth], nameEnd: closing)
                 return closing + 1
             }
@@ -424,7 +441,8 @@ final class XMLScanner {
             throw error("malformed end tag </\(name(nameStart..<nameEnd))")
         }
         guard depth > 0, openNameEnds[depth] - openNameEnds[depth - 1] == nameEnd - nameStart,
-              Self.equal(openNames.base + openNameEnds[depth - 1], buffer + nameStart, count: nameEnd - nameStart)
+              Self.equal(
+                  scratch.pointee.openNames.base + openNameEnds[depth - 1], buffer + nameStart, count: nameEnd - nameStart)
         else {
             let expected = depth == 0 ? "no open element" : "<\(openName)> is open"
             throw error("the end tag </\(name(nameStart..<nameEnd))> does not match: \(expected)")
@@ -597,13 +615,14 @@ final class XMLScanner {
             handler.characters(text)
             return
         }
-        decoded.removeAll()
+        scratch.pointee.decoded.removeAll()
         do {
-            try XMLReferences.decode(text, into: &decoded, normalizingLineEnds: true, decodingReferences: decodingReferences)
+            try XMLReferences.decode(
+                text, into: &scratch.pointee.decoded, normalizingLineEnds: true, decodingReferences: decodingReferences)
         } catch {
             throw self.error("\"\(error.text)\" is not a predefined entity or a valid character reference")
         }
-        handler.characters(decoded.bytes)
+        handler.characters(scratch.pointee.decoded.bytes)
     }
 
     // MARK: - Helpers
@@ -620,12 +639,12 @@ final class XMLScanner {
     /// Checks that no earlier attribute of the tag has the same qualified name (XML 1.0 §3.1,
     /// namespace declarations included), and remembers this one.
     private func checkUnique(_ range: Range<Int>, element: Range<Int>) throws {
-        for earlier in attributeNames where earlier.count == range.count {
+        for earlier in scratch.pointee.attributeNames where earlier.count == range.count {
             if Self.equal(buffer + earlier.lowerBound, buffer + range.lowerBound, count: range.count) {
                 throw error("attribute \(name(range)) appears twice in <\(name(element))>")
             }
         }
-        attributeNames.append(range)
+        scratch.pointee.attributeNames.append(range)
     }
 
     /// Checks that the bytes of `range` are an XML name (XML 1.0 fifth edition, §2.3: a
@@ -676,7 +695,8 @@ final class XMLScanner {
     }
 
     private var openName: String {
-        String(decoding: UnsafeBufferPointer(rebasing: openNames.bytes[openNameEnds[max(depth - 1, 0)]...]), as: UTF8.self)
+        let names = scratch.pointee.openNames.bytes
+        return String(decoding: UnsafeBufferPointer(rebasing: names[openNameEnds[max(depth - 1, 0)]...]), as: UTF8.self)
     }
 
     /// Byte equality for short names (a loop beats a memcmp call).

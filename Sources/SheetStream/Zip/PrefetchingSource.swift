@@ -1,3 +1,5 @@
+import Threads
+
 /// Reads a `ByteSource` on a background thread into a small ring of chunks, so that inflating
 /// (and CRC-checking) a zip entry overlaps with parsing it on the caller's thread.
 ///

@@ -1,5 +1,5 @@
+import CivilCalendar
 import Feeds
-import SheetStream
 
 /// How a column's values are stored, and its type in each backend's dialect.
 enum ColumnType: Sendable {

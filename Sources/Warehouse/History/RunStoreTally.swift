@@ -1,6 +1,6 @@
+import CivilCalendar
 import Feeds
 import Foundation
-import SheetStream
 
 /// What one run wrote per store: its records and the first and last date key of each store's
 /// rows, counted as the records are written; `counts` splits them into inserted, updated and

@@ -1,5 +1,5 @@
+import CivilCalendar
 import Feeds
-import SheetStream
 
 /// Why `ingest --undo` refused (SPEC section 16: exit 2): the run's id, state or later runs.
 public struct UndoRefused: Error, CustomStringConvertible, Sendable {

@@ -1,4 +1,6 @@
 import ArgumentParser
+import OutputText
+import SheetDump
 import SheetStream
 
 /// `ddkpi dump FILE [--sheet NAME] [--format csv|json]`: rows as the reader sees them.

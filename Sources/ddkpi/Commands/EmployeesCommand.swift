@@ -1,7 +1,7 @@
 import ArgumentParser
+import CivilCalendar
 import KPI
 import Reports
-import SheetStream
 
 /// `ddkpi employees --as-of YYYY-MM-DD`: associates ranked by sales per store, then chain-wide.
 struct EmployeesCommand: ParsableCommand {

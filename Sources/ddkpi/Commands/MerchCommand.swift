@@ -1,7 +1,7 @@
 import ArgumentParser
+import CivilCalendar
 import KPI
 import Reports
-import SheetStream
 import Warehouse
 
 extension MerchDimension: ExpressibleByArgument {}

@@ -1,8 +1,9 @@
 import ArgumentParser
+import CivilCalendar
 import Foundation
 import KPI
+import OutputText
 import Reports
-import SheetStream
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SheetStream
+import OutputText
 import Warehouse
 
 /// `ddkpi runs`: the ingest ledger (`runs list`, the default) or one run (`runs show RUN`).

@@ -1,6 +1,7 @@
 import ArgumentParser
+import CivilCalendar
+import OutputText
 import Reports
-import SheetStream
 import Warehouse
 
 /// `ddkpi runs show RUN`: one run and what it changed (SPEC section 16).

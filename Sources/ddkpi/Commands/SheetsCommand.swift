@@ -1,4 +1,5 @@
 import ArgumentParser
+import OutputText
 import SheetStream
 
 /// `ddkpi sheets FILE`: lists a workbook's sheets with index and state.

@@ -1,9 +1,8 @@
 import ArgumentParser
-import Foundation
+import CivilCalendar
 import KPI
 import Logging
 import Reports
-import SheetStream
 
 /// `ddkpi status`: each feed's last date against its cadence, for cron alerting (exit 4 when
 /// any feed is late or missing).
@@ -47,13 +46,5 @@ struct StatusCommand: ParsableCommand {
         log.info("status.done", fields: ["rows": .int(report.rows.count), "attention": .int(report.rows.filter { $0.verdict != .ok }.count)])
         try ReportOutput.write(to: nil) { _ in FreshnessRenderer().render(report, json: format == .json) }
         if report.needsAttention { throw ExitCode(ExitStatus.feedsLate) }
-    }
-}
-
-extension CivilDate {
-    /// Today in the local time zone.
-    static func today() -> CivilDate {
-        let parts = Calendar.current.dateComponents([.year, .month, .day], from: Date())
-        return CivilDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
     }
 }

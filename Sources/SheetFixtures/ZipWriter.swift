@@ -8,15 +8,18 @@ import Darwin
 
 /// A problem writing a zip or XLSX file.
 public struct WriterError: Error, CustomStringConvertible, Sendable {
+    /// The file being written.
     public var path: String
+    /// What went wrong.
     public var message: String
+    /// `path: message`.
     public var description: String { "\(path): \(message)" }
 }
 
 /// Writes a zip file entry by entry, deflating each as it streams in (no zip64: entries and the
 /// archive stay under 4 GiB). Local headers are patched in place once an entry's sizes are known,
 /// so readers need no data descriptors.
-final class ZipWriter {
+public final class ZipWriter {
     private struct Record {
         var name: String
         var offset: UInt64
@@ -25,7 +28,8 @@ final class ZipWriter {
         var uncompressed: UInt64
     }
 
-    let path: String
+    /// The archive being written.
+    public let path: String
     private let descriptor: Int32
     private let stream: UnsafeMutablePointer<z_stream>
     private var output = [UInt8](repeating: 0, count: 256 << 10)
@@ -36,7 +40,8 @@ final class ZipWriter {
     private var crc: UInt = 0
     private let level: Int32
 
-    init(path: String, compressionLevel: Int32 = 6) throws {
+    /// Creates (or replaces) the archive at `path`; entries are deflated at `compressionLevel` (0…9).
+    public init(path: String, compressionLevel: Int32 = 6) throws {
         self.path = path
         level = compressionLevel
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -54,7 +59,7 @@ final class ZipWriter {
     }
 
     /// Starts a new deflate entry; the previous one must have been ended.
-    func beginEntry(_ name: String) throws {
+    public func beginEntry(_ name: String) throws {
         guard current == nil else { throw WriterError(path: path, message: "entry \(name) begun inside another") }
         current = Record(name: name, offset: position, crc: 0, compressed: 0, uncompressed: 0)
         crc = 0
@@ -64,7 +69,7 @@ final class ZipWriter {
     }
 
     /// Appends bytes to the current entry.
-    func write(_ bytes: UnsafeRawBufferPointer) throws {
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard !bytes.isEmpty, var record = current else { return }
         crc = CZlib.crc32(crc, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(bytes.count))
         record.uncompressed += UInt64(bytes.count)
@@ -74,13 +79,14 @@ final class ZipWriter {
         try pump(flush: Z_NO_FLUSH)
     }
 
-    func write(_ text: String) throws {
+    /// Appends text, as UTF-8, to the current entry.
+    public func write(_ text: String) throws {
         var copy = text
         try copy.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
     }
 
     /// Finishes the current entry and patches its local header.
-    func endEntry() throws {
+    public func endEntry() throws {
         guard var record = current else { return }
         stream.pointee.next_in = nil
         stream.pointee.avail_in = 0
@@ -101,7 +107,7 @@ final class ZipWriter {
     }
 
     /// Writes the central directory and closes the archive.
-    func finish() throws {
+    public func finish() throws {
         try endEntry()
         let directoryOffset = position
         for record in records {

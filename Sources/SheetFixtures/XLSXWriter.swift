@@ -1,3 +1,5 @@
+import SheetStream
+
 /// A minimal streaming XLSX writer: rows go straight into a deflated worksheet part, so a
 /// million-row sheet needs no more memory than its distinct strings.
 ///

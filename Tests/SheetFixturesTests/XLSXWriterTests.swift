@@ -1,3 +1,4 @@
+import SheetFixtures
 import SheetStream
 import TestSupport
 import XCTest

@@ -1,3 +1,6 @@
+import OutputText
+import SheetStream
+
 /// Writes sheet rows as `ddkpi dump` shows them: CSV or JSON.
 ///
 /// CSV has one line per sheet row from row 1 to the last row with a value, gaps as empty lines,
@@ -6,6 +9,7 @@
 /// array of typed values (numbers, strings, booleans, `null` for empty; dates ISO 8601 text,
 /// errors as `{"error": "#N/A"}`).
 public struct RowWriter {
+    /// The output format.
     public enum Format: String, CaseIterable, Sendable { case csv, json }
 
     private let format: Format
@@ -16,6 +20,7 @@ public struct RowWriter {
     private var lastRowNumber = 0
     private var wroteRow = false
 
+    /// A writer of `format` to `output`, cutting text cells after `maxCellCharacters`.
     public init(format: Format, output: TextOutput, maxCellCharacters: Int? = nil) {
         self.format = format
         self.output = output
@@ -51,7 +56,7 @@ public struct RowWriter {
             }
             for column in 0..<width {
                 if column > 0 { output.write(",") }
-                output.write(Self.csvField(CellText.text(limited(row.cells[column]))))
+                output.write(CSVText.field(CellText.text(limited(row.cells[column]))))
             }
             output.write("\n")
         case .json:
@@ -73,17 +78,6 @@ public struct RowWriter {
         output.flush()
     }
 
-    /// One CSV field, quoted only when it holds a comma, quote, CR or LF (RFC 4180).
-    public static func csvField(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return text }
-        var quoted = "\""
-        for character in text {
-            quoted.append(character)
-            if character == "\"" { quoted.append("\"") }
-        }
-        return quoted + "\""
-    }
-
     static func jsonValue(_ cell: Cell) -> String {
         switch cell {
         case .empty: return "null"
@@ -93,26 +87,5 @@ public struct RowWriter {
         case .date(let value): return JSONText.quoted(value.iso8601)
         case .error(let text): return "{\"error\":\(JSONText.quoted(text))}"
         }
-    }
-}
-
-/// JSON string quoting (RFC 8259 §7).
-public enum JSONText {
-    public static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }
