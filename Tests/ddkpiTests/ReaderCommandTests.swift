@@ -76,6 +76,17 @@ final class ReaderCommandTests: XCTestCase {
         }
     }
 
+    /// Issue 20: a fuzzed `r="231999999999940"` once made `dump` write blank lines without end.
+    func testDumpRefusesARowNumberPastTheLastRow() throws {
+        let fixture = "row_and_cell_references_out_of_range.xlsx"
+        let result = try CommandRunner.ddkpi(["dump", TestPaths.fixture(fixture), "--sheet", "Fuzzed row"])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(result.stdout, "1\n")
+        XCTAssertTrue(
+            result.stderr.contains("\(fixture)!Fuzzed row: row r=\"231999999999940\" (after row 1): expected a row number 1…1048576"),
+            result.stderr)
+    }
+
     func testUsageErrorsExitTwo() throws {
         let unknownSheet = try CommandRunner.ddkpi(["dump", TestPaths.fixture("minimal_deflate.xlsx"), "--sheet", "Nope"])
         XCTAssertEqual(unknownSheet.status, 2)
