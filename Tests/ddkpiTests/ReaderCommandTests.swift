@@ -67,6 +67,7 @@ final class ReaderCommandTests: XCTestCase {
             ("billion_laughs.xlsx", "xl/sharedStrings.xml line 1: a DOCTYPE declaration is not allowed"),
             ("not_a_zip.xlsx", "not a zip container"),
             ("shared_string_out_of_range.xlsx", "!S row 1, column A: shared string index 5 is out of range"),
+            ("duplicate_part_name_case.xlsx", "entries \"xl/worksheets/sheet1.xml\" and \"XL/Worksheets/Sheet1.xml\" name the same part"),
         ]
         for (fixture, message) in cases {
             let result = try CommandRunner.ddkpi(["dump", TestPaths.fixture(fixture)])
