@@ -253,7 +253,9 @@ def other_tools_fixtures():
              'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheetPr/><sheetViews><sheetView workbookViewId="0"/></sheetViews></chartsheet>')
     sheets_workbook("chartsheet_first.xlsx", [
         ("Chart1", "chartsheet", chart),
-        ("Data", "worksheet", SHEET_HEAD + '<row r="1"><c r="A1" t="inlineStr"><is><t>Store</t></is></c></row>' + SHEET_TAIL),
+        ("Data", "worksheet", SHEET_HEAD + "".join(
+            f'<row r="{number}">' + "".join(f'<c t="inlineStr"><is><t>{text}</t></is></c>' for text in texts) + "</row>"
+            for number, texts in ((1, ("Code", "Name", "Region")), (2, ("08", "Natick", "East")))) + SHEET_TAIL),
     ])
     sheets_workbook("chartsheet_only.xlsx", [("Chart1", "chartsheet", chart)])
 
