@@ -51,6 +51,22 @@ final class CSVReaderTests: XCTestCase {
         XCTAssertEqual(try read("a;b,c\n", options: CSVOptions(delimiter: UInt8(ascii: ";"))), [strings("a", "b,c")])
     }
 
+    /// Issue 20: the sniffer counted a record only at a line end, so a header-only `;` export
+    /// without a final line end (a day with no rows) was split on `,` into one field.
+    func testDelimiterSniffingCountsALastRecordWithoutALineEnd() throws {
+        for delimiter in [";", "\t", "|"] {
+            let (reader, rows) = try read(Array("Store\(delimiter)Date\(delimiter)Net Sales".utf8))
+            XCTAssertEqual(reader.delimiter, delimiter.utf8.first, "delimiter \(delimiter)")
+            XCTAssertEqual(rows.map(\.cells), [strings("Store", "Date", "Net Sales")], "delimiter \(delimiter)")
+        }
+        let (bom, _) = try read([0xEF, 0xBB, 0xBF] + Array("Store;Date;Net Sales".utf8))
+        XCTAssertEqual(bom.delimiter, UInt8(ascii: ";"))
+        // A record cut by the end of the sample, not of the file, does not count: the file's
+        // first 64 KiB end inside a long second record with commas in it.
+        let cut = "Store;Date\n" + String(repeating: "a,", count: 40_000) + ";x\n"
+        XCTAssertEqual(try read(Array(cut.utf8)).0.delimiter, UInt8(ascii: ";"))
+    }
+
     func testBOMIsSkippedAndWindows1252IsDecodedWithAWarning() throws {
         let (reader, rows) = try read([0xEF, 0xBB, 0xBF] + Array("Store,Name\n08,".utf8) + [0x4E, 0x61, 0x74, 0x69, 0x63, 0x6B, 0x20, 0x96, 0x20, 0xE9])
         XCTAssertEqual(rows[0].cells, strings("Store", "Name"))
