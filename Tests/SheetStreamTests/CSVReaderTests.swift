@@ -89,6 +89,26 @@ final class CSVReaderTests: XCTestCase {
         }
     }
 
+    /// Issue 20: a lone CR inside quotes at the end of a read chunk was not counted as a line, so
+    /// later messages' line numbers were one short; a CRLF split across chunks counts once.
+    func testLineNumbersAfterQuotedLineEndsAtEveryChunkBoundary() throws {
+        // Line 1 header; record 2 on lines 2-3 (lone CR in quotes); record 3 on lines 4-5 (CRLF
+        // in quotes), record 4 on line 6 (LF in quotes, so also 7), record 5 on line 8 (not UTF-8).
+        let bytes = Array("h1,h2\r\n\"a\rb\",1\r\n\"c\r\nd\",2\r\n\"e\nf\",3\r\nx,".utf8) + [0xE9] + Array("\r\n\"open\r".utf8)
+        for chunk in 1...bytes.count {
+            let path = try TestPaths.write(bytes, named: "lines.csv", in: directory)
+            let reader = try CSVReader(path: path, options: CSVOptions(delimiter: UInt8(ascii: ","), chunkSize: chunk))
+            var rows: [Row] = []
+            XCTAssertThrowsError(try reader.readRows { rows.append($0) }, "chunk \(chunk)") { error in
+                XCTAssertEqual((error as? CSVError)?.line, 9, "chunk \(chunk)")
+                XCTAssertTrue("\(error)".contains("record 6 (line 9, byte \(bytes.count)): the file ends inside a quoted field opened on line 9"), "chunk \(chunk): \(error)")
+            }
+            XCTAssertEqual(rows.count, 5, "chunk \(chunk)")
+            XCTAssertEqual(reader.warnings.count, 1, "chunk \(chunk)")
+            XCTAssertTrue(reader.warnings.first?.contains("record 5 (line 8), field 2") == true, "chunk \(chunk): \(reader.warnings)")
+        }
+    }
+
     func testTextAfterClosingQuoteIsKeptLiterally() throws {
         XCTAssertEqual(try read("\"abc\"def,x\n"), [strings("abcdef", "x")])
     }

@@ -14,6 +14,8 @@ struct CSVRecordParser {
     private var line = 1
     private var recordHasContent = false
     private var quoteLine = 1
+    /// The last chunk ended with a CR inside a quoted field: an LF opening this one ends the same line.
+    private var quotedCarriageReturnPending = false
 
     init(reader: CSVReader) {
         self.reader = reader
@@ -70,15 +72,21 @@ struct CSVRecordParser {
                 }
                 index += 1
             case .quoted:
+                // Line ends inside quotes: a CR counts, an LF counts unless a CR comes just before
+                // it, in this chunk or (`quotedCarriageReturnPending`) at the end of the last one.
                 let start = index
                 while index < count, bytes[index] != Self.quote {
-                    if bytes[index] == Self.lineFeed || (bytes[index] == Self.carriageReturn
-                        && index + 1 < count && bytes[index + 1] != Self.lineFeed)
+                    let byte = bytes[index]
+                    if byte == Self.carriageReturn {
+                        line += 1
+                    } else if byte == Self.lineFeed,
+                        index > start ? bytes[index - 1] != Self.carriageReturn : !quotedCarriageReturnPending
                     {
                         line += 1
                     }
                     index += 1
                 }
+                quotedCarriageReturnPending = index == count && bytes[index - 1] == Self.carriageReturn
                 if index > start { try append(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: fileOffset + index) }
                 if index < count {
                     state = .quoteInQuoted
