@@ -130,6 +130,33 @@ final class CSVReaderTests: XCTestCase {
         }
     }
 
+    /// Issue 20: a size-limit error named the end of the field's read segment; it names the byte
+    /// that crosses the limit and that byte's line, whatever the read chunk size.
+    func testLimitErrorsNameTheByteWhereTheLimitIsCrossed() throws {
+        let long = String(repeating: "x", count: 40)
+        let quotedStart = "a,b\n\"x\ny\",\""
+        let cases: [(text: String, options: CSVOptions, line: Int, byte: Int, message: String)] = [
+            ("a,b\n1,\(long)\n", CSVOptions(maxFieldBytes: 32), 2, 6 + 32, "field 2 is longer than 32 bytes"),
+            // Record 2 starts on line 2; its quoted field 2 starts on line 3 and crosses 32 bytes on line 4.
+            (quotedStart + String(repeating: "y", count: 10) + "\n" + String(repeating: "z", count: 30) + "\"\n",
+             CSVOptions(maxFieldBytes: 32), 4, quotedStart.utf8.count + 32, "field 2 is longer than 32 bytes"),
+            // Fields 1 and 2 hold 80 bytes; the 21st byte of field 3 (at 82 + 20) crosses 100.
+            ("\(long),\(long),\(long)\n", CSVOptions(maxRecordBytes: 100), 1, 82 + 20, "record is longer than 100 bytes"),
+        ]
+        for (text, options, line, byte, message) in cases {
+            for chunk in [1, 2, 3, 7, 16, 64, options.chunkSize] {
+                var chunked = options
+                chunked.delimiter = UInt8(ascii: ",")
+                chunked.chunkSize = chunk
+                XCTAssertThrowsError(try read(text, options: chunked), "chunk \(chunk)") { error in
+                    XCTAssertEqual((error as? CSVError)?.byteOffset, byte, "chunk \(chunk): \(error)")
+                    XCTAssertEqual((error as? CSVError)?.line, line, "chunk \(chunk): \(error)")
+                    XCTAssertTrue("\(error)".contains("(line \(line), byte \(byte)): \(message)"), "chunk \(chunk): \(error)")
+                }
+            }
+        }
+    }
+
     func testUnterminatedQuoteIsAnError() {
         XCTAssertThrowsError(try read("a,b\n1,\"open\nstill open")) { error in
             XCTAssertTrue("\(error)".contains("ends inside a quoted field opened on line 2"), "\(error)")
