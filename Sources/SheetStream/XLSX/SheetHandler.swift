@@ -127,9 +127,9 @@ final class SheetHandler: SAXHandler {
         hasValue = true
     }
 
-    /// Starts the row `attributes` number (or the one after the previous row), refusing a number
-    /// outside 1…1,048,576 or not after the previous row's: a fuzzed `r="231999999999940"` would
-    /// otherwise make a consumer that fills gaps write rows without end.
+    /// Starts the row that the `r` attribute numbers (without one, the row after the previous),
+    /// refusing a number outside 1…1,048,576 or not after the previous row's: a fuzzed
+    /// `r="231999999999940"` would otherwise make a consumer that fills gaps write rows without end.
     private func startRow(_ attributes: XMLAttributes) {
         let previous = row.number
         let number: Int
