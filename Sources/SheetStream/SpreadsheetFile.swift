@@ -34,9 +34,10 @@ public enum SpreadsheetFile {
         }
     }
 
-    /// The sheet with a name, or the first sheet when `name` is `nil`.
+    /// The sheet with a name (of any kind), or the first worksheet when `name` is `nil`: a chart
+    /// sheet listed first has no rows to read.
     public func sheet(named name: String?) -> SheetInfo? {
-        guard let name else { return sheets.first }
+        guard let name else { return sheets.first(where: \.isWorksheet) }
         switch self {
         case .xlsx(let workbook): return workbook.sheet(named: name)
         case .csv: return sheets.first { $0.name == name }

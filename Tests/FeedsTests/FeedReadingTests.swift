@@ -109,6 +109,15 @@ final class FeedReadingTests: XCTestCase {
         XCTAssertEqual(reject.value, String(repeating: "x", count: 200) + "…")
     }
 
+    /// Issue 20: feeds read worksheets only; a chart sheet listed first is passed over.
+    func testAChartSheetListedFirstIsPassedOver() throws {
+        let reader = FeedFileReader(definition: FeedCatalog.definition(.stores), directory: directory, options: FeedOptions())
+        var records: [FeedRecord] = []
+        let result = try reader.read(try SpreadsheetFile.open(path: TestPaths.fixture("chartsheet_first.xlsx"))) { records.append($0) }
+        XCTAssertEqual(result.sheet, "Data")
+        XCTAssertEqual(records, [.store(StoreRecord(code: "08", name: "Natick", region: "East"))])
+    }
+
     func testStoresAndGoals() throws {
         let (_, stores) = try read("stores_small.csv", as: .stores)
         XCTAssertEqual(stores.first, .store(StoreRecord(code: "08", name: "Natick", region: "East", aliases: ["Hannoush Jewelers - Natick", "Natick Mall"])))

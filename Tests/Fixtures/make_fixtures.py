@@ -13,6 +13,7 @@ import shutil
 import struct
 import subprocess
 import tempfile
+import warnings
 import zipfile
 import zlib
 
@@ -180,6 +181,85 @@ def worksheet_xml_fixtures():
     minimal("doctype_sheet.xlsx", {"xl/worksheets/sheet1.xml": doctype})
 
 
+SHEET_HEAD = '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+SHEET_TAIL = "</sheetData></worksheet>"
+RELATIONSHIP_TYPE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
+
+
+def sheets_workbook(name, sheets, shared_strings=None):
+    """A workbook of (sheet name, relationship kind, part XML) triples in order: worksheets and chart sheets."""
+    workbook = ('<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+                'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>')
+    relationships = '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+    parts = {}
+    for number, (sheet, kind, xml) in enumerate(sheets, start=1):
+        workbook += f'<sheet name="{sheet}" sheetId="{number}" r:id="rId{number}"/>'
+        target = f"{kind}s/sheet{number}.xml"
+        relationships += f'<Relationship Id="rId{number}" Type="{RELATIONSHIP_TYPE}{kind}" Target="{target}"/>'
+        parts["xl/" + target] = xml
+    workbook = (workbook + "</sheets></workbook>").replace("<sheets></sheets>", "<sheets/>")
+    if shared_strings is not None:
+        relationships += f'<Relationship Id="rIdS" Type="{RELATIONSHIP_TYPE}sharedStrings" Target="sharedStrings.xml"/>'
+        parts["xl/sharedStrings.xml"] = ('<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+                                         + "".join(f"<si><t>{text}</t></si>" for text in shared_strings) + "</sst>")
+    relationships += "</Relationships>"
+    with zipfile.ZipFile(path(name), "w") as archive:
+        write_entry(archive, "[Content_Types].xml", MINIMAL_PARTS["[Content_Types].xml"])
+        write_entry(archive, "_rels/.rels", MINIMAL_PARTS["_rels/.rels"])
+        write_entry(archive, "xl/workbook.xml", workbook)
+        write_entry(archive, "xl/_rels/workbook.xml.rels", relationships)
+        for part, xml in parts.items():
+            write_entry(archive, part, xml)
+
+
+def write_entry(archive, name, text):
+    """A deflated entry with a fixed date, so that the fixture's bytes do not change from run to run."""
+    archive.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), text, compress_type=zipfile.ZIP_DEFLATED)
+
+
+def duplicate_part(name, second_name):
+    """The minimal workbook plus a second entry whose name equals the worksheet's (or equals it
+    ignoring case): OPC forbids both (ECMA-376 Part 2, §9.1.1.1)."""
+    minimal(name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile warns of the duplicate name, which is the point
+        with zipfile.ZipFile(path(name), "a") as archive:
+            write_entry(archive, second_name, SHEET_HEAD + '<row r="1"><c r="A1"><v>7</v></c></row>' + SHEET_TAIL)
+
+
+def other_tools_fixtures():
+    """Issue 20: workbooks written by other tools (and fuzzers) that the reader once misread."""
+    escapes = "a_X0041_b _x0041_ _x004a_ _X000D_"
+    sheets_workbook("escape_capital_x.xlsx", [
+        ("S", "worksheet", SHEET_HEAD + f'<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="inlineStr"><is><t>{escapes}</t></is></c>'
+         f'<c r="C1" t="str"><f>A1</f><v>{escapes}</v></c></row>' + SHEET_TAIL),
+    ], shared_strings=[escapes])
+    cell = '<c><v>1</v></c>'
+    sheets_workbook("row_and_cell_references_out_of_range.xlsx", [
+        ("Fuzzed row", "worksheet", SHEET_HEAD + f'<row r="1">{cell}</row><row r="231999999999940">{cell}</row>' + SHEET_TAIL),
+        ("Row 0", "worksheet", SHEET_HEAD + f'<row r="0">{cell}</row>' + SHEET_TAIL),
+        ("Past last row", "worksheet", SHEET_HEAD + f'<row r="1048576">{cell}</row><row>{cell}</row>' + SHEET_TAIL),
+        ("Row not a number", "worksheet", SHEET_HEAD + f'<row r="1x">{cell}</row>' + SHEET_TAIL),
+        ("Cell A0", "worksheet", SHEET_HEAD + '<row r="1"><c r="A0"><v>1</v></c></row>' + SHEET_TAIL),
+        ("Cell past XFD", "worksheet", SHEET_HEAD + '<row r="1"><c r="XFE1"><v>1</v></c></row>' + SHEET_TAIL),
+        ("Cell past last row", "worksheet", SHEET_HEAD + '<row r="1"><c r="B1048577"><v>1</v></c></row>' + SHEET_TAIL),
+        ("Decreasing rows", "worksheet", SHEET_HEAD + f'<row r="5">{cell}</row><row r="3">{cell}</row>' + SHEET_TAIL),
+        ("Last cells", "worksheet", SHEET_HEAD + '<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>' + SHEET_TAIL),
+    ])
+    duplicate_part("duplicate_part_name.xlsx", "xl/worksheets/sheet1.xml")
+    duplicate_part("duplicate_part_name_case.xlsx", "XL/Worksheets/Sheet1.xml")
+    sheets_workbook("no_worksheets.xlsx", [])
+    chart = ('<?xml version="1.0"?><chartsheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+             'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheetPr/><sheetViews><sheetView workbookViewId="0"/></sheetViews></chartsheet>')
+    sheets_workbook("chartsheet_first.xlsx", [
+        ("Chart1", "chartsheet", chart),
+        ("Data", "worksheet", SHEET_HEAD + "".join(
+            f'<row r="{number}">' + "".join(f'<c t="inlineStr"><is><t>{text}</t></is></c>' for text in texts) + "</row>"
+            for number, texts in ((1, ("Code", "Name", "Region")), (2, ("08", "Natick", "East")))) + SHEET_TAIL),
+    ])
+    sheets_workbook("chartsheet_only.xlsx", [("Chart1", "chartsheet", chart)])
+
+
 def main():
     openpyxl_sales_audit()
     xlsxwriter_book("xlsxwriter_shared.xlsx")
@@ -216,6 +296,7 @@ def main():
         data[position + 8] |= 1
         position += 4
     open(path("encrypted_entry_flag.xlsx"), "wb").write(bytes(data))
+    other_tools_fixtures()
 
 
 if __name__ == "__main__":

@@ -51,6 +51,22 @@ final class CSVReaderTests: XCTestCase {
         XCTAssertEqual(try read("a;b,c\n", options: CSVOptions(delimiter: UInt8(ascii: ";"))), [strings("a", "b,c")])
     }
 
+    /// Issue 20: the sniffer counted a record only at a line end, so a header-only `;` export
+    /// without a final line end (a day with no rows) was split on `,` into one field.
+    func testDelimiterSniffingCountsALastRecordWithoutALineEnd() throws {
+        for delimiter in [";", "\t", "|"] {
+            let (reader, rows) = try read(Array("Store\(delimiter)Date\(delimiter)Net Sales".utf8))
+            XCTAssertEqual(reader.delimiter, delimiter.utf8.first, "delimiter \(delimiter)")
+            XCTAssertEqual(rows.map(\.cells), [strings("Store", "Date", "Net Sales")], "delimiter \(delimiter)")
+        }
+        let (bom, _) = try read([0xEF, 0xBB, 0xBF] + Array("Store;Date;Net Sales".utf8))
+        XCTAssertEqual(bom.delimiter, UInt8(ascii: ";"))
+        // A record cut by the end of the sample, not of the file, does not count: the file's
+        // first 64 KiB end inside a long second record with commas in it.
+        let cut = "Store;Date\n" + String(repeating: "a,", count: 40_000) + ";x\n"
+        XCTAssertEqual(try read(Array(cut.utf8)).0.delimiter, UInt8(ascii: ";"))
+    }
+
     func testBOMIsSkippedAndWindows1252IsDecodedWithAWarning() throws {
         let (reader, rows) = try read([0xEF, 0xBB, 0xBF] + Array("Store,Name\n08,".utf8) + [0x4E, 0x61, 0x74, 0x69, 0x63, 0x6B, 0x20, 0x96, 0x20, 0xE9])
         XCTAssertEqual(rows[0].cells, strings("Store", "Name"))
@@ -73,6 +89,26 @@ final class CSVReaderTests: XCTestCase {
         }
     }
 
+    /// Issue 20: a lone CR inside quotes at the end of a read chunk was not counted as a line, so
+    /// later messages' line numbers were one short; a CRLF split across chunks counts once.
+    func testLineNumbersAfterQuotedLineEndsAtEveryChunkBoundary() throws {
+        // Line 1 header; record 2 on lines 2-3 (lone CR in quotes); record 3 on lines 4-5 (CRLF
+        // in quotes), record 4 on line 6 (LF in quotes, so also 7), record 5 on line 8 (not UTF-8).
+        let bytes = Array("h1,h2\r\n\"a\rb\",1\r\n\"c\r\nd\",2\r\n\"e\nf\",3\r\nx,".utf8) + [0xE9] + Array("\r\n\"open\r".utf8)
+        for chunk in 1...bytes.count {
+            let path = try TestPaths.write(bytes, named: "lines.csv", in: directory)
+            let reader = try CSVReader(path: path, options: CSVOptions(delimiter: UInt8(ascii: ","), chunkSize: chunk))
+            var rows: [Row] = []
+            XCTAssertThrowsError(try reader.readRows { rows.append($0) }, "chunk \(chunk)") { error in
+                XCTAssertEqual((error as? CSVError)?.line, 9, "chunk \(chunk)")
+                XCTAssertTrue("\(error)".contains("record 6 (line 9, byte \(bytes.count)): the file ends inside a quoted field opened on line 9"), "chunk \(chunk): \(error)")
+            }
+            XCTAssertEqual(rows.count, 5, "chunk \(chunk)")
+            XCTAssertEqual(reader.warnings.count, 1, "chunk \(chunk)")
+            XCTAssertTrue(reader.warnings.first?.contains("record 5 (line 8), field 2") == true, "chunk \(chunk): \(reader.warnings)")
+        }
+    }
+
     func testTextAfterClosingQuoteIsKeptLiterally() throws {
         XCTAssertEqual(try read("\"abc\"def,x\n"), [strings("abcdef", "x")])
     }
@@ -91,6 +127,33 @@ final class CSVReaderTests: XCTestCase {
         }
         XCTAssertThrowsError(try read("a,b,c,d\n", options: CSVOptions(maxFields: 3))) { error in
             XCTAssertTrue("\(error)".contains("more than 3 fields"), "\(error)")
+        }
+    }
+
+    /// Issue 20: a size-limit error named the end of the field's read segment; it names the byte
+    /// that crosses the limit and that byte's line, whatever the read chunk size.
+    func testLimitErrorsNameTheByteWhereTheLimitIsCrossed() throws {
+        let long = String(repeating: "x", count: 40)
+        let quotedStart = "a,b\n\"x\ny\",\""
+        let cases: [(text: String, options: CSVOptions, line: Int, byte: Int, message: String)] = [
+            ("a,b\n1,\(long)\n", CSVOptions(maxFieldBytes: 32), 2, 6 + 32, "field 2 is longer than 32 bytes"),
+            // Record 2 starts on line 2; its quoted field 2 starts on line 3 and crosses 32 bytes on line 4.
+            (quotedStart + String(repeating: "y", count: 10) + "\n" + String(repeating: "z", count: 30) + "\"\n",
+             CSVOptions(maxFieldBytes: 32), 4, quotedStart.utf8.count + 32, "field 2 is longer than 32 bytes"),
+            // Fields 1 and 2 hold 80 bytes; the 21st byte of field 3 (at 82 + 20) crosses 100.
+            ("\(long),\(long),\(long)\n", CSVOptions(maxRecordBytes: 100), 1, 82 + 20, "record is longer than 100 bytes"),
+        ]
+        for (text, options, line, byte, message) in cases {
+            for chunk in [1, 2, 3, 7, 16, 64, options.chunkSize] {
+                var chunked = options
+                chunked.delimiter = UInt8(ascii: ",")
+                chunked.chunkSize = chunk
+                XCTAssertThrowsError(try read(text, options: chunked), "chunk \(chunk)") { error in
+                    XCTAssertEqual((error as? CSVError)?.byteOffset, byte, "chunk \(chunk): \(error)")
+                    XCTAssertEqual((error as? CSVError)?.line, line, "chunk \(chunk): \(error)")
+                    XCTAssertTrue("\(error)".contains("(line \(line), byte \(byte)): \(message)"), "chunk \(chunk): \(error)")
+                }
+            }
         }
     }
 

@@ -108,4 +108,22 @@ final class ZipArchiveTests: XCTestCase {
             XCTAssertEqual((error as? ZipError)?.reason, .encryptedEntry)
         }
     }
+
+    /// Issue 20: a second entry for a part (the same name, or one differing only in case) was read
+    /// silently, the first one winning; OPC forbids it (ECMA-376 Part 2, §9.1.1.1).
+    func testDuplicatePartNamesAreRefused() throws {
+        let cases = [
+            ("duplicate_part_name.xlsx", "xl/worksheets/sheet1.xml"),
+            ("duplicate_part_name_case.xlsx", "XL/Worksheets/Sheet1.xml"),
+        ]
+        for (fixture, second) in cases {
+            let path = TestPaths.fixture(fixture)
+            XCTAssertThrowsError(try XLSXWorkbook(path: path), fixture) { error in
+                XCTAssertEqual((error as? ZipError)?.reason, .duplicatePart(first: "xl/worksheets/sheet1.xml", second: second))
+                XCTAssertEqual(
+                    "\(error)",
+                    "\(path): entries \"xl/worksheets/sheet1.xml\" and \"\(second)\" name the same part; a package may hold a part name once, compared ignoring case (ECMA-376 Part 2, §9.1.1.1)")
+            }
+        }
+    }
 }

@@ -67,6 +67,7 @@ final class ReaderCommandTests: XCTestCase {
             ("billion_laughs.xlsx", "xl/sharedStrings.xml line 1: a DOCTYPE declaration is not allowed"),
             ("not_a_zip.xlsx", "not a zip container"),
             ("shared_string_out_of_range.xlsx", "!S row 1, column A: shared string index 5 is out of range"),
+            ("duplicate_part_name_case.xlsx", "entries \"xl/worksheets/sheet1.xml\" and \"XL/Worksheets/Sheet1.xml\" name the same part"),
         ]
         for (fixture, message) in cases {
             let result = try CommandRunner.ddkpi(["dump", TestPaths.fixture(fixture)])
@@ -74,6 +75,47 @@ final class ReaderCommandTests: XCTestCase {
             XCTAssertTrue(result.stderr.contains(fixture), result.stderr)
             XCTAssertTrue(result.stderr.contains(message), result.stderr)
         }
+    }
+
+    /// Issue 20: a fuzzed `r="231999999999940"` once made `dump` write blank lines without end.
+    func testDumpRefusesARowNumberPastTheLastRow() throws {
+        let fixture = "row_and_cell_references_out_of_range.xlsx"
+        let result = try CommandRunner.ddkpi(["dump", TestPaths.fixture(fixture), "--sheet", "Fuzzed row"])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(result.stdout, "1\n")
+        XCTAssertTrue(
+            result.stderr.contains("\(fixture)!Fuzzed row: row r=\"231999999999940\" (after row 1): expected a row number 1…1048576"),
+            result.stderr)
+    }
+
+    /// Issue 20: an empty `<sheets/>` printed `has no sheet named ""` and usage text, though no
+    /// `--sheet` was given; it is an input failure of the file (exit 1, as for a corrupt file).
+    func testDumpOfAWorkbookWithNoWorksheetsSaysSo() throws {
+        for (fixture, sheets) in [("no_worksheets.xlsx", ""), ("chartsheet_only.xlsx", "; its sheets: Chart1 (chart sheet)")] {
+            let path = TestPaths.fixture(fixture)
+            let result = try CommandRunner.ddkpi(["dump", path])
+            XCTAssertEqual(result.status, 1, fixture)
+            XCTAssertEqual(result.stdout, "", fixture)
+            XCTAssertEqual(result.stderr, "ddkpi: error: \(path): the workbook has no worksheets\(sheets)\n")
+        }
+    }
+
+    /// Issue 20: a chart sheet listed first made `dump` print an empty sheet without a word; it
+    /// dumps the first worksheet, refuses a chart sheet by name, and `sheets` marks it.
+    func testDumpSkipsAChartSheetListedFirst() throws {
+        let path = TestPaths.fixture("chartsheet_first.xlsx")
+        let result = try CommandRunner.ddkpi(["dump", path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "Code,Name,Region\n08,Natick,East\n")
+        let chart = try CommandRunner.ddkpi(["dump", path, "--sheet", "chart1"])
+        XCTAssertEqual(chart.status, 2)
+        XCTAssertEqual(chart.stdout, "")
+        XCTAssertTrue(
+            chart.stderr.contains("\(path): sheet \"Chart1\" is a chart sheet, not a worksheet: it has no rows to dump; its worksheets: Data"),
+            chart.stderr)
+        let sheets = try CommandRunner.ddkpi(["sheets", path])
+        XCTAssertEqual(sheets.status, 0, sheets.stderr)
+        XCTAssertEqual(sheets.stdout, "0\tChart1\tvisible\tchart sheet\n1\tData\tvisible\n")
     }
 
     func testUsageErrorsExitTwo() throws {

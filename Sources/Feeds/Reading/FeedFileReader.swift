@@ -59,7 +59,7 @@ public struct FeedFileReader {
         struct Found: Error { let header: HeaderMap }
         struct GiveUp: Error {}
         var seen: [String] = []
-        let sheets = file.sheets.filter { $0.kind == "worksheet" || $0.kind == "csv" }
+        let sheets = file.sheets.filter(\.isWorksheet)
         for sheet in sheets.filter({ $0.state == .visible }) + sheets.filter({ $0.state != .visible }) {
             do {
                 try file.readRows(of: sheet) { row in

@@ -4,9 +4,10 @@ public struct CSVError: Error, CustomStringConvertible, Sendable {
     public var file: String
     /// 1-based record number (a quoted newline does not start a record).
     public var record: Int
-    /// 1-based physical line where the record starts.
+    /// 1-based physical line of the problem: where the record starts, or for a size limit, the
+    /// line of the byte that crosses it.
     public var line: Int
-    /// 0-based byte offset of the problem in the file.
+    /// 0-based byte offset of the problem in the file (for a size limit, of the first byte past it).
     public var byteOffset: Int
     public var message: String
 

@@ -57,15 +57,18 @@ public final class CSVReader {
                 file: path, record: 0, line: 0, byteOffset: 0, message: "cannot open: \(String(cString: strerror(errno)))")
         }
         descriptor = fd
+        let sampleSize = max(options.chunkSize, 64 << 10)
         let chunk: [UInt8]
         do {
-            chunk = try Self.readChunk(from: fd, at: 0, size: max(options.chunkSize, 64 << 10), path: path)
+            // One byte more than the sample tells whether the sample is the whole file.
+            chunk = try Self.readChunk(from: fd, at: 0, size: sampleSize + 1, path: path)
         } catch {
             close(fd)
             throw error
         }
         bomLength = chunk.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        delimiter = options.delimiter ?? DelimiterSniffer.sniff(chunk.dropFirst(bomLength))
+        delimiter = options.delimiter
+            ?? DelimiterSniffer.sniff(chunk.prefix(sampleSize).dropFirst(bomLength), isWholeFile: chunk.count <= sampleSize)
         if chunk.starts(with: [0xFF, 0xFE]) || chunk.starts(with: [0xFE, 0xFF]) {
             throw CSVError(
                 file: path, record: 1, line: 1, byteOffset: 0,
@@ -119,11 +122,14 @@ public final class CSVReader {
 enum DelimiterSniffer {
     static let candidates: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t"), UInt8(ascii: "|")]
 
-    static func sniff<Bytes: Collection>(_ sample: Bytes, records: Int = 30) -> UInt8 where Bytes.Element == UInt8 {
+    /// The delimiter of `sample`, the start of a file (`isWholeFile`: all of it, so that its end
+    /// also ends its last record, as a header-only export without a final line end has).
+    static func sniff<Bytes: Collection>(_ sample: Bytes, isWholeFile: Bool, records: Int = 30) -> UInt8
+    where Bytes.Element == UInt8 {
         var best = (delimiter: UInt8(ascii: ","), agreeing: 0, width: 1)
         for candidate in candidates {
             var counts: [Int: Int] = [:]
-            for width in fieldCounts(sample, delimiter: candidate, records: records) where width > 1 {
+            for width in fieldCounts(sample, delimiter: candidate, isWholeFile: isWholeFile, records: records) where width > 1 {
                 counts[width, default: 0] += 1
             }
             guard let mode = counts.max(by: { ($0.value, $0.key) < ($1.value, $1.key) }) else { continue }
@@ -132,9 +138,11 @@ enum DelimiterSniffer {
         return best.delimiter
     }
 
-    /// Fields per record of the first `records` non-blank records, quote-aware.
-    private static func fieldCounts<Bytes: Collection>(_ sample: Bytes, delimiter: UInt8, records: Int) -> [Int]
-    where Bytes.Element == UInt8 {
+    /// Fields per record of the first `records` non-blank records, quote-aware; a last record
+    /// without a line end counts when the sample is the whole file (a cut record would not).
+    private static func fieldCounts<Bytes: Collection>(
+        _ sample: Bytes, delimiter: UInt8, isWholeFile: Bool, records: Int
+    ) -> [Int] where Bytes.Element == UInt8 {
         var counts: [Int] = []
         var fields = 1
         var inQuotes = false
@@ -155,6 +163,7 @@ enum DelimiterSniffer {
             default: lineHasContent = true
             }
         }
+        if isWholeFile, lineHasContent, !inQuotes { counts.append(fields) }
         return counts
     }
 }

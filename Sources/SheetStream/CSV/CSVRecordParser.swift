@@ -14,6 +14,8 @@ struct CSVRecordParser {
     private var line = 1
     private var recordHasContent = false
     private var quoteLine = 1
+    /// The last chunk ended with a CR inside a quoted field: an LF opening this one ends the same line.
+    private var quotedCarriageReturnPending = false
 
     init(reader: CSVReader) {
         self.reader = reader
@@ -55,31 +57,45 @@ struct CSVRecordParser {
                     index += 1
                 }
                 if index > start { recordHasContent = true }
+                let segment = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 guard index < count else {
-                    try append(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: fileOffset + index)
+                    try append(segment, at: fileOffset + start, line: line)
                     break
                 }
                 if field.count == 0 {
                     // The whole field lies in this chunk: decode it in place, without copying.
-                    try checkLength(index - start, at: fileOffset + index)
-                    try storeField(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: fileOffset + index, isASCII: seen < 0x80)
+                    try checkLength(segment, at: fileOffset + start, line: line)
+                    recordBytes += segment.count
+                    try storeField(segment, at: fileOffset + index, isASCII: seen < 0x80)
                     try endOfRecordOrField(terminator: bytes[index], body)
                 } else {
-                    try append(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: fileOffset + index)
+                    try append(segment, at: fileOffset + start, line: line)
                     try endOfField(terminator: bytes[index], at: fileOffset + index, body)
                 }
                 index += 1
             case .quoted:
+                // Line ends inside quotes: a CR counts, an LF counts unless a CR comes just before
+                // it, in this chunk or (`quotedCarriageReturnPending`) at the end of the last one.
                 let start = index
+                let startLine = line
+                let startsAfterCarriageReturn = quotedCarriageReturnPending
                 while index < count, bytes[index] != Self.quote {
-                    if bytes[index] == Self.lineFeed || (bytes[index] == Self.carriageReturn
-                        && index + 1 < count && bytes[index + 1] != Self.lineFeed)
+                    let byte = bytes[index]
+                    if byte == Self.carriageReturn {
+                        line += 1
+                    } else if byte == Self.lineFeed,
+                        index > start ? bytes[index - 1] != Self.carriageReturn : !quotedCarriageReturnPending
                     {
                         line += 1
                     }
                     index += 1
                 }
-                if index > start { try append(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: fileOffset + index) }
+                quotedCarriageReturnPending = index == count && bytes[index - 1] == Self.carriageReturn
+                if index > start {
+                    try append(
+                        UnsafeBufferPointer(rebasing: bytes[start..<index]), at: fileOffset + start, line: startLine,
+                        afterCarriageReturn: startsAfterCarriageReturn)
+                }
                 if index < count {
                     state = .quoteInQuoted
                     index += 1
@@ -87,7 +103,7 @@ struct CSVRecordParser {
             case .quoteInQuoted:
                 let byte = bytes[index]
                 if byte == Self.quote {
-                    try append(UnsafeBufferPointer(rebasing: bytes[index..<(index + 1)]), at: fileOffset + index)
+                    try append(UnsafeBufferPointer(rebasing: bytes[index..<(index + 1)]), at: fileOffset + index, line: line)
                     state = .quoted
                     index += 1
                 } else if byte == delimiter || byte == Self.lineFeed || byte == Self.carriageReturn {
@@ -155,20 +171,43 @@ struct CSVRecordParser {
         return Windows1252.decode(bytes)
     }
 
-    @inline(__always) private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
+    /// Buffers `bytes` of the current field, which start at file offset `offset` on line `line`
+    /// (`afterCarriageReturn`: just after a CR, inside quotes), once `checkLength` lets them.
+    @inline(__always) private mutating func append(
+        _ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, line: Int, afterCarriageReturn: Bool = false
+    ) throws {
+        try checkLength(bytes, at: offset, line: line, afterCarriageReturn: afterCarriageReturn)
         field.append(bytes)
-        try checkLength(0, at: offset)
     }
 
-    /// Checks the field (buffered bytes plus `pending` bytes not yet buffered) and record sizes.
-    @inline(__always) private mutating func checkLength(_ pending: Int, at offset: Int) throws {
-        recordBytes += pending
-        if field.count + pending > options.maxFieldBytes {
-            throw error(at: offset, "field \(row.cells.count + 1) is longer than \(options.maxFieldBytes) bytes (the limit)")
+    /// Checks that `segment`, more bytes of the current field (placed as for `append`), keeps the
+    /// field and the record within their limits.
+    @inline(__always) private func checkLength(
+        _ segment: UnsafeBufferPointer<UInt8>, at offset: Int, line: Int, afterCarriageReturn: Bool = false
+    ) throws {
+        let fieldRoom = options.maxFieldBytes - field.count
+        let recordRoom = options.maxRecordBytes - recordBytes - field.count
+        guard segment.count > fieldRoom || segment.count > recordRoom else { return }
+        throw limitError(segment, at: offset, line: line, afterCarriageReturn: afterCarriageReturn, fieldRoom: fieldRoom, recordRoom: recordRoom)
+    }
+
+    /// The error for the byte of `segment` that crosses a limit, placed at that byte: its file
+    /// offset and its line (counting the line ends a quoted segment holds before it).
+    private func limitError(
+        _ segment: UnsafeBufferPointer<UInt8>, at offset: Int, line: Int, afterCarriageReturn: Bool, fieldRoom: Int,
+        recordRoom: Int
+    ) -> CSVError {
+        let crossing = min(fieldRoom, recordRoom)
+        var crossingLine = line
+        var previousWasCarriageReturn = afterCarriageReturn
+        for byte in segment[..<crossing] {
+            if byte == Self.carriageReturn || (byte == Self.lineFeed && !previousWasCarriageReturn) { crossingLine += 1 }
+            previousWasCarriageReturn = byte == Self.carriageReturn
         }
-        if recordBytes + field.count > options.maxRecordBytes {
-            throw error(at: offset, "record is longer than \(options.maxRecordBytes) bytes (the limit)")
-        }
+        let message = fieldRoom <= recordRoom
+            ? "field \(row.cells.count + 1) is longer than \(options.maxFieldBytes) bytes (the limit)"
+            : "record is longer than \(options.maxRecordBytes) bytes (the limit)"
+        return CSVError(file: reader.path, record: row.number, line: crossingLine, byteOffset: offset + crossing, message: message)
     }
 
     private func error(at offset: Int, _ message: String) -> CSVError {

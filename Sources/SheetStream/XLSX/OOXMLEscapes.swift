@@ -1,7 +1,8 @@
 /// Decodes the `_xHHHH_` escapes OOXML uses for characters XML cannot carry
 /// (ECMA-376 Part 1, §22.9.2.19 ST_Xstring): `_x000D_` is a carriage return, `_x005F_` a literal
 /// underscore (so `_x005F_x000D_` reads as the text `_x000D_`), and surrogate pairs written as two
-/// escapes form one character.
+/// escapes form one character. Only a lowercase `_x` opens an escape (the hex digits may be either
+/// case): Excel writes `_X0041_` literally and reads it back as that text.
 enum OOXMLEscapes {
     /// The text of UTF-8 `bytes` with escapes decoded.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
@@ -49,7 +50,7 @@ enum OOXMLEscapes {
 
     /// The UTF-16 code unit of an `_xHHHH_` escape starting at `index`, if there is one.
     @inline(__always) private static func codeUnit(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt16? {
-        guard index + 6 < bytes.count, bytes[index] == UInt8(ascii: "_"), bytes[index + 1] | 0x20 == UInt8(ascii: "x"),
+        guard index + 6 < bytes.count, bytes[index] == UInt8(ascii: "_"), bytes[index + 1] == UInt8(ascii: "x"),
               bytes[index + 6] == UInt8(ascii: "_")
         else { return nil }
         var value: UInt16 = 0

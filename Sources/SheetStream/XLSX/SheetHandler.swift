@@ -3,6 +3,8 @@
 ///
 /// Cell and row references are optional (cells without `r` follow the previous cell, rows without
 /// `r` follow the previous row); `<dimension>` is never trusted; formula cells give their cached value.
+/// A reference outside the sheet's bounds (`A0`, `XFE1`, row 1,048,577) or a row number not after
+/// the previous row's is an error naming it.
 final class SheetHandler: SAXHandler {
     private enum CellType { case number, sharedString, formulaString, inlineString, boolean, error, isoDate }
 
@@ -139,9 +141,30 @@ final class SheetHandler: SAXHandler {
         hasValue = true
     }
 
+    /// Starts the row that the `r` attribute numbers (without one, the row after the previous),
+    /// refusing a number outside 1…1,048,576 or not after the previous row's: a fuzzed
+    /// `r="231999999999940"` would otherwise make a consumer that fills gaps write rows without end.
     private func startRow(_ attributes: XMLAttributes) {
-        let number = attributes.value("r").flatMap(Self.parseInt) ?? scratch.pointee.row.number + 1
-        scratch.pointee.row.reset(number: max(number, 1))
+        let previous = scratch.pointee.row.number
+        let number: Int
+        if let value = attributes.value("r") {
+            guard let parsed = CellReference.parseRow(value) else {
+                failRow("row r=\"\(Self.excerpt(value))\" (after row \(previous)): \(CellReference.expectedRow)")
+                return
+            }
+            number = parsed
+        } else {
+            guard previous < CellReference.maxRows else {
+                failRow("a row without a number after row \(previous) lies past the last row, \(CellReference.maxRows)")
+                return
+            }
+            number = previous + 1
+        }
+        guard number > previous else {
+            failRow("row r=\"\(number)\" comes after row \(previous): expected rows in ascending order")
+            return
+        }
+        scratch.pointee.row.reset(number: number)
         inRow = true
         column = -1
     }
@@ -163,17 +186,24 @@ final class SheetHandler: SAXHandler {
         if !inRow {
             // A cell outside any <row>: start an implicit row after the previous one.
             startRow(.none)
+            guard rowError == nil else { return }
         }
         var referencedColumn: Int?
+        var invalidReference: UnsafeBufferPointer<UInt8>?
         cellType = .number
         styleIndex = 0
         attributes.forEachSingleLetter { letter, value in
             switch letter {
-            case UInt8(ascii: "r"): referencedColumn = ColumnName.index(ofReference: value)
+            case UInt8(ascii: "r"):
+                if let reference = CellReference.parse(value) { referencedColumn = reference.column } else { invalidReference = value }
             case UInt8(ascii: "t"): cellType = Self.cellType(value)
             case UInt8(ascii: "s"): styleIndex = Self.parseInt(value) ?? 0
             default: break
             }
+        }
+        if let invalidReference {
+            fail(column: nil, "cell r=\"\(Self.excerpt(invalidReference))\": \(CellReference.expectedCell)")
+            return
         }
         column = referencedColumn ?? column + 1
         if column >= ColumnName.maxColumns {
@@ -227,13 +257,28 @@ final class SheetHandler: SAXHandler {
         }
     }
 
-    private func fail(column: Int, _ message: String) {
+    private func fail(column: Int?, _ message: String) {
+        report(XLSXError(file: file, sheet: sheet, row: scratch.pointee.row.number, column: column, message: message))
+    }
+
+    /// Fails on a `<row>` whose number the reader cannot take; the message places it.
+    private func failRow(_ message: String) {
+        inRow = false
+        report(XLSXError(file: file, sheet: sheet, message: message))
+    }
+
+    private func report(_ error: XLSXError) {
         guard rowError == nil else { return }
         collecting = false
-        let error = XLSXError(
-            file: file, sheet: sheet, row: scratch.pointee.row.number, column: column, message: message)
         rowError = error
         stop(error.description)
+    }
+
+    /// Attribute text for a message, cut after 40 bytes (a fuzzed value may be long).
+    private static func excerpt(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        bytes.count <= 40
+            ? String(decoding: bytes, as: UTF8.self)
+            : String(decoding: UnsafeBufferPointer(rebasing: bytes[..<40]), as: UTF8.self) + "…"
     }
 
     private static func cellType(_ bytes: UnsafeBufferPointer<UInt8>) -> CellType {

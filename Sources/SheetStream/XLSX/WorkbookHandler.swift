@@ -15,6 +15,21 @@ public struct SheetInfo: Sendable, Equatable {
     /// The relationship kind of the part (`worksheet`, `chartsheet`, `dialogsheet`, …).
     public var kind: String
 
+    /// Whether the sheet holds cells: a worksheet (or a CSV file's one sheet), not a chart,
+    /// dialog or macro sheet.
+    public var isWorksheet: Bool { kind == "worksheet" || kind == "csv" }
+
+    /// The kind in words for messages: `chart sheet`, `dialog sheet`, `macro sheet`, `worksheet`.
+    public var kindName: String {
+        switch kind {
+        case "worksheet", "csv": return "worksheet"
+        case "chartsheet": return "chart sheet"
+        case "dialogsheet": return "dialog sheet"
+        case "xlMacrosheet", "xlIntlMacrosheet": return "macro sheet"
+        default: return "\(kind) sheet"
+        }
+    }
+
     public init(name: String, index: Int, state: SheetState, partName: String?, kind: String) {
         self.name = name
         self.index = index

@@ -46,20 +46,4 @@ public enum ColumnName {
         }
         return String(letters.reversed())
     }
-
-    /// The 0-based column of a cell reference such as `AB12` (letters only are read); `nil` when
-    /// it has no leading letters or names a column past `XFD`.
-    static func index(ofReference bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        var value = 0
-        var letters = 0
-        for byte in bytes {
-            let upper = byte & 0xDF
-            guard upper >= 65 && upper <= 90 else { break }
-            value = value * 26 + Int(upper - 64)
-            letters += 1
-            if letters > 3 { return nil }
-        }
-        guard letters > 0, value <= maxColumns else { return nil }
-        return value - 1
-    }
 }

@@ -40,7 +40,9 @@ public struct ZipEntry: Sendable {
 /// A zip container read in place from its central directory (PKWARE APPNOTE 6.3, with zip64).
 ///
 /// Nothing is extracted: entries are streamed through `ZipEntryStream`. Part names are matched
-/// case-insensitively and with `\` read as `/`, as ECMA-376 Part 2 §6.2.2.3 requires of packages.
+/// case-insensitively and with `\` read as `/`, as ECMA-376 Part 2 §6.2.2.3 requires of packages,
+/// and two entries naming the same part that way are refused (§9.1.1.1: part names equivalent by
+/// ASCII case-insensitive comparison must not both exist), rather than one silently winning.
 public final class ZipArchive {
     /// The path the archive was opened from.
     public var path: String { file.path }
@@ -56,8 +58,12 @@ public final class ZipArchive {
         self.limits = limits
         entries = try CentralDirectoryReader(file: file, limits: limits).readEntries()
         var index: [String: Int] = [:]
-        for (position, entry) in entries.enumerated() where index[Self.key(entry.name)] == nil {
-            index[Self.key(entry.name)] = position
+        for (position, entry) in entries.enumerated() where !entry.name.hasSuffix("/") {
+            let key = Self.key(entry.name)
+            if let earlier = index[key] {
+                throw ZipError(file: path, .duplicatePart(first: entries[earlier].name, second: entry.name))
+            }
+            index[key] = position
         }
         entryIndexByKey = index
     }

@@ -15,6 +15,8 @@ public struct ZipError: Error, CustomStringConvertible, Sendable {
         case compressionRatioTooHigh(ratio: UInt64, limit: UInt64)
         case inflate(String)
         case missingPart
+        /// Two entries name the same part (equal ignoring case, `\` read as `/`).
+        case duplicatePart(first: String, second: String)
     }
 
     /// The zip file's path.
@@ -55,6 +57,8 @@ public struct ZipError: Error, CustomStringConvertible, Sendable {
             return "compression ratio \(ratio):1 is over the limit of \(limit):1 (a zip bomb?)"
         case .inflate(let why): return "corrupt deflate data: \(why)"
         case .missingPart: return "part is missing from the package"
+        case .duplicatePart(let first, let second):
+            return "entries \"\(first)\" and \"\(second)\" name the same part; a package may hold a part name once, compared ignoring case (ECMA-376 Part 2, §9.1.1.1)"
         }
     }
 

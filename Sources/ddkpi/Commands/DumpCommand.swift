@@ -11,7 +11,7 @@ struct DumpCommand: ParsableCommand {
     @Argument(help: "An XLSX/XLSM workbook or a CSV file.")
     var file: String
 
-    @Option(help: "The sheet to dump (default: the first).")
+    @Option(help: "The worksheet to dump (default: the first worksheet).")
     var sheet: String?
 
     @Option(help: "Output format: csv or json.")
@@ -26,10 +26,7 @@ struct DumpCommand: ParsableCommand {
 
     func run() throws {
         let spreadsheet = try openSpreadsheet(file)
-        guard let selected = spreadsheet.sheet(named: sheet) else {
-            let names = spreadsheet.sheets.map(\.name).joined(separator: ", ")
-            throw ValidationError("\(file) has no sheet named \"\(sheet ?? "")\"; its sheets: \(names)")
-        }
+        let selected = try choose(in: spreadsheet)
         var writer = RowWriter(format: format, output: TextOutput(), maxCellCharacters: maxCellChars)
         writer.begin(file: file, sheet: selected.name)
         do {
@@ -40,5 +37,27 @@ struct DumpCommand: ParsableCommand {
         }
         writer.end()
         spreadsheet.warnings.forEach(Diagnostics.warning)
+    }
+
+    /// The sheet `--sheet` names, which must be a worksheet, or else the first worksheet; a
+    /// workbook without one is an input failure of the file.
+    private func choose(in spreadsheet: SpreadsheetFile) throws -> SheetInfo {
+        let worksheets = spreadsheet.sheets.filter(\.isWorksheet).map(\.name).joined(separator: ", ")
+        guard let sheet else {
+            if let first = spreadsheet.sheet(named: nil) { return first }
+            let others = spreadsheet.sheets.map { "\($0.name) (\($0.kindName))" }.joined(separator: ", ")
+            throw InputFailure(
+                underlying: XLSXError(
+                    file: file, message: "the workbook has no worksheets" + (others.isEmpty ? "" : "; its sheets: \(others)")))
+        }
+        guard let named = spreadsheet.sheet(named: sheet) else {
+            let names = spreadsheet.sheets.map(\.name).joined(separator: ", ")
+            throw ValidationError("\(file) has no sheet named \"\(sheet)\"; its sheets: \(names)")
+        }
+        guard named.isWorksheet else {
+            throw ValidationError(
+                "\(file): sheet \"\(named.name)\" is a \(named.kindName), not a worksheet: it has no rows to dump; its worksheets: \(worksheets.isEmpty ? "(none)" : worksheets)")
+        }
+        return named
     }
 }
