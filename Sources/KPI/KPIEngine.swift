@@ -19,7 +19,8 @@ public struct KPIError: Error, CustomStringConvertible, Sendable {
 }
 
 /// Computes KPIs against merged goals for stores, regions and the company (SPEC section 7):
-/// measures are summed in SQL per store and month, rollups sum measures, and each metric divides once.
+/// the warehouse returns exact measures per store and month (whole months from the rollups, the
+/// rest summed in Swift from the feed tables' rows), scopes sum them, and each metric divides once.
 public struct KPIEngine {
     public let warehouse: Warehouse
     public let calendar: FiscalCalendar

@@ -37,7 +37,9 @@ struct HistoryBench: ParsableCommand {
         ingest.print(rows: options.rows, bytes: FileSystem.size(path))
         let firstRun = try lastRun(database)
 
-        let (resend, changed) = try writeResend(database, to: work + "/sales_audit_resend.csv")
+        let resend = work + "/sales_audit_resend.csv"
+        try SalesAuditData(rows: options.rows).writeCSV(to: resend, correctingEvery: changeEvery)
+        let changed = (options.rows + changeEvery - 1) / changeEvery
         let corrected = try Measurement.run(label: "re-send (\(100 / changeEvery) % changed)", [ddkpi, "--db", database, "ingest", "--feed", "sales-audit", resend])
         corrected.print(rows: options.rows, bytes: FileSystem.size(resend))
         let warehouse = try Warehouse(path: database, mode: .readOnly)
@@ -58,26 +60,5 @@ struct HistoryBench: ParsableCommand {
             throw BenchError("\(database): no run in the ledger")
         }
         return id
-    }
-
-    /// Every stored row as CSV, one in `changeEvery` with a cent more sales; returns the path and
-    /// how many rows changed.
-    private func writeResend(_ database: String, to path: String) throws -> (String, Int) {
-        let rows = try Warehouse(path: database, mode: .readOnly).rows(
-            "SELECT store_code, date, total_sales_cents, total_transactions, total_items FROM store_report ORDER BY date, store_code",
-            columns: 5)
-        let output = try TextOutput(path: path)
-        output.write("Store,Date,Net Sales,Transactions,Items\n")
-        var changed = 0
-        for (index, row) in rows.enumerated() {
-            var cents = Int(row[2] ?? "0") ?? 0
-            if index % changeEvery == 0 {
-                cents += 1
-                changed += 1
-            }
-            output.write("\(row[0] ?? ""),\(row[1] ?? ""),\(Format.cents(cents)),\(row[3] ?? "0"),\(row[4] ?? "0")\n")
-        }
-        output.flush()
-        return (path, changed)
     }
 }

@@ -68,12 +68,17 @@ struct SalesAuditData {
         try writer.close()
     }
 
-    func writeCSV(to path: String) throws {
+    /// Writes the rows as CSV; with `correctingEvery` N, every Nth row's sales a cent higher
+    /// (a corrected re-send of the same keys).
+    func writeCSV(to path: String, correctingEvery: Int? = nil) throws {
         let output = try TextOutput(path: path)
         output.write(Self.columnNames.joined(separator: ",") + "\n")
+        var index = 0
         forEachRecord { record in
+            let corrected = correctingEvery.map { index % $0 == 0 } ?? false
+            index += 1
             output.write(
-                "\(record.store),\(record.date.iso8601),\(CellText.number(record.netSales)),\(record.transactions),\(record.items),\(CellText.number(record.ccp)),\(CellText.number(record.gp)),\(record.associate),\(record.notes ?? "")\n"
+                "\(record.store),\(record.date.iso8601),\(CellText.number(corrected ? record.netSales + 0.01 : record.netSales)),\(record.transactions),\(record.items),\(CellText.number(record.ccp)),\(CellText.number(record.gp)),\(record.associate),\(record.notes ?? "")\n"
             )
         }
         output.flush()
