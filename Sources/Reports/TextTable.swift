@@ -31,7 +31,9 @@ public struct TextTable {
         trimsTrailingSpaces = false
     }
 
+    /// Centres `title` over `span` columns from `column`, on a line above the rows.
     public mutating func group(_ title: String, from column: Int, span: Int) { groups.append((title, column, span)) }
+    /// Adds a row (the first one added is the header).
     public mutating func add(_ row: [String]) { rows.append(row) }
 
     /// The table as lines, each ending in a newline; `colour` paints every cell but the first column's.

@@ -29,6 +29,7 @@ public enum IngestPaths {
 
 /// A path given to ingest that is neither a file nor a folder.
 public struct MissingIngestPath: Error, CustomStringConvertible, Sendable {
+    /// The path as given.
     public let path: String
 
     public var description: String { "\(path): no such file or folder" }
