@@ -81,14 +81,14 @@ extension KPIEngine {
         let storeScopes = try Scope.resolve(filter, stores: warehouse.stores()).filter { $0.isStore }
         var scopes = storeScopes.map { scope -> EmployeeScope in
             let store = scope.stores[0]
-            let rows = current.filter { $0.key.store == store }.map { ($0.key.employeeId, $0.value) }
-            let ly = previous.filter { $0.key.store == store }.map { ($0.key.employeeId, $0.value) }
+            let rows = current.filter { $0.key.store == store }.map { ($0.key.key, $0.value) }
+            let ly = previous.filter { $0.key.store == store }.map { ($0.key.key, $0.value) }
             return EmployeeScope(scope: scope.id, title: scope.title, associates: ranking.rank(rows, lastYear: ly, limit: nil))
         }
         if filter == .all {
             scopes.append(EmployeeScope(
                 scope: "ALL", title: "All stores — top \(top)",
-                associates: ranking.rank(current.map { ($0.key.employeeId, $0.value) }, lastYear: previous.map { ($0.key.employeeId, $0.value) }, limit: top)))
+                associates: ranking.rank(current.map { ($0.key.key, $0.value) }, lastYear: previous.map { ($0.key.key, $0.value) }, limit: top)))
         }
         return EmployeeReport(asOf: asOf, period: label, range: period.elapsed, lastYear: lastYear, scopes: scopes)
     }

@@ -94,7 +94,7 @@ extension KPIEngine {
     }
 
     /// The measures of each store, by key.
-    private static func byStore(_ measures: [MerchStoreKey: MerchSums]) -> [String: [String: MerchSums]] {
+    private static func byStore(_ measures: [StoreKey: MerchSums]) -> [String: [String: MerchSums]] {
         var stores: [String: [String: MerchSums]] = [:]
         for (key, value) in measures { stores[key.store, default: [:]][key.key] = value }
         return stores

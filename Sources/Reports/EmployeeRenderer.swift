@@ -73,25 +73,26 @@ public struct EmployeeRenderer {
     /// "associates":[{"rank":1,"employeeId":"0042","employeeName":"…","metrics":{"totalSales":{"actual":…,"ly":…,
     /// "pctVsLy":…,"projected":…},"totalTransactions":{"actual":…},…,"share":{"actual":…}}}]}]}`.
     private func json(_ report: EmployeeReport) -> String {
-        var out = "{\"asOf\":\"\(report.asOf.iso8601)\",\"period\":\(JSONText.quoted(report.period)),"
-        out += "\"start\":\"\(report.range.start.iso8601)\",\"end\":\"\(report.range.end.iso8601)\","
-        out += "\"lyStart\":\"\(report.lastYear.start.iso8601)\",\"lyEnd\":\"\(report.lastYear.end.iso8601)\",\"scopes\":["
-        out += report.scopes.map { scope in
-            "\n{\"scope\":\(JSONText.quoted(scope.scope)),\"associates\":[" + scope.associates.map { row in
-                let metrics = row.metrics.map { key, value in
-                    var fields = ["\"actual\":" + (value.map { NumberText.plain($0, Self.formats[key] ?? .decimal) } ?? "null")]
-                    if key == "totalSales" {
-                        fields += [
-                            "\"ly\":" + NumberText.plainMoney(row.lySales), "\"pctVsLy\":" + (row.pctVsLY.map { NumberText.plain($0) } ?? "null"),
-                            "\"projected\":" + NumberText.plainMoney(row.projectedSales),
-                        ]
+        RankingJSON.document(
+            [("asOf", RankingJSON.string(report.asOf.iso8601)), ("period", RankingJSON.string(report.period))],
+            range: report.range, lastYear: report.lastYear, rowsNamed: "associates",
+            scopes: report.scopes.map { scope in
+                (scope.scope, scope.associates.map { row in
+                    let metrics = row.metrics.map { key, value in
+                        var fields = [("actual", value.map { NumberText.plain($0, Self.formats[key] ?? .decimal) } ?? "null")]
+                        if key == "totalSales" {
+                            fields += [
+                                ("ly", NumberText.plainMoney(row.lySales)), ("pctVsLy", row.pctVsLY.map { NumberText.plain($0) } ?? "null"),
+                                ("projected", NumberText.plainMoney(row.projectedSales)),
+                            ]
+                        }
+                        return (key, RankingJSON.object(fields))
                     }
-                    return JSONText.quoted(key) + ":{" + fields.joined(separator: ",") + "}"
-                }
-                return "\n  {\"rank\":\(row.rank),\"employeeId\":\(JSONText.quoted(row.employeeId)),\"employeeName\":\(JSONText.quoted(row.name)),\"metrics\":{"
-                    + metrics.joined(separator: ",") + "}}"
-            }.joined(separator: ",") + "]}"
-        }.joined(separator: ",")
-        return out + "\n]}\n"
+                    return [
+                        ("rank", String(row.rank)), ("employeeId", RankingJSON.string(row.employeeId)),
+                        ("employeeName", RankingJSON.string(row.name)), ("metrics", RankingJSON.object(metrics)),
+                    ]
+                })
+            })
     }
 }

@@ -65,16 +65,14 @@ public struct MerchRenderer {
     /// "rows":[{"rank":1,"key":"V104","name":"Yurman, David","totalSales":…,"totalItems":…,"avgPrice":…,"share":…,
     /// "lySales":…,"pctVsLy":…,"rankLy":…}]}]}`; `(other)` has `"rank":null`.
     private func json(_ report: MerchReport) -> String {
-        var out = "{\"period\":\(JSONText.quoted(report.period)),\"by\":\"\(report.dimension.rawValue)\","
-        out += "\"start\":\"\(report.range.start.iso8601)\",\"end\":\"\(report.range.end.iso8601)\","
-        out += "\"lyStart\":\"\(report.lastYear.start.iso8601)\",\"lyEnd\":\"\(report.lastYear.end.iso8601)\",\"scopes\":["
-        out += report.scopes.map { scope in
-            "\n{\"scope\":\(JSONText.quoted(scope.scope)),\"rows\":[" + scope.rows.map { row in
-                let fields = ["\"rank\":" + (row.rank.map(String.init) ?? "null"), "\"key\":" + JSONText.quoted(row.key), "\"name\":" + JSONText.quoted(row.name)]
-                    + Self.fields(row).map { "\"\($0.name)\":" + ($0.value ?? "null") }
-                return "\n  {" + fields.joined(separator: ",") + "}"
-            }.joined(separator: ",") + "]}"
-        }.joined(separator: ",")
-        return out + "\n]}\n"
+        RankingJSON.document(
+            [("period", RankingJSON.string(report.period)), ("by", RankingJSON.string(report.dimension.rawValue))],
+            range: report.range, lastYear: report.lastYear, rowsNamed: "rows",
+            scopes: report.scopes.map { scope in
+                (scope.scope, scope.rows.map { row in
+                    [("rank", row.rank.map(String.init) ?? "null"), ("key", RankingJSON.string(row.key)), ("name", RankingJSON.string(row.name))]
+                        + Self.fields(row).map { ($0.name, $0.value ?? "null") }
+                })
+            })
     }
 }

@@ -1,18 +1,48 @@
-/// A fixed-width text table: the first column left-aligned, the others right-aligned, one space
-/// between columns. Widths count characters, so `▲`/`—` align like any other.
-struct TextTable {
+/// A fixed-width text table: by default the first column left-aligned and the others
+/// right-aligned, one space between columns. Widths count characters, so `▲`/`—` align like any
+/// other.
+public struct TextTable {
+    /// How a column's cells sit in its width.
+    public enum Alignment: Sendable {
+        case left, right
+    }
+
     private var rows: [[String]] = []
     /// Spans over the header: (text, first column, column count), centred over their columns.
     private var groups: [(String, Int, Int)] = []
+    private let alignments: [Alignment]
+    private let separator: String
+    /// The default layout removes trailing spaces; a layout of its own keeps the last cell as is.
+    private let trimsTrailingSpaces: Bool
 
-    mutating func group(_ title: String, from column: Int, span: Int) { groups.append((title, column, span)) }
-    mutating func add(_ row: [String]) { rows.append(row) }
+    /// The reports' layout: the first column left-aligned, the others right-aligned, one space
+    /// between columns, no trailing spaces.
+    public init() {
+        alignments = [.left]
+        separator = " "
+        trimsTrailingSpaces = true
+    }
 
-    func render(colour: (String) -> String = { $0 }) -> String {
+    /// Columns aligned as `alignments` says (right beyond it), `separator` between them, and the
+    /// last column never padded, so free text (a path) can go last.
+    public init(alignments: [Alignment], separator: String) {
+        self.alignments = alignments
+        self.separator = separator
+        trimsTrailingSpaces = false
+    }
+
+    /// Centres `title` over `span` columns from `column`, on a line above the rows.
+    public mutating func group(_ title: String, from column: Int, span: Int) { groups.append((title, column, span)) }
+    /// Adds a row (the first one added is the header).
+    public mutating func add(_ row: [String]) { rows.append(row) }
+
+    /// The table as lines, each ending in a newline; `colour` paints every cell but the first column's.
+    public func render(colour: (String) -> String = { $0 }) -> String {
         let columns = rows.map(\.count).max() ?? 0
+        let gap = separator.count
         var widths = (0..<columns).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
         for (title, first, span) in groups where first + span <= columns {
-            let available = widths[first..<(first + span)].reduce(0, +) + span - 1
+            let available = widths[first..<(first + span)].reduce(0, +) + (span - 1) * gap
             if title.count > available { widths[first + span - 1] += title.count - available }
         }
         var lines: [String] = []
@@ -21,12 +51,12 @@ struct TextTable {
             var column = 0
             for (title, first, span) in groups.sorted(by: { $0.1 < $1.1 }) {
                 while column < first {
-                    line += String(repeating: " ", count: widths[column] + (column > 0 ? 1 : 0))
+                    line += String(repeating: " ", count: widths[column] + (column > 0 ? gap : 0))
                     column += 1
                 }
-                let width = widths[first..<(first + span)].reduce(0, +) + span - 1
+                let width = widths[first..<(first + span)].reduce(0, +) + (span - 1) * gap
                 let padding = width - title.count
-                line += " " + String(repeating: " ", count: padding - padding / 2) + title + String(repeating: " ", count: padding / 2)
+                line += separator + String(repeating: " ", count: padding - padding / 2) + title + String(repeating: " ", count: padding / 2)
                 column = first + span
             }
             lines.append(line.trailingSpacesRemoved)
@@ -34,10 +64,14 @@ struct TextTable {
         for row in rows {
             var line = ""
             for (column, cell) in row.enumerated() {
-                let padding = String(repeating: " ", count: max(0, widths[column] - cell.count))
-                line += column == 0 ? cell + padding : " " + padding + colour(cell)
+                let alignment = column < alignments.count ? alignments[column] : .right
+                let unpadded = column == row.count - 1 && alignment == .left
+                let padding = String(repeating: " ", count: unpadded ? 0 : max(0, widths[column] - cell.count))
+                let text = column == 0 ? cell : colour(cell)
+                if column > 0 { line += separator }
+                line += alignment == .left ? text + padding : padding + text
             }
-            lines.append(line.trailingSpacesRemoved)
+            lines.append(trimsTrailingSpaces ? line.trailingSpacesRemoved : line)
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -1,29 +1,6 @@
 import CivilCalendar
 import Feeds
 
-/// An associate at a store (a row of the employees report before ranking).
-public struct EmployeeStoreKey: Hashable, Sendable {
-    public var employeeId: String
-    public var store: String
-
-    public init(employeeId: String, store: String) {
-        self.employeeId = employeeId
-        self.store = store
-    }
-}
-
-/// A vendor or category key at a store.
-public struct MerchStoreKey: Hashable, Sendable {
-    public var store: String
-    /// The vendor key or the category.
-    public var key: String
-
-    public init(store: String, key: String) {
-        self.store = store
-        self.key = key
-    }
-}
-
 /// What the merch report sums per key: sales and items.
 public struct MerchSums: Equatable, Sendable {
     public var salesCents: Int128 = 0
@@ -53,13 +30,13 @@ extension Warehouse {
     /// Sales measures per associate and store over `[start, end]` (SPEC section 9): daily rows
     /// in the range, plus the monthly row of each whole month in the range for which that
     /// associate and store have no daily rows.
-    public func employeeMeasures(from start: CivilDate, through end: CivilDate) throws -> [EmployeeStoreKey: MeasureSums] {
-        var sums: [EmployeeStoreKey: MeasureSums] = [:]
+    public func employeeMeasures(from start: CivilDate, through end: CivilDate) throws -> [StoreKey: MeasureSums] {
+        var sums: [StoreKey: MeasureSums] = [:]
         try readDayOrMonthRows(
             table: FeedTables.employeeSales.name,
             columns: ["employee_id", "total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths"],
             from: start, through: end,
-            key: { row in EmployeeStoreKey(employeeId: row.text(2), store: row.text(1)) },
+            key: { row in StoreKey(store: row.text(1), key: row.text(2)) },
             add: { row, key in
                 sums[key, default: MeasureSums()].addSales(
                     cents: row.int64(3), transactions: row.int64(4), items: row.int64(5), ccpMillionths: row.optionalInt64(6),
@@ -80,9 +57,9 @@ extension Warehouse {
     /// Sales and items per store and vendor key or category over `[start, end]`, by SPEC
     /// section 9's day-or-month rule per store, month and key; rows without the dimension take no part.
     public func merchMeasures(from start: CivilDate, through end: CivilDate, by dimension: MerchDimension) throws
-        -> [MerchStoreKey: MerchSums]
+        -> [StoreKey: MerchSums]
     {
-        var sums: [RowPair: (key: MerchStoreKey, sums: MerchSums)] = [:]
+        var sums: [RowPair: (key: StoreKey, sums: MerchSums)] = [:]
         let keyColumn = dimension == .vendor ? "vendor_key" : "category"
         try readDayOrMonthRows(
             table: FeedTables.merchSales.name, columns: [keyColumn, "total_sales_cents", "total_items"],
@@ -90,7 +67,7 @@ extension Warehouse {
             key: { row in RowPair(row, 1, 2) },
             add: { row, pair in
                 // Strings are made once per store and key.
-                sums[pair, default: (MerchStoreKey(store: row.text(1), key: row.text(2)), MerchSums())].sums.add(
+                sums[pair, default: (StoreKey(store: row.text(1), key: row.text(2)), MerchSums())].sums.add(
                     cents: row.int64(3), items: row.int64(4))
             })
         return Dictionary(sums.values.map { ($0.key, $0.sums) }, uniquingKeysWith: { first, _ in first })

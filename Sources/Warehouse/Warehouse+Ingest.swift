@@ -54,6 +54,18 @@ public struct IngestOutcome: Sendable {
     public var dryRun = false
     /// The sheet the records were read from (the file's name for a CSV).
     public var sheet: String?
+    /// Set when the file failed for a reason outside itself (SPEC section 5): it is not to be
+    /// quarantined, and the run stops.
+    public var outsideFailure: OutsideFailure?
+}
+
+/// A failure whose cause lies outside the file being ingested (SPEC section 5): the file stays
+/// where it is for the next run, and the run stops.
+public enum OutsideFailure: String, Sendable, Codable {
+    /// The database server was lost or refused the work (exit 2).
+    case server
+    /// The disk was full or failed, a lock was held too long, or a deadlock (exit 1).
+    case environment
 }
 
 extension Warehouse {
@@ -94,6 +106,7 @@ extension Warehouse {
                 outcome.status = .failed
                 outcome.counts = UpsertCounts()
                 outcome.error = (failure as? IngestFailure)?.message ?? "\(failure)"
+                outcome.outsideFailure = OutsideFailure(classifying: failure)
             }
             if !options.dryRun, let fingerprint = check.fingerprint {
                 outcome.runID = try? recordAttempt(outcome, path: path, fingerprint: fingerprint, started: started)

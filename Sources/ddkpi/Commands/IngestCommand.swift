@@ -1,11 +1,6 @@
 import ArgumentParser
 import Feeds
-import Foundation
 import Warehouse
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `ddkpi ingest`: files and folders, or the cron inbox (SPEC section 5).
 struct IngestCommand: ParsableCommand {
@@ -74,97 +69,39 @@ struct IngestCommand: ParsableCommand {
             warehouse: warehouse, configuration: configuration, explicitFeed: feed,
             options: IngestOptions(force: force, dryRun: dryRun, rejectThreshold: configuration.rejectThreshold))
         var printer = IngestPrinter(log: EventLog(format: logFormat))
-        if let inbox, let archive, let quarantine {
-            let lock = try warehouse.ingestLockOrExit()
-            defer { lock.release() }
-            let folders = try Inbox(inbox: inbox, archive: archive, quarantine: quarantine)
-            for path in try folders.pendingFiles() {
-                let outcome = ingestor.ingestShowingProgress(path)
-                printer.print(outcome)
-                try folders.file(path, outcome: outcome)
+        // Plain ingests take the lock too: two never interleave (SPEC section 5).
+        let lock = try warehouse.ingestLockOrExit(waiting: global.lockTimeout)
+        defer { lock.release() }
+        let stoppedBy: OutsideFailure?
+        do {
+            if let inbox, let archive, let quarantine {
+                stoppedBy = try Inbox(folder: inbox, archive: archive, quarantine: quarantine).run(
+                    ingest: ingestor.ingestShowingProgress, report: { printer.print($0) },
+                    skipped: { Diagnostics.warning($0.description) })
+            } else {
+                stoppedBy = try IngestPaths.run(
+                    paths, ingest: ingestor.ingestShowingProgress, report: { printer.print($0) },
+                    skipped: { Diagnostics.warning($0.description) })
             }
-        } else {
-            for path in try Inbox.expand(paths) { printer.print(ingestor.ingestShowingProgress(path)) }
+        } catch let missing as MissingIngestPath {
+            throw ValidationError(missing.description)
         }
         printer.summary()
         if let rejects { try printer.writeRejects(to: rejects) }
+        if let stoppedBy {
+            Diagnostics.error("stopped at the first failure outside the files (\(stoppedBy.rawValue)); the files not ingested stay for the next run")
+            throw ExitCode(stoppedBy == .server ? ExitStatus.usage : ExitStatus.inputFailed)
+        }
         if printer.anyFailed { throw ExitCode(ExitStatus.inputFailed) }
     }
 }
 
 extension FeedID: ExpressibleByArgument {}
 
-/// The cron folders: files to process, and where each goes afterwards.
-struct Inbox {
-    let inbox: URL
-    let archive: URL
-    let quarantine: URL
-
-    init(inbox: String, archive: String, quarantine: String) throws {
-        self.inbox = URL(fileURLWithPath: inbox)
-        self.archive = URL(fileURLWithPath: archive)
-        self.quarantine = URL(fileURLWithPath: quarantine)
-        for folder in [self.archive, self.quarantine] {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        }
-    }
-
-    /// The inbox's regular files in name order, hidden files left alone.
-    func pendingFiles() throws -> [String] { try Inbox.expand([inbox.path]) }
-
-    /// Moves a processed file to the archive (ok, duplicate) or to quarantine with its reason.
-    func file(_ path: String, outcome: IngestOutcome) throws {
-        let source = URL(fileURLWithPath: path)
-        let failed = outcome.status == .failed
-        let target = Self.freeName(for: source.lastPathComponent, in: failed ? quarantine : archive)
-        try FileManager.default.moveItem(at: source, to: target)
-        if failed {
-            let reason = (outcome.error ?? "failed") + "\n"
-                + outcome.rejects.prefix(50).map { "reject: \($0.description)" }.joined(separator: "\n")
-            try reason.write(to: URL(fileURLWithPath: target.path + ".reason.txt"), atomically: true, encoding: .utf8)
-        }
-    }
-
-    /// `name`, or `name.2`, `name.3`… when the folder already holds one.
-    static func freeName(for name: String, in folder: URL) -> URL {
-        var candidate = folder.appendingPathComponent(name)
-        var counter = 2
-        while FileManager.default.fileExists(atPath: candidate.path) {
-            candidate = folder.appendingPathComponent("\(name).\(counter)")
-            counter += 1
-        }
-        return candidate
-    }
-
-    /// Files as given, folders as their visible regular files in name order.
-    static func expand(_ paths: [String]) throws -> [String] {
-        var files: [String] = []
-        for path in paths {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-                throw ValidationError("\(path): no such file or folder")
-            }
-            guard isFolder.boolValue else {
-                files.append(path)
-                continue
-            }
-            let names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
-            for name in names where !name.hasPrefix(".") && !name.hasSuffix(".reason.txt") {
-                let full = (path as NSString).appendingPathComponent(name)
-                var childIsFolder: ObjCBool = false
-                if FileManager.default.fileExists(atPath: full, isDirectory: &childIsFolder), !childIsFolder.boolValue {
-                    files.append(full)
-                }
-            }
-        }
-        return files
-    }
-}
-
 extension IngestCommand {
     /// `--undo RUN [--cascade]` (SPEC section 16), under the ingest lock; a refusal exits 2.
     private func undoRun(_ run: Int64, in warehouse: Warehouse) throws {
-        let lock = try warehouse.ingestLockOrExit()
+        let lock = try warehouse.ingestLockOrExit(waiting: global.lockTimeout)
         defer { lock.release() }
         do {
             let outcome = try warehouse.undo(run: run, cascade: cascade)

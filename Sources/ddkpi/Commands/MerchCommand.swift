@@ -12,7 +12,6 @@ struct MerchCommand: ParsableCommand {
         commandName: "merch",
         abstract: "Vendor or category performance: the top N by sales per scope with share, LY, % vs LY and LY rank, then (other).")
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case table, csv, json, xlsx, html, pdf }
     enum Period: String, ExpressibleByArgument, CaseIterable {
         case mtd = "MTD", qtd = "QTD", ytd = "YTD"
     }
@@ -31,40 +30,40 @@ struct MerchCommand: ParsableCommand {
     @Option(help: "Rank vendors or categories.")
     var by: MerchDimension
 
+    @OptionGroup var scope: ScopeOptions
     @OptionGroup var ranking: RankingOptions
+    @OptionGroup var output: OutputOptions<TableOutputFormat>
 
-    @Option(help: "Output format: table, csv, json, xlsx, html or pdf (xlsx and pdf need --output).")
-    var format: Format = .table
+    /// What the report covers: a quarter, or a to-date period.
+    enum Range {
+        case quarter(FiscalQuarter)
+        case toDate(CivilDate, Period)
+    }
 
-    @Option(help: "Write the report to this file instead of standard output.")
-    var output: String?
+    func validate() throws { _ = try range(in: FiscalCalendar()) }
 
-    func validate() throws {
+    /// The range `--quarter`, or `--as-of` with `--period`, name in `calendar`.
+    func range(in calendar: FiscalCalendar) throws -> Range {
         switch (quarter, asOf) {
         case (nil, nil), (.some, .some): throw ValidationError("give --quarter YYYYQn or --as-of YYYY-MM-DD")
         case (.some(let name), nil):
-            guard FiscalCalendar().quarter(named: name) != nil else {
-                throw ValidationError("--quarter \(name): expected a quarter such as 2025Q2 (Q1 to Q4)")
-            }
+            let fiscal = try QuarterOptions.quarter(name, in: calendar)
             if period != nil { throw ValidationError("--period goes with --as-of, not --quarter") }
+            return .quarter(fiscal)
         case (nil, .some(let day)):
-            guard CivilDate(iso8601: day) != nil else { throw ValidationError("--as-of \(day): expected a date as YYYY-MM-DD") }
+            return .toDate(try AsOfOptions.day(day), period ?? .mtd)
         }
-        try validateOutput(format: format.rawValue, output: output)
     }
 
     func run() throws {
         let engine = try ReportContext(global: global).engine
-        let (filter, top) = (ranking.filter, ranking.top)
+        let (filter, top) = (scope.filter, ranking.top)
         let report: MerchReport
-        if let quarter {
-            guard let fiscal = engine.calendar.quarter(named: quarter) else { throw ValidationError("--quarter \(quarter): expected YYYYQn") }
-            report = try engine.merch(quarter: fiscal, by: by, filter: filter, top: top)
-        } else {
-            guard let day = asOf.flatMap(CivilDate.init(iso8601:)) else { throw ValidationError("--as-of: expected YYYY-MM-DD") }
-            report = try engine.merch(asOf: day, period: (period ?? .mtd).rawValue, by: by, filter: filter, top: top)
+        switch try range(in: engine.calendar) {
+        case .quarter(let fiscal): report = try engine.merch(quarter: fiscal, by: by, filter: filter, top: top)
+        case .toDate(let day, let period): report = try engine.merch(asOf: day, period: period.rawValue, by: by, filter: filter, top: top)
         }
-        try emitRanking(format: format.rawValue, to: output, document: { RankingDocument(report) }) { format, colour in
+        try output.emitRanking(document: { RankingDocument(report) }) { format, colour in
             MerchRenderer(colour: colour).render(report, as: format)
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OutputText
+import Reports
 import Warehouse
 
 /// `ddkpi runs`: the ingest ledger (`runs list`, the default) or one run (`runs show RUN`).
@@ -34,31 +35,17 @@ struct RunsListCommand: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             output.write(String(decoding: try encoder.encode(runs), as: UTF8.self) + "\n")
         case .table:
-            // Columns as wide as their widest value; counts right-aligned, the path last and free.
-            let header = ["id", "status", "feed", "read", "ins", "upd", "same", "skip", "rej", "finished", "file"]
-            let counts: Set<Int> = [0, 3, 4, 5, 6, 7, 8]
-            let rows = runs.map { run in
-                [
+            // Counts right-aligned, the path last and free.
+            var table = TextTable(alignments: [.right, .left, .left] + Array(repeating: .right, count: 6) + [.left, .left], separator: "  ")
+            table.add(["id", "status", "feed", "read", "ins", "upd", "same", "skip", "rej", "finished", "file"])
+            for run in runs {
+                table.add([
                     String(run.id), run.status, run.feed ?? "?", String(run.read), String(run.inserted), String(run.updated),
                     String(run.unchanged), String(run.skipped), String(run.rejected), String(run.finishedAt.prefix(24)), run.path,
-                ]
+                ])
             }
-            let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-            for row in [header] + rows {
-                let cells = row.indices.map { column in
-                    column == row.count - 1
-                        ? row[column]
-                        : counts.contains(column)
-                            ? row[column].leftPadded(widths[column])
-                            : row[column] + String(repeating: " ", count: widths[column] - row[column].count)
-                }
-                output.write(cells.joined(separator: "  ") + "\n")
-            }
+            output.write(table.render())
         }
         output.flush()
     }
-}
-
-extension String {
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }

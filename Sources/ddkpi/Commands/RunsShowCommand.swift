@@ -56,7 +56,7 @@ struct HistoryCommand: ParsableCommand {
             let configuration = try global.configuration()
             guard let day = CivilDate(iso8601: before) else { return }
             let warehouse = try global.openWarehouseForWriting(configuration)
-            let lock = try warehouse.ingestLockOrExit()
+            let lock = try warehouse.ingestLockOrExit(waiting: global.lockTimeout)
             defer { lock.release() }
             let dropped = try warehouse.pruneHistory(before: day)
             let output = TextOutput()

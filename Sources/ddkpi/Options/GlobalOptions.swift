@@ -10,6 +10,9 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: "The config file (default: ./ddkpi.toml when present).")
     var config: String?
 
+    @Option(help: "How many seconds a write command waits for another one's ingest lock before it exits 3.")
+    var lockTimeout: Double = 60
+
     func configuration() throws -> Configuration { try Configuration.load(path: config) }
 
     /// `--db`, then `DDKPI_DB`, then the config file's `database`, then `./ddkpi.sqlite`.
@@ -47,12 +50,16 @@ struct GlobalOptions: ParsableArguments {
 }
 
 extension Warehouse {
-    /// Takes the ingest lock, or exits 3 when another process holds it (SPEC section 5).
-    func ingestLockOrExit() throws -> IngestLock {
-        guard let lock = try tryIngestLock() else {
-            Diagnostics.error("another ingest holds the lock of \(location); not running")
-            throw ExitCode(ExitStatus.lockHeld)
+    /// Takes the ingest lock, waiting up to `timeout` seconds while another process holds it,
+    /// then exits 3 (SPEC section 5: two write commands never interleave).
+    func ingestLockOrExit(waiting timeout: Double) throws -> IngestLock {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let lock = try tryIngestLock() { return lock }
+            guard Date() < deadline else { break }
+            Thread.sleep(forTimeInterval: 0.1)
         }
-        return lock
+        Diagnostics.error("another ingest held the lock of \(location) for \(Int(timeout)) s; not running")
+        throw ExitCode(ExitStatus.lockHeld)
     }
 }

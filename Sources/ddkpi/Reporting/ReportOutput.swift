@@ -1,0 +1,48 @@
+import Foundation
+import KPI
+import OutputText
+import Reports
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where report text goes: a file, or standard output (in colour only on a terminal, and never
+/// with `NO_COLOR` set).
+enum ReportOutput {
+    /// Renders with `render(colour)` and writes the text to `path`, or to standard output.
+    static func write(to path: String?, _ render: (_ colour: Bool) -> String) throws {
+        let toTerminal = path == nil && isatty(1) == 1
+        let colour = toTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let output = try path.map { try TextOutput(path: $0) } ?? TextOutput()
+        output.write(render(colour))
+        output.flush()
+    }
+}
+
+extension OutputOptions {
+    /// Writes a `KPIReport` (`kpi`, `review`) as `--format` says.
+    func emit(_ report: KPIReport) throws {
+        try emit(format.report, document: { try ReportRenderer().write(report, as: $0, to: $1) }) { format, colour in
+            ReportRenderer(colour: colour).render(report, as: format)
+        }
+    }
+
+    /// Writes a report: a document to `--output`; text (`text(format, colour)`) to `--output` or
+    /// standard output.
+    func emit<Text>(
+        _ rendering: Rendering<Text>, document: (DocumentFormat, _ path: String) throws -> Void, text: (Text, _ colour: Bool) -> String
+    ) throws {
+        switch rendering {
+        case .document(let format): try document(format, try documentOutput())
+        case .text(let format): try ReportOutput.write(to: output) { colour in text(format, colour) }
+        }
+    }
+}
+
+extension OutputOptions where Format == TableOutputFormat {
+    /// Writes a ranked report (`employees`, `merch`): `document()` as a document, else `text(format, colour)`.
+    func emitRanking(document: () -> RankingDocument, text: (TableFormat, _ colour: Bool) -> String) throws {
+        try emit(format.ranking, document: { try ReportRenderer.write(document(), as: $0, to: $1) }, text: text)
+    }
+}

@@ -1,0 +1,29 @@
+import Reports
+import XCTest
+
+/// `TextTable`'s two layouts: the reports' (first column left, the rest right, one space, no
+/// trailing spaces) and one of the caller's (`runs`: its alignments and separator, the last
+/// column unpadded).
+final class TextTableTests: XCTestCase {
+    func testTheReportsLayoutAlignsTheFirstColumnLeftAndTrimsTrailingSpaces() {
+        var table = TextTable()
+        table.add(["Metric", "actual", ""])
+        table.add(["UPT", "1.5", "▲ +2%"])
+        XCTAssertEqual(table.render(), "Metric actual\nUPT       1.5 ▲ +2%\n")
+    }
+
+    func testTheReportsLayoutCentresGroupsOverTheirColumns() {
+        var table = TextTable()
+        table.group("MTD", from: 1, span: 2)
+        table.add(["Metric", "actual", "vs target"])
+        XCTAssertEqual(table.render(), "              MTD\nMetric actual vs target\n")
+    }
+
+    func testACallersLayoutAlignsEachColumnAndLeavesTheLastCellAsIs() {
+        var table = TextTable(alignments: [.right, .left, .left], separator: "  ")
+        table.add(["id", "status", "file"])
+        table.add(["12", "ok", "a long/path.csv "])
+        table.add(["3", "duplicate", "b.csv"])
+        XCTAssertEqual(table.render(), "id  status     file\n12  ok         a long/path.csv \n 3  duplicate  b.csv\n")
+    }
+}
