@@ -1,5 +1,7 @@
 import Feeds
 import Foundation
+import GRDB
+@testable import PostgresClient
 import TestSupport
 @testable import Warehouse
 import XCTest
@@ -130,5 +132,51 @@ final class InboxTests: XCTestCase {
         XCTAssertEqual(try names(in: inbox.folder), [])
         XCTAssertEqual(try names(in: inbox.archive), ["a_ok.csv", "c_dup.csv"])
         XCTAssertEqual(try names(in: inbox.quarantine), ["b_bad.csv", "b_bad.csv.reason.txt"])
+    }
+
+    /// Issue 20, defect 2: a file that failed for a reason outside itself stays in the inbox,
+    /// and the run stops there, so a lost server never quarantines good files.
+    func testAFailureOutsideTheFileLeavesItAndTheRestInTheInbox() throws {
+        for name in ["a.csv", "b.csv", "c.csv"] { try put(name) }
+        var seen: [String] = []
+        let stopped = try inbox.run(
+            ingest: { path in
+                seen.append(URL(fileURLWithPath: path).lastPathComponent)
+                guard path.hasSuffix("b.csv") else { return self.outcome(path, .ok) }
+                var lost = self.outcome(path, .failed, error: "PostgreSQL: server closed the connection unexpectedly")
+                lost.outsideFailure = .server
+                return lost
+            }, report: { _ in })
+        XCTAssertEqual(stopped, .server)
+        XCTAssertEqual(seen, ["a.csv", "b.csv"], "the run stops at the first failure outside a file")
+        XCTAssertEqual(try names(in: inbox.folder), ["b.csv", "c.csv"])
+        XCTAssertEqual(try names(in: inbox.quarantine), [])
+        XCTAssertEqual(try names(in: inbox.archive), ["a.csv"])
+    }
+
+    func testFailuresAreClassifiedByTheirCause() {
+        XCTAssertEqual(OutsideFailure(classifying: PostgresError(message: "lost", sqlState: nil)), .server)
+        XCTAssertEqual(OutsideFailure(classifying: PostgresError(message: "shutting down", sqlState: "57P01")), .server)
+        XCTAssertEqual(OutsideFailure(classifying: PostgresError(message: "disk full", sqlState: "53100")), .server)
+        XCTAssertEqual(OutsideFailure(classifying: PostgresError(message: "deadlock", sqlState: "40P01")), .environment)
+        XCTAssertNil(OutsideFailure(classifying: PostgresError(message: "unknown store", sqlState: "23503")))
+        XCTAssertEqual(OutsideFailure(classifying: DatabaseError(resultCode: .SQLITE_FULL)), .environment)
+        XCTAssertEqual(OutsideFailure(classifying: DatabaseError(resultCode: .SQLITE_BUSY)), .environment)
+        XCTAssertNil(OutsideFailure(classifying: DatabaseError(resultCode: .SQLITE_CONSTRAINT)))
+        XCTAssertNil(OutsideFailure(classifying: FeedError(file: "a.csv", message: "cannot tell which feed this is")))
+    }
+
+    /// Issue 20, defect 4: a FIFO (or a link to a device) in the inbox hung the run forever.
+    func testOnlyRegularFilesAreTakenAndTheRestSkippedUnopened() throws {
+        try put("a.csv")
+        XCTAssertEqual(mkfifo(inbox.folder.appendingPathComponent("b_fifo.csv").path, 0o644), 0)
+        try FileManager.default.createSymbolicLink(atPath: inbox.folder.appendingPathComponent("c_zero.csv").path, withDestinationPath: "/dev/zero")
+        var skipped: [String] = []
+        let files = try inbox.candidateFiles(skipped: { skipped.append($0.description) })
+        XCTAssertEqual(files.map { URL(fileURLWithPath: $0).lastPathComponent }, ["a.csv"])
+        XCTAssertEqual(skipped.count, 2)
+        XCTAssertTrue(skipped[0].hasSuffix("b_fifo.csv: skipped, a FIFO and not a regular file (only regular files are ingested)"), skipped[0])
+        XCTAssertTrue(skipped[1].contains("c_zero.csv: skipped, a device"), skipped[1])
+        XCTAssertEqual(try IngestPaths.files([inbox.folder.appendingPathComponent("b_fifo.csv").path]), [], "named on the command line too")
     }
 }

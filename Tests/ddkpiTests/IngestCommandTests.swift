@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Warehouse
 import XCTest
 
 #if canImport(Glibc)
@@ -126,7 +127,7 @@ final class IngestCommandTests: XCTestCase {
         defer { close(descriptor) }
         let inbox = directory.appendingPathComponent("inbox")
         try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
-        let result = try ddkpi(["ingest", "--inbox", inbox.path, "--archive", inbox.path + "-a", "--quarantine", inbox.path + "-q"])
+        let result = try ddkpi(["ingest", "--lock-timeout", "0", "--inbox", inbox.path, "--archive", inbox.path + "-a", "--quarantine", inbox.path + "-q"])
         XCTAssertEqual(result.status, 3)
         XCTAssertTrue(result.stderr.contains("another ingest holds"), result.stderr)
     }
@@ -168,5 +169,86 @@ final class IngestCommandTests: XCTestCase {
             XCTAssertEqual(badConfig.status, 2)
             XCTAssertTrue(badConfig.stderr.contains("week_start: expected a weekday name"), badConfig.stderr)
         }
+    }
+}
+
+/// Issue 20, defect 2: a failure outside the files never quarantines good files.
+final class OutsideFailureCommandTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws { directory = try TestPaths.temporaryDirectory() }
+    override func tearDownWithError() throws { try FileManager.default.removeItem(at: directory) }
+
+    private func folders() throws -> [String] {
+        let paths = ["inbox", "archive", "quarantine"].map { directory.appendingPathComponent($0).path }
+        for path in paths { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        return paths
+    }
+
+    private func count(_ folder: String) -> Int { (try? FileManager.default.contentsOfDirectory(atPath: folder).count) ?? -1 }
+
+    /// The PostgreSQL server stopped under a cron run: the run stops with exit 2, nothing is
+    /// quarantined, the files not ingested wait in the inbox, and the next run takes them.
+    func testPostgreSQLLostDuringACronRunLeavesTheRestInTheInbox() throws {
+        let server = try ThrowawayPostgres()
+        let stores = try TestPaths.write(Array("code,name\n08,Natick\n10,Framingham\n".utf8), named: "stores.csv", in: directory)
+        XCTAssertEqual(try CommandRunner.ddkpi(["--db", server.url, "stores", "import", stores]).status, 0)
+        let (inbox, archive, quarantine) = try { () throws -> (String, String, String) in
+            let paths = try folders()
+            return (paths[0], paths[1], paths[2])
+        }()
+        let files = 30
+        for file in 0..<files {
+            var text = "Store,Date,Net Sales,Transactions,Items\n"
+            for month in 1...12 {
+                for day in 1...28 {
+                    for store in ["08", "10"] { text += String(format: "%@,%04d-%02d-%02d,%d.25,1,1\n", store, 2000 + file, month, day, day) }
+                }
+            }
+            try TestPaths.write(Array(text.utf8), named: String(format: "sales_audit_%02d.csv", file), in: URL(fileURLWithPath: inbox))
+        }
+        let cron = ["--db", server.url, "ingest", "--inbox", inbox, "--archive", archive, "--quarantine", quarantine]
+        let process = Process()
+        process.executableURL = CommandRunner.executable
+        process.arguments = cron
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        while process.isRunning && count(archive) < 3 { usleep(5_000) }
+        try server.stopImmediately()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 2, stderr)
+        XCTAssertTrue(stderr.contains("the files not ingested stay for the next run"), stderr)
+        XCTAssertEqual(count(quarantine), 0, "no good file is quarantined")
+        XCTAssertGreaterThan(count(inbox), 0)
+        XCTAssertEqual(count(inbox) + count(archive), files)
+
+        try server.start()
+        let rerun = try CommandRunner.ddkpi(cron)
+        XCTAssertEqual(rerun.status, 0, rerun.stderr)
+        XCTAssertEqual([count(inbox), count(archive), count(quarantine)], [0, files, 0])
+    }
+
+    /// A write command waits for the ingest lock up to --lock-timeout, then exits 3, leaving
+    /// the inbox as it was; plain ingest takes the lock too.
+    func testAHeldLockMakesAnIngestWaitThenExitThree() throws {
+        let database = directory.appendingPathComponent("w.sqlite").path
+        let stores = try TestPaths.write(Array("code,name\n08,Natick\n".utf8), named: "stores.csv", in: directory)
+        XCTAssertEqual(try CommandRunner.ddkpi(["--db", database, "stores", "import", stores]).status, 0)
+        let paths = try folders()
+        let sales = try TestPaths.write(Array("Store,Date,Net Sales,Transactions,Items\n08,2025-01-02,1,1,1\n".utf8), named: "sales_audit.csv", in: URL(fileURLWithPath: paths[0]))
+        let holder = try Warehouse(path: database)
+        let lock = try XCTUnwrap(try holder.tryIngestLock())
+        let started = Date()
+        let plain = try CommandRunner.ddkpi(["--db", database, "ingest", "--lock-timeout", "0.5", sales])
+        XCTAssertEqual(plain.status, 3, plain.stderr)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.5, "it waited")
+        let cron = try CommandRunner.ddkpi(["--db", database, "ingest", "--lock-timeout", "0.2", "--inbox", paths[0], "--archive", paths[1], "--quarantine", paths[2]])
+        XCTAssertEqual(cron.status, 3, cron.stderr)
+        XCTAssertEqual([count(paths[0]), count(paths[1]), count(paths[2])], [1, 0, 0])
+        lock.release()
+        XCTAssertEqual(try CommandRunner.ddkpi(["--db", database, "ingest", sales]).status, 0, "free again")
     }
 }

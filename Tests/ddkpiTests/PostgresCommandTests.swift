@@ -32,7 +32,7 @@ final class PostgresCommandTests: XCTestCase {
         let inbox = directory.appendingPathComponent("inbox")
         try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
         let cron = ["--db", url, "ingest", "--inbox", inbox.path, "--archive", inbox.path + "-a", "--quarantine", inbox.path + "-q"]
-        let blocked = try CommandRunner.ddkpi(cron)
+        let blocked = try CommandRunner.ddkpi(cron + ["--lock-timeout", "0"])
         XCTAssertEqual(blocked.status, 3)
         XCTAssertTrue(blocked.stderr.contains("another ingest holds the lock"), blocked.stderr)
         lock.release()

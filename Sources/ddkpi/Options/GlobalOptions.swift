@@ -59,7 +59,7 @@ extension Warehouse {
             guard Date() < deadline else { break }
             Thread.sleep(forTimeInterval: 0.1)
         }
-        Diagnostics.error("another ingest held the lock of \(location) for \(Int(timeout)) s; not running")
+        Diagnostics.error("another ingest holds the lock of \(location) (waited \(timeout) s); not running")
         throw ExitCode(ExitStatus.lockHeld)
     }
 }
