@@ -21,7 +21,8 @@ public final class Warehouse {
         /// Create the warehouse if needed and apply pending migrations under the ingest lock
         /// (write commands).
         case migrating
-        /// Open an existing warehouse whose schema is this build's, changing nothing: a missing
+        /// Open an existing warehouse whose schema is this build's, read-only and changing
+        /// nothing (a SQLite file read-only, PostgreSQL in read-only transactions): a missing
         /// warehouse or an older schema is an error.
         case readOnly
     }
@@ -40,7 +41,7 @@ public final class Warehouse {
         switch location {
         case .sqlite(let path):
             if mode == .readOnly, !FileManager.default.fileExists(atPath: path) { throw missing }
-            backend = try SQLiteBackend(path: path)
+            backend = try SQLiteBackend(path: path, readOnly: mode == .readOnly)
         case .postgres(let url):
             backend = try PostgresBackend(url: url)
         }
