@@ -125,6 +125,19 @@ public struct WarehouseError: Error, CustomStringConvertible, Sendable {
     public var description: String { message }
 }
 
+extension WarehouseError {
+    /// A database that has tables but is not a ddkpi warehouse (SPEC section 5): refused, never
+    /// read nor extended with ddkpi's tables. `place` names it (a path, or a schema and a URL
+    /// with its password hidden); at most ten of its tables are named.
+    static func notAWarehouse(_ place: String, tables: [String]) -> WarehouseError {
+        let more = tables.count > 10 ? ", … (\(tables.count - 10) more)" : ""
+        let shown = tables.prefix(10).joined(separator: ", ") + more
+        return WarehouseError(
+            message: "\(place) has tables (\(shown)) but is not a ddkpi warehouse; ddkpi leaves it as it is "
+                + "(give --db a ddkpi warehouse or a new one)")
+    }
+}
+
 /// Another process holds the ingest lock (SPEC section 5: exit 3).
 public struct WarehouseLockHeld: Error, CustomStringConvertible, Sendable {
     public var location: DatabaseLocation

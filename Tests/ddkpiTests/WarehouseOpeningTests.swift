@@ -1,4 +1,5 @@
 import Foundation
+import PostgresClient
 import TestSupport
 import XCTest
 
@@ -155,6 +156,92 @@ final class WarehouseOpeningTests: XCTestCase {
         let afterMigrate = try UnprivilegedUser.ddkpi(["--db", folded] + kpi)
         XCTAssertEqual(afterMigrate.status, 0, afterMigrate.stderr)
         XCTAssertEqual(afterMigrate.stdout, owner.stdout)
+    }
+
+    /// Write commands, then read-only ones, on a database that must not be touched.
+    private func everyKindOfCommand() throws -> [[String]] {
+        let stores = try TestPaths.write(Array("code,name,region\n08,Natick,East\n".utf8), named: "stores.csv", in: directory)
+        let sales = try TestPaths.write(
+            Array("Store,Date,Net Sales,Transactions,Items\n08,2025-06-02,100,1,1\n".utf8), named: "sales_audit.csv", in: directory)
+        return [
+            ["stores", "import", stores], ["ingest", sales], ["migrate"], ["rollups", "rebuild"],
+            ["runs"], ["kpi", "--as-of", "2025-06-15"], ["review", "--quarter", "2025Q2"], ["status", "--as-of", "2025-06-15"],
+            ["rollups", "check"],
+        ]
+    }
+
+    /// Issue 20, defect 6: another application's SQLite file silently got ddkpi's tables added.
+    /// A file that has tables but no ddkpi migration is refused (exit 2) by write and read
+    /// commands alike, and left byte for byte as it was, with nothing beside it.
+    func testAnotherApplicationsSQLiteFileIsRefusedNotExtended() throws {
+        let database = directory.appendingPathComponent("crm.sqlite").path
+        let made = try CommandRunner.run("python3", [
+            "-c",
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+                + "c.execute('CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)'); "
+                + "c.execute('CREATE TABLE orders (id INTEGER PRIMARY KEY, customer INTEGER REFERENCES customers(id))'); "
+                + "c.execute(\"INSERT INTO customers VALUES (1, 'Ada')\"); c.commit(); c.close()",
+            database,
+        ])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let commands = try everyKindOfCommand()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: database))
+        let listing = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        for command in commands {
+            let result = try CommandRunner.ddkpi(["--db", database] + command)
+            XCTAssertEqual(result.status, 2, command.joined(separator: " "))
+            XCTAssertEqual(
+                result.stderr,
+                "ddkpi: error: \(database) has tables (customers, orders) but is not a ddkpi warehouse; ddkpi leaves it as "
+                    + "it is (give --db a ddkpi warehouse or a new one)\n", command.joined(separator: " "))
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: database)), bytes, "the same bytes, so the same tables")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), listing, "no -wal, -shm or lock")
+    }
+
+    /// Issue 20, defect 6: an empty file, or a SQLite file without tables, is not another
+    /// application's database: a write command makes it a warehouse.
+    func testAnEmptyFileOrOneWithoutTablesBecomesAWarehouse() throws {
+        let empty = directory.appendingPathComponent("empty.sqlite").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: empty, contents: nil))
+        let noTables = directory.appendingPathComponent("no-tables.sqlite").path
+        let made = try CommandRunner.run("python3", [
+            "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version = 7'); c.close()", noTables,
+        ])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let stores = try TestPaths.write(Array("code,name,region\n08,Natick,East\n".utf8), named: "stores.csv", in: directory)
+        for database in [empty, noTables] {
+            let imported = try CommandRunner.ddkpi(["--db", database, "stores", "import", stores])
+            XCTAssertEqual(imported.status, 0, imported.stderr)
+            let runs = try CommandRunner.ddkpi(["--db", database, "runs"])
+            XCTAssertEqual(runs.status, 0, runs.stderr)
+        }
+    }
+
+    /// Issue 20, defect 6 on PostgreSQL: a schema that has tables but no `ddkpi_migrations` is
+    /// refused the same way, the URL shown with its password hidden, and keeps its one table.
+    func testAnotherApplicationsPostgreSQLSchemaIsRefusedNotExtended() throws {
+        var url = try TestWarehouses.postgresWarehouseURL()
+        let setup = try PostgresConnection(url: url)
+        try setup.execute("CREATE TABLE customers (id integer PRIMARY KEY, name text)")
+        try setup.execute("INSERT INTO customers VALUES (1, 'Ada')")
+        let schema = try XCTUnwrap(try setup.execute("SELECT current_schema()").text(row: 0, column: 0))
+        if PostgresURL.redacted(url) == url {
+            // A password the server does not ask for (the test server trusts loopback), to see it hidden.
+            url += "&password=not-for-messages"
+        }
+        for command in try everyKindOfCommand() {
+            let result = try CommandRunner.ddkpi(["--db", url] + command)
+            XCTAssertEqual(result.status, 2, command.joined(separator: " "))
+            XCTAssertEqual(
+                result.stderr,
+                "ddkpi: error: the schema \(schema) of \(PostgresURL.redacted(url)) has tables (customers) but is not a ddkpi "
+                    + "warehouse; ddkpi leaves it as it is (give --db a ddkpi warehouse or a new one)\n", command.joined(separator: " "))
+            XCTAssertFalse(result.stderr.contains("not-for-messages"))
+        }
+        let tables = try setup.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
+        XCTAssertEqual((0..<tables.rowCount).compactMap { tables.text(row: $0, column: 0) }, ["customers"])
+        XCTAssertEqual(try setup.execute("SELECT count(*) FROM customers").text(row: 0, column: 0), "1")
     }
 
     /// The sample feeds' warehouse in `owner/`, built and closed (its log folded into the file).

@@ -9,12 +9,18 @@ final class SQLiteBackend: WarehouseBackend {
     private let pool: DatabasePool
 
     /// Opens the file at `path`: creating it and switching it to WAL mode, or (`readOnly`) only
-    /// reading it, writing nothing beside it that SQLite does not need.
+    /// reading it, writing nothing beside it that SQLite does not need. A file that has tables
+    /// but is not a ddkpi warehouse is refused either way, before anything is written to it.
     init(path: String, readOnly: Bool) throws {
         self.path = path
         if readOnly {
             pool = try Self.openReadOnly(path)
+            try Self.refuseUnlessWarehouse(path, pool)
             return
+        }
+        if FileManager.default.fileExists(atPath: path) {
+            // Look read-only first: opening for writing would switch the file to WAL mode.
+            try Self.refuseUnlessWarehouse(path, try Self.openReadOnly(path))
         }
         do {
             pool = try DatabasePool(path: path, configuration: Self.configuration(readOnly: false))
@@ -74,6 +80,33 @@ final class SQLiteBackend: WarehouseBackend {
             } catch let immutableError {
                 throw WarehouseError(message: "cannot open the warehouse \(path) read-only: \(immutableError)")
             }
+        }
+    }
+
+    /// Throws unless the file is a ddkpi warehouse (GRDB's `grdb_migrations` records ddkpi's
+    /// first migration) or holds no tables yet (an empty file, or one whose first migration was
+    /// interrupted, has at most an empty `grdb_migrations`): SPEC section 5 refuses another
+    /// application's database rather than adding ddkpi's tables to it.
+    private static func refuseUnlessWarehouse(_ path: String, _ pool: DatabasePool) throws {
+        let (tables, isWarehouse): ([String], Bool)
+        do {
+            (tables, isWarehouse) = try pool.read { db in
+                let tables = try String.fetchAll(
+                    db,
+                    sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' "
+                        + "ESCAPE '\\' ORDER BY name")
+                guard tables.contains("grdb_migrations"), let first = Warehouse.migrationNames.first else {
+                    return (tables, false)
+                }
+                let marked = try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier = ?)", arguments: [first])
+                return (tables, marked ?? false)
+            }
+        } catch {
+            throw WarehouseError(message: "cannot open the warehouse \(path): \(error)")
+        }
+        guard isWarehouse || tables.allSatisfy({ $0 == "grdb_migrations" }) else {
+            throw WarehouseError.notAWarehouse(path, tables: tables)
         }
     }
 
