@@ -21,7 +21,8 @@ public final class Warehouse {
         /// Create the warehouse if needed and apply pending migrations under the ingest lock
         /// (write commands).
         case migrating
-        /// Open an existing warehouse whose schema is this build's, changing nothing: a missing
+        /// Open an existing warehouse whose schema is this build's, read-only and changing
+        /// nothing (a SQLite file read-only, PostgreSQL in read-only transactions): a missing
         /// warehouse or an older schema is an error.
         case readOnly
     }
@@ -40,7 +41,7 @@ public final class Warehouse {
         switch location {
         case .sqlite(let path):
             if mode == .readOnly, !FileManager.default.fileExists(atPath: path) { throw missing }
-            backend = try SQLiteBackend(path: path)
+            backend = try SQLiteBackend(path: path, readOnly: mode == .readOnly)
         case .postgres(let url):
             backend = try PostgresBackend(url: url)
         }
@@ -122,6 +123,19 @@ public struct WarehouseError: Error, CustomStringConvertible, Sendable {
     public var message: String
     public init(message: String) { self.message = message }
     public var description: String { message }
+}
+
+extension WarehouseError {
+    /// A database that has tables but is not a ddkpi warehouse (SPEC section 5): refused, never
+    /// read nor extended with ddkpi's tables. `place` names it (a path, or a schema and a URL
+    /// with its password hidden); at most ten of its tables are named.
+    static func notAWarehouse(_ place: String, tables: [String]) -> WarehouseError {
+        let more = tables.count > 10 ? ", … (\(tables.count - 10) more)" : ""
+        let shown = tables.prefix(10).joined(separator: ", ") + more
+        return WarehouseError(
+            message: "\(place) has tables (\(shown)) but is not a ddkpi warehouse; ddkpi leaves it as it is "
+                + "(give --db a ddkpi warehouse or a new one)")
+    }
 }
 
 /// Another process holds the ingest lock (SPEC section 5: exit 3).

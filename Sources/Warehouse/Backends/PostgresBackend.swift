@@ -15,6 +15,8 @@ final class PostgresBackend: WarehouseBackend {
     /// The advisory lock key of the ingest lock: "ddkpi" in ASCII.
     static let ingestLockKey: Int64 = 0x64_64_6B_70_69
 
+    /// Connects to the server at `url`; a schema that has tables but is not a ddkpi warehouse is
+    /// refused before anything is read or written.
     init(url: String) throws {
         self.url = url
         do {
@@ -22,6 +24,31 @@ final class PostgresBackend: WarehouseBackend {
         } catch {
             throw WarehouseError(message: "\(error)")
         }
+        try refuseUnlessWarehouse()
+    }
+
+    /// Throws when the schema tables are created in (the first of the search path) has tables
+    /// but no `ddkpi_migrations` (SPEC section 5: another application's schema is refused rather
+    /// than extended with ddkpi's tables).
+    private func refuseUnlessWarehouse() throws {
+        let result: PostgresResult
+        do {
+            guard try !Self.isWarehouse(connection) else { return }
+            result = try connection.execute(
+                "SELECT current_schema(), tablename FROM pg_tables WHERE schemaname = current_schema() "
+                    + "ORDER BY tablename")
+        } catch {
+            throw WarehouseError(message: "\(error)")
+        }
+        guard result.rowCount > 0 else { return }
+        let tables = (0..<result.rowCount).compactMap { result.text(row: $0, column: 1) }
+        let schema = result.text(row: 0, column: 0) ?? "?"
+        throw WarehouseError.notAWarehouse("the schema \(schema) of \(PostgresURL.redacted(url))", tables: tables)
+    }
+
+    /// Whether `ddkpi_migrations` is on the search path.
+    private static func isWarehouse(_ connection: PostgresConnection) throws -> Bool {
+        try connection.execute("SELECT to_regclass('ddkpi_migrations') IS NOT NULL").text(row: 0, column: 0) == "t"
     }
 
     func read<T>(_ body: (any SQLSession) throws -> T) throws -> T {
@@ -89,8 +116,7 @@ final class PostgresBackend: WarehouseBackend {
     }
 
     private static func appliedMigrations(_ connection: PostgresConnection) throws -> Set<String> {
-        let exists = try connection.execute("SELECT to_regclass('ddkpi_migrations') IS NOT NULL").text(row: 0, column: 0) == "t"
-        guard exists else { return [] }
+        guard try isWarehouse(connection) else { return [] }
         let result = try connection.execute("SELECT identifier FROM ddkpi_migrations")
         return Set((0..<result.rowCount).compactMap { result.text(row: $0, column: 0) })
     }

@@ -2,15 +2,37 @@ import Foundation
 import GRDB
 
 /// The embedded warehouse (SPEC section 5): one SQLite file in WAL mode with foreign keys on,
-/// read through a pool of connections, migrated by GRDB's migrator.
+/// read through a pool of connections, migrated by GRDB's migrator. Read-only commands open it
+/// read-only, so that a user who may read but not write the file can run every report.
 final class SQLiteBackend: WarehouseBackend {
     let path: String
     private let pool: DatabasePool
 
-    /// Opens (creating) the file at `path`.
-    init(path: String) throws {
+    /// Opens the file at `path`: creating it and switching it to WAL mode, or (`readOnly`) only
+    /// reading it, writing nothing beside it that SQLite does not need. A file that has tables
+    /// but is not a ddkpi warehouse is refused either way, before anything is written to it.
+    init(path: String, readOnly: Bool) throws {
         self.path = path
+        if readOnly {
+            pool = try Self.openReadOnly(path)
+            try Self.refuseUnlessWarehouse(path, pool)
+            return
+        }
+        if FileManager.default.fileExists(atPath: path) {
+            // Look read-only first: opening for writing would switch the file to WAL mode.
+            try Self.refuseUnlessWarehouse(path, try Self.openReadOnly(path))
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: Self.configuration(readOnly: false))
+        } catch {
+            throw WarehouseError(message: "cannot open the warehouse \(path): \(error)")
+        }
+    }
+
+    /// Foreign keys on, a busy timeout, and the connection settings of every connection.
+    private static func configuration(readOnly: Bool) -> Configuration {
         var configuration = Configuration()
+        configuration.readonly = readOnly
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
@@ -22,13 +44,86 @@ final class SQLiteBackend: WarehouseBackend {
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
             // 16 KiB pages for new warehouses (an existing file keeps its own): a quarter of the
             // page writes and B-tree splits of 4 KiB pages on bulk ingests.
-            try db.execute(sql: "PRAGMA page_size = 16384")
+            if !readOnly { try db.execute(sql: "PRAGMA page_size = 16384") }
         }
+        return configuration
+    }
+
+    /// Opens `path` read-only (`SQLITE_OPEN_READONLY`, SQLite's `mode=ro`): no journal mode is
+    /// set and nothing is written. Reading a WAL-mode file needs its WAL index (`-shm`) and log
+    /// (`-wal`), which SQLite creates beside the file if they are missing; in a folder the user
+    /// may not write it cannot, and the file is opened `immutable=1` instead
+    /// (https://sqlite.org/wal.html#readonly, https://sqlite.org/uri.html#uriimmutable), which
+    /// reads the file alone. A non-empty `-wal` then holds commits the file lacks: that is an
+    /// error rather than a report without them.
+    private static func openReadOnly(_ path: String) throws -> DatabasePool {
+        let configuration = configuration(readOnly: true)
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
+            return try probed(DatabasePool(path: path, configuration: configuration))
+        } catch {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            guard access(folder, W_OK) != 0 else {
+                throw WarehouseError(message: "cannot open the warehouse \(path) read-only: \(error)")
+            }
+            let log = path + "-wal"
+            let logSize = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
+            guard logSize == 0 else {
+                throw WarehouseError(
+                    message: "cannot read the warehouse \(path): its write-ahead log \(log) holds \(logSize) bytes of "
+                        + "commits not yet in the file, and SQLite cannot create the log's index (\(path)-shm) in "
+                        + "\(folder), which you may not write; ask someone who may write that folder to run "
+                        + "`ddkpi migrate` there, which folds the log into the file")
+            }
+            let uri = try immutableURI(path)
+            do {
+                return try probed(DatabasePool(path: uri, configuration: configuration))
+            } catch let immutableError {
+                throw WarehouseError(message: "cannot open the warehouse \(path) read-only: \(immutableError)")
+            }
+        }
+    }
+
+    /// Throws unless the file is a ddkpi warehouse (GRDB's `grdb_migrations` records ddkpi's
+    /// first migration) or holds no tables yet (an empty file, or one whose first migration was
+    /// interrupted, has at most an empty `grdb_migrations`): SPEC section 5 refuses another
+    /// application's database rather than adding ddkpi's tables to it.
+    private static func refuseUnlessWarehouse(_ path: String, _ pool: DatabasePool) throws {
+        let (tables, isWarehouse): ([String], Bool)
+        do {
+            (tables, isWarehouse) = try pool.read { db in
+                let tables = try String.fetchAll(
+                    db,
+                    sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' "
+                        + "ESCAPE '\\' ORDER BY name")
+                guard tables.contains("grdb_migrations"), let first = Warehouse.migrationNames.first else {
+                    return (tables, false)
+                }
+                let marked = try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier = ?)", arguments: [first])
+                return (tables, marked ?? false)
+            }
         } catch {
             throw WarehouseError(message: "cannot open the warehouse \(path): \(error)")
         }
+        guard isWarehouse || tables.allSatisfy({ $0 == "grdb_migrations" }) else {
+            throw WarehouseError.notAWarehouse(path, tables: tables)
+        }
+    }
+
+    /// Reads the schema, which is where a read-only WAL-mode file needs its WAL index.
+    private static func probed(_ pool: DatabasePool) throws -> DatabasePool {
+        _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+        return pool
+    }
+
+    /// `file:/absolute/path?immutable=1` (https://sqlite.org/uri.html), the path percent-encoded.
+    private static func immutableURI(_ path: String) throws -> String {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard let encoded = absolute.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else {
+            throw WarehouseError(
+                message: "cannot open the warehouse \(path): its path cannot be written as a SQLite URI")
+        }
+        return "file:\(encoded)?immutable=1"
     }
 
     /// The migrations a SQLite warehouse at `path` lacks, without creating it (all of them when
