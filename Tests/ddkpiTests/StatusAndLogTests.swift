@@ -80,4 +80,36 @@ final class StatusAndLogTests: XCTestCase {
         XCTAssertEqual(statusEvents.last?["event"] as? String, "status.done")
         XCTAssertTrue(statusEvents.contains { $0["event"] as? String == "status.missing" && $0["feed"] as? String == "crm-intakes" })
     }
+
+    // MARK: - Issue 20, defect 3: personal data and control characters in logs
+
+    /// Every line of `stderr` as a JSON object (fails on a line that is not one).
+    private func events(_ stderr: String) throws -> [[String: Any]] {
+        try stderr.split(separator: "\n").map { line in
+            try XCTUnwrap(try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
+        }
+    }
+
+    func testJSONLogCountsTheColumnsOfAFileWithoutAHeaderRowButNeverQuotesThem() throws {
+        try prepare()
+        let export = try write("export.csv", "Yara Patel,0001,2025-07-01,3\nOmar Haddad,0002,2025-07-01,4\n")
+        let crm = try write("crm_intakes_0701.csv", "Yara Patel,yara.patel@example.com,08,2025-07-01\n")
+        let result = try ddkpi(["ingest", "--log-format", "json", export, crm])
+        XCTAssertEqual(result.status, 1)
+        let files = try events(result.stderr).filter { $0["event"] as? String == "ingest.file" }
+        XCTAssertEqual(files.count, 2, result.stderr)
+        XCTAssertEqual(
+            files.first?["error"] as? String,
+            "export.csv: cannot tell which feed this is; saw a row of 4 columns. Name it with --feed (sales-audit, credit-apps, birdeye-reviews, crm-intakes, outbound-calls, employee-performance, merch-sales)")
+        let crmError = try XCTUnwrap(files.last?["error"] as? String)
+        XCTAssertTrue(crmError.hasPrefix("crm_intakes_0701.csv: no crm-intakes header row in the first 30 rows of any sheet: expected columns for "), crmError)
+        XCTAssertTrue(crmError.hasSuffix("; saw a row of 4 columns"), crmError)
+        for value in ["Yara", "Patel", "0001", "Omar", "example.com"] {
+            XCTAssertFalse(result.stderr.contains(value), "the log quotes a cell: \(value)")
+        }
+        // At a terminal a person still sees what the file holds.
+        let text = try ddkpi(["ingest", export, crm])
+        XCTAssertTrue(text.stderr.contains("cannot tell which feed this is; headers seen: Yara Patel, 0001, 2025-07-01, 3."), text.stderr)
+        XCTAssertTrue(text.stderr.contains("headers seen: Yara Patel, yara.patel@example.com, 08, 2025-07-01"), text.stderr)
+    }
 }
