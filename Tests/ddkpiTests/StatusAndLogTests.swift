@@ -2,6 +2,10 @@ import Foundation
 import TestSupport
 import XCTest
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `ddkpi status` (SPEC section 15) and JSON-lines logs for cron.
 final class StatusAndLogTests: XCTestCase {
     private var directory: URL!
@@ -90,6 +94,17 @@ final class StatusAndLogTests: XCTestCase {
         }
     }
 
+    /// The one `fatal` event a failed command wrote, checked for its shape.
+    private func fatal(_ result: CommandRunner.Result, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let logged = try events(result.stderr)
+        XCTAssertEqual(logged.count, 1, result.stderr, file: file, line: line)
+        let event = try XCTUnwrap(logged.first, file: file, line: line)
+        XCTAssertNotNil(event["ts"] as? String, file: file, line: line)
+        XCTAssertEqual(event["level"] as? String, "error", file: file, line: line)
+        XCTAssertEqual(event["event"] as? String, "fatal", file: file, line: line)
+        return try XCTUnwrap(event["error"] as? String, file: file, line: line)
+    }
+
     func testJSONLogCountsTheColumnsOfAFileWithoutAHeaderRowButNeverQuotesThem() throws {
         try prepare()
         let export = try write("export.csv", "Yara Patel,0001,2025-07-01,3\nOmar Haddad,0002,2025-07-01,4\n")
@@ -111,5 +126,39 @@ final class StatusAndLogTests: XCTestCase {
         let text = try ddkpi(["ingest", export, crm])
         XCTAssertTrue(text.stderr.contains("cannot tell which feed this is; headers seen: Yara Patel, 0001, 2025-07-01, 3."), text.stderr)
         XCTAssertTrue(text.stderr.contains("headers seen: Yara Patel, yara.patel@example.com, 08, 2025-07-01"), text.stderr)
+    }
+
+    func testFatalErrorsAreJSONObjectsUnderJSONLogs() throws {
+        let badConfig = try write("bad.toml", "week_start = \"someday\"\n")
+        let config = try CommandRunner.ddkpi(["--db", database, "--config", badConfig, "status", "--log-format", "json"])
+        XCTAssertEqual(config.status, 2)
+        XCTAssertTrue(try fatal(config).contains("week_start: expected a weekday name"), config.stderr)
+
+        let missing = try ddkpi(["status", "--log-format=json"])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(try fatal(missing).contains(database), missing.stderr)
+
+        let usage = try ddkpi(["ingest", "--log-format", "json", "--inbox", "x"])
+        XCTAssertEqual(usage.status, 2)
+        XCTAssertEqual(try fatal(usage), "--inbox, --archive and --quarantine go together", "no usage lines in a JSON log")
+
+        let unreachable = try CommandRunner.ddkpi([
+            "--db", "postgresql://ddkpi@127.0.0.1:1/nowhere?connect_timeout=2", "ingest", "--log-format", "json", try write("credit.csv", "Store,Date\n"),
+        ])
+        XCTAssertEqual(unreachable.status, 2)
+        XCTAssertTrue(try fatal(unreachable).hasPrefix("cannot connect to postgresql://ddkpi@127.0.0.1:1/nowhere"), unreachable.stderr)
+
+        try prepare()
+        let descriptor = open(database + ".lock", O_RDWR | O_CREAT, 0o644)
+        XCTAssertGreaterThanOrEqual(descriptor, 0)
+        XCTAssertEqual(flock(descriptor, LOCK_EX | LOCK_NB), 0)
+        defer { close(descriptor) }
+        let held = try ddkpi(["--lock-timeout", "0", "ingest", "--log-format", "json", try write("credit.csv", "Store,Date\n10,2025-07-01\n")])
+        XCTAssertEqual(held.status, 3)
+        XCTAssertTrue(try fatal(held).contains("another ingest h"), held.stderr)
+
+        // Text logs are as they were: our prefix, then argument-parser's usage lines.
+        let text = try ddkpi(["ingest", "--inbox", "x"])
+        XCTAssertTrue(text.stderr.hasPrefix("ddkpi: error: --inbox, --archive and --quarantine go together\nUsage: ddkpi ingest "), text.stderr)
     }
 }
