@@ -161,4 +161,16 @@ final class StatusAndLogTests: XCTestCase {
         let text = try ddkpi(["ingest", "--inbox", "x"])
         XCTAssertTrue(text.stderr.hasPrefix("ddkpi: error: --inbox, --archive and --quarantine go together\nUsage: ddkpi ingest "), text.stderr)
     }
+
+    func testMessagesFromTheServerAreOneLineInBothLogFormats() throws {
+        let url = "postgresql://ddkpi@127.0.0.1:1/nowhere?connect_timeout=2"
+        let text = try CommandRunner.ddkpi(["--db", url, "status"])
+        XCTAssertEqual(text.status, 2)
+        XCTAssertEqual(text.stderr.split(separator: "\n", omittingEmptySubsequences: false).count, 2, "one line: \(text.stderr)")
+        XCTAssertTrue(text.stderr.contains("Connection refused; Is the server running"), text.stderr)
+        let json = try CommandRunner.ddkpi(["--db", url, "status", "--log-format", "json"])
+        let error = try fatal(json)
+        XCTAssertFalse(error.contains("\n") || error.contains("\t"), error)
+        XCTAssertTrue(error.contains("Connection refused; Is the server running"), error)
+    }
 }
