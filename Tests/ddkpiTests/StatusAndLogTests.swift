@@ -173,4 +173,52 @@ final class StatusAndLogTests: XCTestCase {
         XCTAssertFalse(error.contains("\n") || error.contains("\t"), error)
         XCTAssertTrue(error.contains("Connection refused; Is the server running"), error)
     }
+
+    func testControlCharactersInFileNamesAreEscapedInStatusLinesAndLogs() throws {
+        try prepare()
+        let forged = "sales_audit_0701.csv\nok        forged.csv  feed=sales-audit read=1\u{1B}[2K\r\u{7F}"
+        let file = try write(forged, "Store,Date,Net Sales,Transactions,Items\n08,2025-07-01,5,1,1\n")
+        let result = try ddkpi(["ingest", file])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, "one status line and the summary: \(result.stdout)")
+        XCTAssertEqual(
+            lines.first.map(String.init),
+            "ok        sales_audit_0701.csv\\nok        forged.csv  feed=sales-audit read=1\\x1b[2K\\r\\x7f  feed=sales-audit read=1 inserted=1 updated=0 unchanged=0 skipped=0 rejected=0")
+
+        let failing = try write("export\n\u{1B}]0;title\u{07}.csv", "a,b\n")
+        let failed = try ddkpi(["ingest", failing])
+        XCTAssertEqual(failed.status, 1)
+        XCTAssertFalse(failed.stderr.contains("\u{1B}") || failed.stderr.contains("\u{07}"), failed.stderr)
+        XCTAssertEqual(failed.stderr.split(separator: "\n").count, 1, failed.stderr)
+        XCTAssertTrue(failed.stderr.contains("export\\n\\x1b]0;title\\x07.csv: cannot tell which feed this is"), failed.stderr)
+        XCTAssertTrue(failed.stdout.hasPrefix("failed    export\\n\\x1b]0;title\\x07.csv  feed=?"), failed.stdout)
+
+        let json = try ddkpi(["ingest", "--log-format", "json", "--force", failing])
+        let logged = try events(json.stderr)
+        XCTAssertEqual(logged.count, 2, json.stderr)
+        let path = try XCTUnwrap(logged.first?["file"] as? String)
+        XCTAssertTrue(path.hasSuffix("export\\n\\x1b]0;title\\x07.csv"), path)
+        XCTAssertFalse((logged.first?["error"] as? String ?? "").contains("\u{1B}"))
+
+        // The ledger keeps the path as it is; `runs` shows it escaped.
+        let runs = try ddkpi(["runs"])
+        XCTAssertFalse(runs.stdout.contains("\u{1B}") || runs.stdout.contains("\r"), runs.stdout)
+        XCTAssertTrue(runs.stdout.contains("export\\n\\x1b]0;title\\x07.csv"), runs.stdout)
+    }
+
+    func testControlCharactersFromCellsNeverReachTheTerminal() throws {
+        XCTAssertEqual(try ddkpi(["stores", "import", try write("stores.csv", "code,name,region,status\n08,Nat\u{1B}[31mick,East,active\n")]).status, 0)
+        let sales = try write(
+            "sales_audit.csv", "Store,Date,Net Sales,Transactions,Items\n08,2025-07-01,5,1,1\n08,2025-07-02,\u{1B}[2J\u{0}5,1,1\n" + String(repeating: "08,2025-07-03,5,1,1\n", count: 30))
+        let result = try ddkpi(["ingest", sales])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("ddkpi: warning: reject: sales_audit.csv"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("\\x1b[2J\\x005"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("\u{1B}") || result.stderr.contains("\u{0}"), result.stderr)
+        let kpi = try ddkpi(["kpi", "--as-of", "2025-07-03", "--store", "08"])
+        XCTAssertEqual(kpi.status, 0, kpi.stderr)
+        XCTAssertTrue(kpi.stdout.hasPrefix("08 Nat\\x1b[31mick (East) — as of 2025-07-03\n"), kpi.stdout)
+        XCTAssertFalse(kpi.stdout.contains("\u{1B}"), kpi.stdout)
+    }
 }
