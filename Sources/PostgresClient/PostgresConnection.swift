@@ -26,7 +26,7 @@ public final class PostgresConnection {
             throw PostgresError(
                 message: "cannot connect to \(location): libpq.so.5 could not be loaded (apt-get install libpq5)", sqlState: nil)
         }
-        guard let connection = CLibPQ_PQconnectdb(url) else {
+        guard let connection = CLibPQ_PQconnectdb(PostgresURL.forLibpq(url)) else {
             throw PostgresError(message: "cannot connect to \(location): out of memory", sqlState: nil)
         }
         guard CLibPQ_PQstatus(connection) == CONNECTION_OK else {

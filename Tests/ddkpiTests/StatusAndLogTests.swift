@@ -221,4 +221,19 @@ final class StatusAndLogTests: XCTestCase {
         XCTAssertTrue(kpi.stdout.hasPrefix("08 Nat\\x1b[31mick (East) — as of 2025-07-03\n"), kpi.stdout)
         XCTAssertFalse(kpi.stdout.contains("\u{1B}"), kpi.stdout)
     }
+
+    func testAPasswordWithAtSignsColonsAndSlashesNeverShows() throws {
+        for password in ["p@ss:w@rd", "Ab3/xY+z@9"] {
+            let url = "postgresql://ddkpi:\(password)@127.0.0.1:1/nowhere?connect_timeout=2"
+            for format in ["text", "json"] {
+                let result = try CommandRunner.ddkpi(["--db", url, "status", "--log-format", format])
+                XCTAssertEqual(result.status, 2, result.stderr)
+                XCTAssertTrue(result.stderr.contains("cannot connect to postgresql://ddkpi:***@127.0.0.1:1/nowhere"), result.stderr)
+                XCTAssertTrue(result.stderr.contains("Connection refused"), "libpq went to the host as typed: \(result.stderr)")
+                for fragment in [password, "ss:w", "w@rd", "rd@", "Ab3", "xY+z", "@9"] {
+                    XCTAssertFalse(result.stderr.contains(fragment), "\(fragment) shows in: \(result.stderr)")
+                }
+            }
+        }
+    }
 }
