@@ -26,7 +26,7 @@ public final class PostgresConnection {
             throw PostgresError(
                 message: "cannot connect to \(location): libpq.so.5 could not be loaded (apt-get install libpq5)", sqlState: nil)
         }
-        guard let connection = CLibPQ_PQconnectdb(url) else {
+        guard let connection = CLibPQ_PQconnectdb(PostgresURL.forLibpq(url)) else {
             throw PostgresError(message: "cannot connect to \(location): out of memory", sqlState: nil)
         }
         guard CLibPQ_PQstatus(connection) == CONNECTION_OK else {
@@ -173,7 +173,7 @@ public final class PostgresConnection {
             let field = { (code: Character) in CLibPQ_PQresultErrorField(result, Int32(code.asciiValue ?? 0)).map { String(cString: $0) } }
             let state = field("C")
             // The server's primary message and its detail, without libpq's "ERROR:  " framing.
-            let message = field("M").map { primary in [primary, field("D")].compactMap { $0 }.joined(separator: ": ") }
+            let message = field("M").map { primary in [primary, field("D")].compactMap { $0 }.joined(separator: ": ").oneLine }
                 ?? Self.message(CLibPQ_PQresultErrorMessage(result))
             CLibPQ_PQclear(result)
             throw PostgresError(message: "PostgreSQL: \(lostOr(PostgresURL.redacted(message)))", sqlState: state)
@@ -186,8 +186,9 @@ public final class PostgresConnection {
         isConnected ? message : "\(message) (the connection to \(location) was lost)"
     }
 
+    /// libpq's message on one line (see `oneLine`).
     private static func message(_ text: UnsafePointer<CChar>?) -> String {
-        text.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown error"
+        text.map { String(cString: $0).oneLine } ?? "unknown error"
     }
 
     /// Appends `value` in COPY's text format: `\N` for NULL; backslash, tab, newline and
@@ -251,4 +252,14 @@ public final class PostgresResult {
 
     /// A value as an integer; `nil` for NULL or text that is not one.
     public func int64(row: Int, column: Int) -> Int64? { text(row: row, column: column).flatMap { Int64($0) } }
+}
+
+private extension String {
+    /// A message from libpq or the server on one line: its lines trimmed and joined with `; `
+    /// (`connection … failed: Connection refused; Is the server running on that host …?`), since
+    /// every message ddkpi writes is one line (SPEC section 15).
+    var oneLine: String {
+        let lines = split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return lines.isEmpty ? "unknown error" : lines.joined(separator: "; ")
+    }
 }

@@ -39,7 +39,7 @@ public struct EmployeeRenderer {
                     [String(row.rank), row.employeeId, name] + values
                         + [NumberText.formatted(row.lySales, .money), NumberText.change(row.pctVsLY), NumberText.formatted(row.projectedSales, .money)])
             }
-            let heading = "\(scope.title) — associates, \(report.period) \(report.range.start.iso8601) to \(report.range.end.iso8601)"
+            let heading = "\(ControlCharacters.escaped(scope.title)) — associates, \(report.period) \(report.range.start.iso8601) to \(report.range.end.iso8601)"
             let body = scope.associates.isEmpty ? "(no associate sales)\n" : table.render(colour: ChangeColour.painter(colour))
             return heading + "\n" + body
         }.joined(separator: "\n")

@@ -34,7 +34,7 @@ public struct MerchRenderer {
                     row.rankLY.map(String.init) ?? "—",
                 ])
             }
-            let heading = "\(scope.title) — sales by \(report.dimension.rawValue), \(report.period) \(report.range.start.iso8601) to \(report.range.end.iso8601)"
+            let heading = "\(ControlCharacters.escaped(scope.title)) — sales by \(report.dimension.rawValue), \(report.period) \(report.range.start.iso8601) to \(report.range.end.iso8601)"
             return heading + "\n" + (scope.rows.isEmpty ? "(no sales)\n" : table.render(colour: ChangeColour.painter(colour)))
         }.joined(separator: "\n")
     }

@@ -64,9 +64,9 @@ public struct ReportRenderer {
         for scope in report.scopes {
             switch report.kind {
             case .kpi(let asOf):
-                blocks.append("\(scope.title) — as of \(asOf)\n" + toDateTable(scope))
+                blocks.append("\(ControlCharacters.escaped(scope.title)) — as of \(asOf)\n" + toDateTable(scope))
             case .review(let quarter):
-                blocks.append("\(scope.title) — \(quarter) review\n" + monthTable(scope) + "\n" + quarterTable(scope))
+                blocks.append("\(ControlCharacters.escaped(scope.title)) — \(quarter) review\n" + monthTable(scope) + "\n" + quarterTable(scope))
             }
         }
         return blocks.joined(separator: "\n")

@@ -1,4 +1,5 @@
 import Foundation
+import OutputText
 import Warehouse
 
 /// `ddkpi runs show RUN` (SPEC section 16): the ledger row, what the run did per store, and the
@@ -7,8 +8,9 @@ public enum RunDetailsRenderer {
     /// The text people read.
     public static func text(_ details: RunDetails) -> String {
         let run = details.run
-        var text = "run \(run.id)  \(run.status)  \(run.feed ?? "?")  \(run.path)"
-        if let sheet = run.sheet { text += "  (sheet \(sheet))" }
+        // Paths, sheet names and stored values may hold control characters: escaped, as in tables.
+        var text = "run \(run.id)  \(run.status)  \(run.feed ?? "?")  \(ControlCharacters.escaped(run.path))"
+        if let sheet = run.sheet { text += "  (sheet \(ControlCharacters.escaped(sheet)))" }
         text += "\nfinished \(run.finishedAt)  read \(run.read)  inserted \(run.inserted)  updated \(run.updated)"
             + "  unchanged \(run.unchanged)  skipped \(run.skipped)  rejected \(run.rejected)\n"
         if run.historyPruned { text += "its history was pruned (or it predates history): it cannot be undone\n" }
@@ -31,7 +33,7 @@ public enum RunDetailsRenderer {
                 let (label, format) = Self.label(column.name)
                 return "\(label) \(format(column.old)) → \(format(column.new))"
             }
-            text += "\(change.table) \(key): \(columns.joined(separator: "; "))\n"
+            text += ControlCharacters.escaped("\(change.table) \(key): \(columns.joined(separator: "; "))") + "\n"
         }
         return text
     }

@@ -1,6 +1,9 @@
+import OutputText
+
 /// A fixed-width text table: by default the first column left-aligned and the others
 /// right-aligned, one space between columns. Widths count characters, so `▲`/`—` align like any
-/// other.
+/// other. Cells and titles have their control characters escaped (a stored name may hold any),
+/// so every row stays one line and none drives the terminal.
 public struct TextTable {
     /// How a column's cells sit in its width.
     public enum Alignment: Sendable {
@@ -32,9 +35,11 @@ public struct TextTable {
     }
 
     /// Centres `title` over `span` columns from `column`, on a line above the rows.
-    public mutating func group(_ title: String, from column: Int, span: Int) { groups.append((title, column, span)) }
+    public mutating func group(_ title: String, from column: Int, span: Int) {
+        groups.append((ControlCharacters.escaped(title), column, span))
+    }
     /// Adds a row (the first one added is the header).
-    public mutating func add(_ row: [String]) { rows.append(row) }
+    public mutating func add(_ row: [String]) { rows.append(row.map(ControlCharacters.escaped)) }
 
     /// The table as lines, each ending in a newline; `colour` paints every cell but the first column's.
     public func render(colour: (String) -> String = { $0 }) -> String {

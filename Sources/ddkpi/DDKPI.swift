@@ -1,5 +1,6 @@
 import ArgumentParser
 import KPI
+import OutputText
 import SheetDump
 import SheetStream
 
@@ -46,10 +47,12 @@ struct DDKPI: ParsableCommand {
                 print(fullMessage(for: error))
                 Glibc.exit(0)
             }
-            // One prefix: argument-parser's own "Error: " goes, ours stays.
-            var message = fullMessage(for: error)
-            if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
+            // One prefix: argument-parser's own "Error: " goes, ours stays. The usage lines it
+            // adds after a usage error are for people: as they are, and only in text logs.
+            let message = Self.message(for: error)
             Diagnostics.error(message)
+            let full = fullMessage(for: error)
+            if full.hasPrefix("Error: \(message)\n") { Diagnostics.raw(String(full.dropFirst("Error: \(message)\n".count)) + "\n") }
             Glibc.exit(ExitStatus.usage)
         }
     }
@@ -70,12 +73,30 @@ struct InputFailure: Error, CustomStringConvertible {
     var description: String { String(describing: underlying) }
 }
 
-/// Messages for humans go to standard error; data goes to standard output.
+/// Messages go to standard error, data to standard output. With `--log-format json` each
+/// message is a JSON event (an error is a `fatal` one); in text, `ddkpi: error: …` with control
+/// characters escaped, so that names and messages from files and servers stay on one line and
+/// never drive the terminal (SPEC section 15).
 enum Diagnostics {
-    static func error(_ message: String) { write("ddkpi: error: \(message)\n") }
-    static func warning(_ message: String) { write("ddkpi: warning: \(message)\n") }
-    /// Text as is (progress lines).
-    static func raw(_ text: String) { write(text) }
+    /// Where messages go: the log format of the command line.
+    private static let log = EventLog(format: LogFormat(arguments: CommandLine.arguments))
+
+    /// An error that ends the run (or, in text, a failed file's reason).
+    static func error(_ message: String) {
+        if log.isStructured { return log.error("fatal", fields: ["error": .string(message)]) }
+        write("ddkpi: error: \(ControlCharacters.escaped(message))\n")
+    }
+
+    /// Something a person should know that does not stop the run.
+    static func warning(_ message: String) {
+        if log.isStructured { return log.warning("warning", fields: ["message": .string(message)]) }
+        write("ddkpi: warning: \(ControlCharacters.escaped(message))\n")
+    }
+
+    /// Text as is, for a person (progress lines, usage); not written in JSON logs.
+    static func raw(_ text: String) {
+        if !log.isStructured { write(text) }
+    }
 
     private static func write(_ text: String) {
         var bytes = Array(text.utf8)

@@ -11,6 +11,21 @@ import Glibc
 /// JSON object per event on standard error, for log shippers).
 enum LogFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
+
+    /// The format `arguments` (a whole command line) ask for with `--log-format`: the last one
+    /// given before `--`, `text` when none is valid. Read from the raw arguments so that an
+    /// error met before or while they are parsed is written in it too.
+    init(arguments: [String]) {
+        self = .text
+        var rest = arguments.dropFirst()[...]
+        while let argument = rest.popFirst(), argument != "--" {
+            if argument == "--log-format", let value = rest.first {
+                self = LogFormat(rawValue: value) ?? self
+            } else if argument.hasPrefix("--log-format=") {
+                self = LogFormat(rawValue: String(argument.dropFirst("--log-format=".count))) ?? self
+            }
+        }
+    }
 }
 
 /// The events of a run (SPEC section 15): with `json`, each is one line on standard error with
@@ -33,7 +48,9 @@ struct EventLog {
     func error(_ event: String, fields: Logger.Metadata = [:]) { logger?.error("\(event)", metadata: fields) }
 }
 
-/// A swift-log handler writing one JSON object per line to standard error.
+/// A swift-log handler writing one JSON object per line to standard error. Every string value
+/// has its control characters escaped before it is quoted, so a message stays one line even
+/// once a log shipper has decoded it (SPEC section 15).
 struct JSONLineLogHandler: LogHandler {
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .info
@@ -70,7 +87,7 @@ struct JSONLineLogHandler: LogHandler {
         }
     }
 
-    private static func quoted(_ text: String) -> String { JSONText.quoted(text) }
+    private static func quoted(_ text: String) -> String { JSONText.quoted(ControlCharacters.escaped(text)) }
 }
 
 extension Logger.MetadataValue {

@@ -143,6 +143,14 @@ final class FeedReadingTests: XCTestCase {
         }
     }
 
+    func testForALogTheMissingHeaderErrorCountsTheColumnsItSawButNeverQuotesThem() throws {
+        XCTAssertThrowsError(try read("credit_small.csv", as: .salesAudit, options: FeedOptions(errorsQuoteCells: false))) { error in
+            XCTAssertTrue("\(error)".contains("no sales-audit header row in the first 30 rows"), "\(error)")
+            XCTAssertTrue("\(error)".hasSuffix("; saw a row of 3 columns"), "\(error)")
+            XCTAssertFalse("\(error)".contains("Applicant"), "\(error)")
+        }
+    }
+
     func testRaggedCSVRowsAreRejects() throws {
         let directoryURL = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directoryURL) }
@@ -155,11 +163,11 @@ final class FeedReadingTests: XCTestCase {
 }
 
 final class FeedDetectorTests: XCTestCase {
-    private func detect(_ name: String, _ content: String, explicit: FeedID? = nil) throws -> FeedID {
+    private func detect(_ name: String, _ content: String, explicit: FeedID? = nil, options: FeedOptions = FeedOptions()) throws -> FeedID {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = try TestPaths.write(Array(content.utf8), named: name, in: directory)
-        return try FeedDetector(options: FeedOptions()).detect(try SpreadsheetFile.open(path: path), explicit: explicit)
+        return try FeedDetector(options: options).detect(try SpreadsheetFile.open(path: path), explicit: explicit)
     }
 
     func testExplicitThenFileNameThenHeaders() throws {
@@ -179,6 +187,17 @@ final class FeedDetectorTests: XCTestCase {
         XCTAssertThrowsError(try detect("export.csv", "Store,Date,Amount\n08,2025-07-14,3\n")) { error in
             XCTAssertTrue("\(error)".contains("cannot tell which feed this is; headers seen: Store, Date, Amount"), "\(error)")
             XCTAssertTrue("\(error)".contains("--feed"), "\(error)")
+        }
+    }
+
+    func testForALogAnUndetectableFileWithoutHeadersIsDescribedByItsColumnCount() {
+        let options = FeedOptions(errorsQuoteCells: false)
+        XCTAssertThrowsError(try detect("export.csv", "Yara Patel,yara@example.com,,3\n", options: options)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("export.csv: cannot tell which feed this is; saw a row of 4 columns. Name it with --feed ("), "\(error)")
+            XCTAssertFalse("\(error)".contains("Yara") || "\(error)".contains("example.com"), "\(error)")
+        }
+        XCTAssertThrowsError(try detect("export.csv", "x\n", options: options)) { error in
+            XCTAssertTrue("\(error)".contains("; saw no row of two or more columns."), "\(error)")
         }
     }
 }

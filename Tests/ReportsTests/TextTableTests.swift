@@ -26,4 +26,12 @@ final class TextTableTests: XCTestCase {
         table.add(["3", "duplicate", "b.csv"])
         XCTAssertEqual(table.render(), "id  status     file\n12  ok         a long/path.csv \n 3  duplicate  b.csv\n")
     }
+
+    func testControlCharactersInCellsAndTitlesAreEscaped() {
+        var table = TextTable()
+        table.group("Q\u{1B}[2J", from: 1, span: 1)
+        table.add(["Store", "Name"])
+        table.add(["08", "Nat\u{1B}[31mick\r\nX\u{0}"])
+        XCTAssertEqual(table.render(), String(repeating: " ", count: 14) + "Q\\x1b[2J\nStore" + String(repeating: " ", count: 20) + "Name\n08    Nat\\x1b[31mick\\r\\nX\\x00\n")
+    }
 }

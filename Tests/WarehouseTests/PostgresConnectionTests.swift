@@ -53,4 +53,32 @@ final class PostgresConnectionTests: XCTestCase {
         XCTAssertEqual(DatabaseLocation("postgresql://h/db"), .postgres(url: "postgresql://h/db"))
         XCTAssertEqual(DatabaseLocation("warehouse.sqlite"), .sqlite(path: "warehouse.sqlite"))
     }
+
+    func testAPasswordMayHoldAtSignsColonsAndSlashes() throws {
+        XCTAssertEqual(PostgresURL.redacted("postgresql://u:p@ss:w@rd@h:5432/db"), "postgresql://u:***@h:5432/db")
+        XCTAssertEqual(PostgresURL.redacted("postgresql://u:Ab3/xY+z@h/db?sslmode=require"), "postgresql://u:***@h/db?sslmode=require")
+        XCTAssertEqual(
+            PostgresURL.redacted("from postgresql://u:a@b@h/db and postgres://v:c/d@k/e: failed"), "from postgresql://u:***@h/db and postgres://v:***@k/e: failed")
+        XCTAssertEqual(PostgresURL.redacted("postgresql://h:5432/db?application_name=x"), "postgresql://h:5432/db?application_name=x")
+        XCTAssertEqual(PostgresURL.redacted("password=a password=b"), "password=*** password=***")
+        XCTAssertEqual(PostgresURL.forLibpq("postgresql://u:p@ss:w/rd@h:5432/db?x=y@z"), "postgresql://u:p%40ss:w%2Frd@h:5432/db?x=y@z")
+        XCTAssertEqual(PostgresURL.forLibpq("postgresql://user@server@h/db"), "postgresql://user%40server@h/db")
+        XCTAssertEqual(PostgresURL.forLibpq("postgresql://u:p%40ss@h/db"), "postgresql://u:p%40ss@h/db")
+        XCTAssertEqual(PostgresURL.forLibpq("host=h password=a@b"), "host=h password=a@b")
+
+        XCTAssertThrowsError(try PostgresConnection(url: "postgresql://ddkpi:p@ss:w@rd@127.0.0.1:1/nowhere?connect_timeout=2")) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.hasPrefix("cannot connect to postgresql://ddkpi:***@127.0.0.1:1/nowhere"), text)
+            XCTAssertTrue(text.contains("port 1 failed: Connection refused; Is the server running"), "libpq went to the host, on one line: \(text)")
+            for fragment in ["ss:w", "w@rd", "rd@"] { XCTAssertFalse(text.contains(fragment), text) }
+        }
+        // The server (trust authentication on loopback) is reached with such a password too.
+        let url = try TestPostgres.url()
+        guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@"),
+              !url[scheme.upperBound..<at].contains(":")
+        else { throw XCTSkip("the test server's URL has a password of its own") }
+        var typed = url
+        typed.insert(contentsOf: ":p@ss:w/rd", at: at)
+        XCTAssertEqual(try PostgresConnection(url: typed).execute("SELECT 1").int64(row: 0, column: 0), 1)
+    }
 }

@@ -2,7 +2,8 @@ import SheetStream
 
 /// Decides which feed a file is (SPEC section 3): `--feed` wins; then tokens of the file name;
 /// then header signatures. Several feeds need only store + date, so a file none of these
-/// decide is an error naming the headers seen, never a guess.
+/// decide is an error naming the headers seen (or, for logs, how many columns; see
+/// `FeedOptions.errorsQuoteCells`), never a guess.
 public struct FeedDetector: Sendable {
     /// File-name tokens per feed, lowercased; the config file can add more.
     public var namePatterns: [(token: String, feed: FeedID)]
@@ -34,7 +35,7 @@ public struct FeedDetector: Sendable {
     public func detect(_ file: SpreadsheetFile, explicit: FeedID?) throws -> FeedID {
         if let explicit { return explicit }
         let byName = feed(forFileName: file.path)
-        var seen: [String] = []
+        var seen = SeenHeaderRow()
         var candidates = Set<FeedID>()
         // With a name that decides, a file whose rows cannot be read is the reader's to report.
         let scan = { (inspect: (Row, Set<String>) -> Bool) in
@@ -59,7 +60,7 @@ public struct FeedDetector: Sendable {
                 if !FeedCatalog.definition(feed).signature.isDisjoint(with: keys) { candidates.insert(feed) }
             }
             if !candidates.isEmpty { return true }
-            if seen.isEmpty, row.usedWidth > 1 { seen = row.cells.compactMap(TextNormalizer.text(of:)) }
+            seen.note(row)
             return false
         }
         if let byName, !FeedCatalog.signatureFirst.contains(where: candidates.contains) { return byName }
@@ -68,7 +69,7 @@ public struct FeedDetector: Sendable {
         let which = candidates.isEmpty ? "cannot tell which feed this is" : "its headers fit several feeds (\(candidates.map(\.rawValue).sorted().joined(separator: ", ")))"
         throw FeedError(
             file: name,
-            message: "\(which); headers seen: \(seen.isEmpty ? "(none)" : seen.joined(separator: ", ")). Name it with --feed (\(FeedID.dataFeeds.map(\.rawValue).joined(separator: ", ")))")
+            message: "\(which); \(seen.described(quotingCells: options.errorsQuoteCells)). Name it with --feed (\(FeedID.dataFeeds.map(\.rawValue).joined(separator: ", ")))")
     }
 
     /// Shows `inspect` each row of the header search area of every worksheet (or the CSV), with

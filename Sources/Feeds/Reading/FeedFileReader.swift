@@ -58,13 +58,13 @@ public struct FeedFileReader {
     func findHeader(in file: SpreadsheetFile) throws -> (SheetInfo, HeaderMap) {
         struct Found: Error { let header: HeaderMap }
         struct GiveUp: Error {}
-        var seen: [String] = []
+        var seen = SeenHeaderRow()
         let sheets = file.sheets.filter(\.isWorksheet)
         for sheet in sheets.filter({ $0.state == .visible }) + sheets.filter({ $0.state != .visible }) {
             do {
                 try file.readRows(of: sheet) { row in
                     if let header = HeaderMap.match(row, definition: definition) { throw Found(header: header) }
-                    if seen.isEmpty, row.usedWidth > 1 { seen = row.cells.compactMap(TextNormalizer.text(of:)) }
+                    seen.note(row)
                     if row.number >= options.headerSearchRows { throw GiveUp() }
                 }
             } catch let found as Found {
@@ -78,7 +78,7 @@ public struct FeedFileReader {
         }
         throw FeedError(
             file: Self.fileName(file.path),
-            message: "no \(definition.id.rawValue) header row in the first \(options.headerSearchRows) rows of any sheet: expected columns for \(layouts.joined(separator: " or ")); headers seen: \(seen.isEmpty ? "(none)" : seen.joined(separator: ", "))")
+            message: "no \(definition.id.rawValue) header row in the first \(options.headerSearchRows) rows of any sheet: expected columns for \(layouts.joined(separator: " or ")); \(seen.described(quotingCells: options.errorsQuoteCells))")
     }
 
     /// The last path component of a path.

@@ -8,15 +8,20 @@ public struct FeedOptions: Sendable {
     public var headerSearchRows: Int
     /// Extra header aliases per feed and field, from the config file.
     public var extraAliases: [FeedID: [CanonicalField: [String]]]
+    /// Whether an error about a file with no header row quotes the cells of the row it took for
+    /// headers (for a person at a terminal), or only says how many columns that row had (for
+    /// logs, SPEC section 15: the row may be a customer's).
+    public var errorsQuoteCells: Bool
 
     public init(
         dateText: DateText = DateText(), weekStart: Int = 0, headerSearchRows: Int = 30,
-        extraAliases: [FeedID: [CanonicalField: [String]]] = [:]
+        extraAliases: [FeedID: [CanonicalField: [String]]] = [:], errorsQuoteCells: Bool = true
     ) {
         self.dateText = dateText
         self.weekStart = weekStart
         self.headerSearchRows = headerSearchRows
         self.extraAliases = extraAliases
+        self.errorsQuoteCells = errorsQuoteCells
     }
 
     /// The definition of a feed with the configured extra aliases (`validate()` has refused

@@ -65,10 +65,12 @@ struct IngestCommand: ParsableCommand {
         let configuration = try global.configuration()
         let warehouse = try global.openWarehouseForWriting(configuration)
         if let undo { return try undoRun(undo, in: warehouse) }
-        let ingestor = FileIngestor(
+        var ingestor = FileIngestor(
             warehouse: warehouse, configuration: configuration, explicitFeed: feed,
             options: IngestOptions(force: force, dryRun: dryRun, rejectThreshold: configuration.rejectThreshold))
         var printer = IngestPrinter(log: EventLog(format: logFormat))
+        // A JSON log never quotes a file's cells, not even the row taken for headers (SPEC section 15).
+        ingestor.feedOptions.errorsQuoteCells = !printer.log.isStructured
         // Plain ingests take the lock too: two never interleave (SPEC section 5).
         let lock = try warehouse.ingestLockOrExit(waiting: global.lockTimeout)
         defer { lock.release() }

@@ -14,7 +14,7 @@ struct IngestPrinter {
 
     mutating func print(_ outcome: IngestOutcome) {
         outcomes.append(outcome)
-        var line = outcome.status.rawValue.padded(to: 10) + FeedFileReader.fileName(outcome.path)
+        var line = outcome.status.rawValue.padded(to: 10) + ControlCharacters.escaped(FeedFileReader.fileName(outcome.path))
         line += "  feed=\(outcome.feed?.rawValue ?? "?") read=\(outcome.read) inserted=\(outcome.counts.inserted)"
         line += " updated=\(outcome.counts.updated) unchanged=\(outcome.counts.unchanged) skipped=\(outcome.skipped)"
         line += " rejected=\(outcome.rejected)"

@@ -1,4 +1,5 @@
 import Feeds
+import OutputText
 import Warehouse
 
 #if canImport(Glibc)
@@ -18,7 +19,7 @@ enum ProgressLine {
     static func forFile(_ path: String) -> ((Int) -> Void)? {
         var info = stat()
         guard isatty(2) == 1, stat(path, &info) == 0, info.st_size > 4 << 20 else { return nil }
-        let name = FeedFileReader.fileName(path)
+        let name = ControlCharacters.escaped(FeedFileReader.fileName(path))
         return { rows in Diagnostics.raw("\r\(name): \(rows) rows read…") }
     }
 
