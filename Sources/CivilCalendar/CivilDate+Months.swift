@@ -7,7 +7,8 @@ extension CivilDate {
         var parts: [(String, CivilDate, CivilDate)] = []
         var cursor = start
         while cursor <= end {
-            let monthEnd = CivilDate(year: cursor.year, month: cursor.month, day: daysIn(month: cursor.month, year: cursor.year))
+            let monthEnd = CivilDate(
+                year: cursor.year, month: cursor.month, day: daysIn(month: cursor.month, year: cursor.year))
             let partEnd = min(monthEnd, end)
             parts.append((String(cursor.iso8601.prefix(7)), cursor, partEnd))
             cursor = partEnd.adding(days: 1)
@@ -17,6 +18,7 @@ extension CivilDate {
 
     /// Whether `[start, end]` is one whole calendar month.
     public static func isWholeMonth(from start: CivilDate, through end: CivilDate) -> Bool {
-        start.day == 1 && start.year == end.year && start.month == end.month && end.day == daysIn(month: end.month, year: end.year)
+        start.day == 1 && start.year == end.year && start.month == end.month
+            && end.day == daysIn(month: end.month, year: end.year)
     }
 }

@@ -73,7 +73,7 @@ public struct CivilDate: Hashable, Comparable, Sendable {
     public init?(iso8601 text: String) {
         let parts = text.split(separator: "-")
         guard parts.count == 3, parts[0].count == 4, let year = Int(parts[0]), let month = Int(parts[1]),
-              let day = Int(parts[2]), (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year)
+            let day = Int(parts[2]), (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year)
         else { return nil }
         self.init(year: year, month: month, day: day)
     }

@@ -1,31 +1,37 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One fuzz input: its bytes (valid only during the call).
 public typealias FuzzInput = @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
 
 #if FUZZING
-@_silgen_name("LLVMFuzzerRunDriver")
-private func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: FuzzInput
-) -> Int32
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // libFuzzer's C entry point, by its own name.
+    @_silgen_name("LLVMFuzzerRunDriver")
+    private func LLVMFuzzerRunDriver(
+        _ argc: UnsafeMutablePointer<Int32>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+        _ callback: FuzzInput
+    ) -> Int32
 #endif
 
 /// Runs a libFuzzer target. Built with `-sanitize=fuzzer,address -DFUZZING` (see the README's
 /// Fuzzing section), a target's `<module>_main` hands its arguments and its input callback to
 /// libFuzzer's `LLVMFuzzerRunDriver`; built normally, it only says how to build it.
 public enum FuzzDriver {
-    public static func run(_ name: String, argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ input: FuzzInput) -> Int32 {
+    public static func run(
+        _ name: String, argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ input: FuzzInput
+    ) -> Int32 {
         #if FUZZING
-        var count = argc
-        var arguments = argv
-        return LLVMFuzzerRunDriver(&count, &arguments, input)
+            var count = argc
+            var arguments = argv
+            return LLVMFuzzerRunDriver(&count, &arguments, input)
         #else
-        let message = "\(name) is a libFuzzer target: build it with swift build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product \(name)\n"
-        _ = message.withCString { write(2, $0, strlen($0)) }
-        return 2
+            let message =
+                "\(name) is a libFuzzer target: build it with swift build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product \(name)\n"
+            _ = message.withCString { write(2, $0, strlen($0)) }
+            return 2
         #endif
     }
 

@@ -54,21 +54,26 @@ public struct AssociateRow: Sendable {
     }
 
     /// SPEC section 9's metric order.
-    public static let metricKeys = ["totalSales", "totalTransactions", "totalItems", "avgAds", "upt", "ccpPct", "gpPct", "share"]
+    public static let metricKeys = [
+        "totalSales", "totalTransactions", "totalItems", "avgAds", "upt", "ccpPct", "gpPct", "share",
+    ]
 }
 
 extension KPIEngine {
     /// Associates ranked by sales over one to-date period as of `asOf`: every associate of each
     /// store in the filter (sales in the period other than 0), then, with no filter, the
     /// chain-wide top `top` as `ALL`, each associate summed over its stores.
-    public func employees(asOf: CivilDate, period label: String, filter: ScopeFilter, top: Int) throws -> EmployeeReport {
+    public func employees(asOf: CivilDate, period label: String, filter: ScopeFilter, top: Int) throws -> EmployeeReport
+    {
         guard let period = calendar.toDatePeriods(asOf).first(where: { $0.label == label }) else {
             throw KPIError("unknown period \"\(label)\" (expected WTD, MTD, QTD or YTD)")
         }
         let lastYear = FiscalCalendar.lastYear(period.elapsed)
         // The two ranges are read at once, on two connections of the pool (two cores).
         let warehouse = self.warehouse
-        let lastYearRead = try BackgroundTask { try warehouse.employeeMeasures(from: lastYear.start, through: lastYear.end) }
+        let lastYearRead = try BackgroundTask {
+            try warehouse.employeeMeasures(from: lastYear.start, through: lastYear.end)
+        }
         let current = try warehouse.employeeMeasures(from: period.elapsed.start, through: period.elapsed.end)
         let previous = try lastYearRead.value()
         guard !current.isEmpty else {
@@ -83,12 +88,16 @@ extension KPIEngine {
             let store = scope.stores[0]
             let rows = current.filter { $0.key.store == store }.map { ($0.key.key, $0.value) }
             let ly = previous.filter { $0.key.store == store }.map { ($0.key.key, $0.value) }
-            return EmployeeScope(scope: scope.id, title: scope.title, associates: ranking.rank(rows, lastYear: ly, limit: nil))
+            return EmployeeScope(
+                scope: scope.id, title: scope.title, associates: ranking.rank(rows, lastYear: ly, limit: nil))
         }
         if filter == .all {
-            scopes.append(EmployeeScope(
-                scope: "ALL", title: "All stores — top \(top)",
-                associates: ranking.rank(current.map { ($0.key.key, $0.value) }, lastYear: previous.map { ($0.key.key, $0.value) }, limit: top)))
+            scopes.append(
+                EmployeeScope(
+                    scope: "ALL", title: "All stores — top \(top)",
+                    associates: ranking.rank(
+                        current.map { ($0.key.key, $0.value) }, lastYear: previous.map { ($0.key.key, $0.value) },
+                        limit: top)))
         }
         return EmployeeReport(asOf: asOf, period: label, range: period.elapsed, lastYear: lastYear, scopes: scopes)
     }

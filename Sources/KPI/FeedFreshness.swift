@@ -45,7 +45,9 @@ public struct FreshnessReport: Sendable {
 
     /// Judges every feed: per active store for the per-store feeds (store order), once for all
     /// stores for event feeds, in SPEC's feed order.
-    public init(asOf: CivilDate, stores: [StoreRecord], lastDates: [FeedID: [String: CivilDate]], policy: FreshnessPolicy) {
+    public init(
+        asOf: CivilDate, stores: [StoreRecord], lastDates: [FeedID: [String: CivilDate]], policy: FreshnessPolicy
+    ) {
         self.asOf = asOf
         let active = stores.filter { $0.status == "active" }.map(\.code).sorted()
         rows = FeedID.dataFeeds.flatMap { feed -> [FreshnessRow] in
@@ -54,7 +56,8 @@ public struct FreshnessReport: Sendable {
             func row(_ scope: String, _ last: CivilDate?) -> FreshnessRow {
                 let days = last.map { asOf.daysSinceEpoch - $0.daysSinceEpoch }
                 let verdict: FreshnessVerdict = days.map { $0 > threshold ? .late : .ok } ?? .missing
-                return FreshnessRow(feed: feed, scope: scope, lastDate: last, daysSince: days, threshold: threshold, verdict: verdict)
+                return FreshnessRow(
+                    feed: feed, scope: scope, lastDate: last, daysSince: days, threshold: threshold, verdict: verdict)
             }
             if FreshnessPolicy.eventFeeds.contains(feed) { return [row("ALL", dates.values.max())] }
             return active.map { row($0, dates[$0]) }

@@ -29,7 +29,8 @@ public struct FiscalCalendar: Sendable {
         let monthsIn = (asOf.year - year.year) * 12 + asOf.month - year.month
         let quarter = Self.addMonths(year, monthsIn / 3 * 3)
         let period = { (label: String, start: CivilDate, end: CivilDate) in
-            ToDatePeriod(label: label, elapsed: DateRange(start: start, end: asOf), full: DateRange(start: start, end: end))
+            ToDatePeriod(
+                label: label, elapsed: DateRange(start: start, end: asOf), full: DateRange(start: start, end: end))
         }
         return [
             period("WTD", week, week.adding(days: 6)),
@@ -49,7 +50,7 @@ public struct FiscalCalendar: Sendable {
     public func quarter(named name: String) -> FiscalQuarter? {
         let parts = name.uppercased().split(separator: "Q")
         guard parts.count == 2, parts[0].count == 4, let year = Int(parts[0]), let number = Int(parts[1]),
-              (1...4).contains(number), (1900...9999).contains(year)
+            (1...4).contains(number), (1900...9999).contains(year)
         else { return nil }
         let start = Self.addMonths(CivilDate(year: year, month: fiscalYearStartMonth, day: 1), (number - 1) * 3)
         let months = (0..<3).map { offset -> (label: String, range: DateRange) in
@@ -75,7 +76,9 @@ public struct FiscalCalendar: Sendable {
     }
 
     static func yearEarlier(_ date: CivilDate) -> CivilDate {
-        CivilDate(year: date.year - 1, month: date.month, day: min(date.day, CivilDate.daysIn(month: date.month, year: date.year - 1)))
+        CivilDate(
+            year: date.year - 1, month: date.month,
+            day: min(date.day, CivilDate.daysIn(month: date.month, year: date.year - 1)))
     }
 
     /// The first of the month `months` after the month of `date`.

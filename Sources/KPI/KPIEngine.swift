@@ -33,10 +33,13 @@ public struct KPIEngine {
     /// Week-, month-, quarter- and year-to-date as of a day, each with last year's same days.
     public func kpi(asOf: CivilDate, filter: ScopeFilter) throws -> KPIReport {
         let periods = calendar.toDatePeriods(asOf).map {
-            ReportPeriod(label: $0.label, range: $0.elapsed, lastYear: FiscalCalendar.lastYear($0.elapsed), full: $0.full)
+            ReportPeriod(
+                label: $0.label, range: $0.elapsed, lastYear: FiscalCalendar.lastYear($0.elapsed), full: $0.full)
         }
         guard let year = periods.last, try warehouse.hasData(from: year.range.start, through: asOf) else {
-            throw KPIError("no data between \(calendar.fiscalYearStart(containing: asOf).iso8601) and \(asOf.iso8601): nothing to report as of that day")
+            throw KPIError(
+                "no data between \(calendar.fiscalYearStart(containing: asOf).iso8601) and \(asOf.iso8601): nothing to report as of that day"
+            )
         }
         return KPIReport(kind: .kpi(asOf: asOf.iso8601), scopes: try compute(periods, filter: filter))
     }
@@ -45,10 +48,12 @@ public struct KPIEngine {
     /// whole month or quarter a year earlier as LY.
     public func review(quarter: FiscalQuarter, filter: ScopeFilter) throws -> KPIReport {
         guard try warehouse.hasData(from: quarter.range.start, through: quarter.range.end) else {
-            throw KPIError("no data in \(quarter.label) (\(quarter.range.start.iso8601) to \(quarter.range.end.iso8601))")
+            throw KPIError(
+                "no data in \(quarter.label) (\(quarter.range.start.iso8601) to \(quarter.range.end.iso8601))")
         }
         let periods = (quarter.months + [(quarter.label, quarter.range)]).map {
-            ReportPeriod(label: $0.label, range: $0.range, lastYear: FiscalCalendar.lastYearWholeMonths($0.range), full: nil)
+            ReportPeriod(
+                label: $0.label, range: $0.range, lastYear: FiscalCalendar.lastYearWholeMonths($0.range), full: nil)
         }
         return KPIReport(kind: .review(quarter: quarter.label), scopes: try compute(periods, filter: filter))
     }
@@ -71,7 +76,8 @@ public struct KPIEngine {
         let grids = periods.map { period in
             PeriodGrid(
                 period: period.range, lastYear: period.lastYear, full: period.full, stores: stores,
-                current: measuresByRange[period.range] ?? [:], previous: measuresByRange[period.lastYear] ?? [:], targets: targets)
+                current: measuresByRange[period.range] ?? [:], previous: measuresByRange[period.lastYear] ?? [:],
+                targets: targets)
         }
         return scopes.map { scope in
             let members = stores.indices(of: scope.stores)
@@ -83,10 +89,12 @@ public struct KPIEngine {
                     return PeriodValues(
                         label: period.label, range: period.range, lastYear: period.lastYear,
                         metrics: MetricDefinition.all.enumerated().map { index, metric in
-                            var value = Self.value(of: metric, actual: actual, ly: ly, target: grid.target(metric: index, members))
+                            var value = Self.value(
+                                of: metric, actual: actual, ly: ly, target: grid.target(metric: index, members))
                             if let full = period.full, let actual = value.actual, metric.isAdditive {
                                 value.projection = Projection(
-                                    actual: actual, elapsedDays: period.range.days, fullDays: full.days, elapsedTarget: value.target,
+                                    actual: actual, elapsedDays: period.range.days, fullDays: full.days,
+                                    elapsedTarget: value.target,
                                     fullTarget: grid.fullTarget(metric: index, members))
                             }
                             return value
@@ -103,7 +111,9 @@ public struct KPIEngine {
         var result: [DateRange: [StoreMonth: MeasureSums]] = [:]
         for range in Set(ranges).sorted(by: { ($0.days, $0.start) > ($1.days, $1.start) }) {
             let parts = range.monthParts
-            if let superset = fetched.first(where: { candidate in parts.allSatisfy { candidate.parts[$0.month] == $0.part } }) {
+            if let superset = fetched.first(where: { candidate in
+                parts.allSatisfy { candidate.parts[$0.month] == $0.part }
+            }) {
                 result[range] = superset.measures
                 continue
             }
@@ -114,7 +124,9 @@ public struct KPIEngine {
         return result
     }
 
-    static func value(of metric: MetricDefinition, actual measures: MeasureSums, ly lastYear: MeasureSums, target: Double?)
+    static func value(
+        of metric: MetricDefinition, actual measures: MeasureSums, ly lastYear: MeasureSums, target: Double?
+    )
         -> MetricValue
     {
         let actual = metric.value(measures)
@@ -144,7 +156,9 @@ struct Scope {
     /// Stores by code, then regions by name, then `ALL` (SPEC section 7).
     static func resolve(_ filter: ScopeFilter, stores: [StoreRecord]) throws -> [Scope] {
         func storeScope(_ store: StoreRecord) -> Scope {
-            Scope(id: store.code, title: "\(store.code) \(store.name)" + (store.region.map { " (\($0))" } ?? ""), stores: [store.code])
+            Scope(
+                id: store.code, title: "\(store.code) \(store.name)" + (store.region.map { " (\($0))" } ?? ""),
+                stores: [store.code])
         }
         let regions = Dictionary(grouping: stores.filter { $0.region != nil }) { $0.region ?? "" }
         func regionScope(_ name: String) -> Scope {
@@ -158,13 +172,15 @@ struct Scope {
             return try codes.map { code in
                 let normalized = StoreDirectory.leadingCode(code) ?? code
                 guard let store = stores.first(where: { $0.code == normalized }) else {
-                    throw KPIError("unknown store \"\(code)\"; known stores: \(stores.map(\.code).joined(separator: ", "))")
+                    throw KPIError(
+                        "unknown store \"\(code)\"; known stores: \(stores.map(\.code).joined(separator: ", "))")
                 }
                 return storeScope(store)
             }
         case .region(let name):
             guard let match = regions.keys.first(where: { $0.lowercased() == name.lowercased() }) else {
-                throw KPIError("unknown region \"\(name)\"; known regions: \(regions.keys.sorted().joined(separator: ", "))")
+                throw KPIError(
+                    "unknown region \"\(name)\"; known regions: \(regions.keys.sorted().joined(separator: ", "))")
             }
             return (regions[match] ?? []).sorted { $0.code < $1.code }.map(storeScope) + [regionScope(match)]
         }

@@ -50,34 +50,44 @@ public struct MerchRow: Sendable, Equatable {
 
 extension KPIEngine {
     /// Vendor or category performance over a quarter (LY: the same quarter a year earlier).
-    public func merch(quarter: FiscalQuarter, by dimension: MerchDimension, filter: ScopeFilter, top: Int) throws -> MerchReport {
+    public func merch(quarter: FiscalQuarter, by dimension: MerchDimension, filter: ScopeFilter, top: Int) throws
+        -> MerchReport
+    {
         try merch(
-            period: quarter.label, range: quarter.range, lastYear: FiscalCalendar.lastYearWholeMonths(quarter.range), by: dimension,
+            period: quarter.label, range: quarter.range, lastYear: FiscalCalendar.lastYearWholeMonths(quarter.range),
+            by: dimension,
             filter: filter, top: top)
     }
 
     /// Vendor or category performance over a to-date period (LY: the same days a year earlier).
-    public func merch(asOf: CivilDate, period label: String, by dimension: MerchDimension, filter: ScopeFilter, top: Int) throws
+    public func merch(
+        asOf: CivilDate, period label: String, by dimension: MerchDimension, filter: ScopeFilter, top: Int
+    ) throws
         -> MerchReport
     {
         guard let period = calendar.toDatePeriods(asOf).first(where: { $0.label == label }) else {
             throw KPIError("unknown period \"\(label)\" (expected MTD, QTD or YTD)")
         }
         return try merch(
-            period: label, range: period.elapsed, lastYear: FiscalCalendar.lastYear(period.elapsed), by: dimension, filter: filter,
+            period: label, range: period.elapsed, lastYear: FiscalCalendar.lastYear(period.elapsed), by: dimension,
+            filter: filter,
             top: top)
     }
 
     private func merch(
-        period: String, range: DateRange, lastYear: DateRange, by dimension: MerchDimension, filter: ScopeFilter, top: Int
+        period: String, range: DateRange, lastYear: DateRange, by dimension: MerchDimension, filter: ScopeFilter,
+        top: Int
     ) throws -> MerchReport {
         // The two ranges are read at once, on two connections of the pool (two cores).
         let warehouse = self.warehouse
-        let lastYearRead = try BackgroundTask { try warehouse.merchMeasures(from: lastYear.start, through: lastYear.end, by: dimension) }
+        let lastYearRead = try BackgroundTask {
+            try warehouse.merchMeasures(from: lastYear.start, through: lastYear.end, by: dimension)
+        }
         let current = try warehouse.merchMeasures(from: range.start, through: range.end, by: dimension)
         let previous = try lastYearRead.value()
         guard !current.isEmpty else {
-            throw KPIError("no merch sales by \(dimension.rawValue) between \(range.start.iso8601) and \(range.end.iso8601)")
+            throw KPIError(
+                "no merch sales by \(dimension.rawValue) between \(range.start.iso8601) and \(range.end.iso8601)")
         }
         let names = dimension == .vendor ? try warehouse.vendorNames() : [:]
         let currentByStore = Self.byStore(current)
@@ -86,7 +96,8 @@ extension KPIEngine {
             MerchScope(
                 scope: scope.id, title: scope.title,
                 rows: MerchRanking(
-                    current: Self.sum(currentByStore, stores: scope.stores), lastYear: Self.sum(previousByStore, stores: scope.stores),
+                    current: Self.sum(currentByStore, stores: scope.stores),
+                    lastYear: Self.sum(previousByStore, stores: scope.stores),
                     names: names
                 ).rows(top: top))
         }
@@ -130,8 +141,10 @@ struct MerchRanking {
         let total = current.values.reduce(Int128(0)) { $0 + $1.salesCents }
         let share = { (cents: Int128) in total == 0 ? nil : MetricDefinition.divide(cents, by: total) }
         let lyRanks = Dictionary(
-            lastYear.filter { $0.value.salesCents != 0 }.map { (key: $0.key, cents: $0.value.salesCents) }.sorted(by: Self.precedes)
-                .enumerated().map { ($1.key, $0 + 1) },
+            lastYear.filter { $0.value.salesCents != 0 }.map { (key: $0.key, cents: $0.value.salesCents) }.sorted(
+                by: Self.precedes
+            )
+            .enumerated().map { ($1.key, $0 + 1) },
             uniquingKeysWith: { first, _ in first })
         let ordered = current.map { (key: $0.key, cents: $0.value.salesCents) }.sorted(by: Self.precedes)
         var rows = ordered.prefix(top).enumerated().map { index, entry -> MerchRow in
@@ -144,10 +157,11 @@ struct MerchRanking {
         let rest = ordered.dropFirst(top)
         if !rest.isEmpty {
             let cents = rest.reduce(Int128(0)) { $0 + $1.cents }
-            rows.append(MerchRow(
-                rank: nil, key: MerchRow.otherKey, name: MerchRow.otherKey, salesCents: cents,
-                items: rest.reduce(Int128(0)) { $0 + (current[$1.key]?.items ?? 0) }, share: share(cents),
-                lySalesCents: rest.reduce(Int128(0)) { $0 + (lastYear[$1.key]?.salesCents ?? 0) }, rankLY: nil))
+            rows.append(
+                MerchRow(
+                    rank: nil, key: MerchRow.otherKey, name: MerchRow.otherKey, salesCents: cents,
+                    items: rest.reduce(Int128(0)) { $0 + (current[$1.key]?.items ?? 0) }, share: share(cents),
+                    lySalesCents: rest.reduce(Int128(0)) { $0 + (lastYear[$1.key]?.salesCents ?? 0) }, rankLY: nil))
         }
         return rows
     }

@@ -42,14 +42,25 @@ public struct MetricDefinition: Sendable {
     /// Every metric, in report order.
     public static let all: [MetricDefinition] = [
         MetricDefinition(key: "totalSales", label: "Sales", formula: .sum(\.salesCents, unit: 100), format: .money),
-        MetricDefinition(key: "avgAds", label: "Avg sale", formula: .ratio(numerator: \.salesCents, denominator: \.transactions, unit: 100), format: .moneyWithCents),
-        MetricDefinition(key: "upt", label: "UPT", formula: .ratio(numerator: \.items, denominator: \.transactions, unit: 1), format: .decimal),
-        MetricDefinition(key: "ccpPct", label: "CCP %", formula: .ratio(numerator: \.ccpWeighted, denominator: \.ccpItems, unit: 1_000_000), format: .percent),
-        MetricDefinition(key: "gpPct", label: "GP %", formula: .ratio(numerator: \.gpWeighted, denominator: \.gpSalesCents, unit: 1_000_000), format: .percent),
-        MetricDefinition(key: "creditApps", label: "Credit apps", formula: .sum(\.applications, unit: 1), format: .count),
+        MetricDefinition(
+            key: "avgAds", label: "Avg sale",
+            formula: .ratio(numerator: \.salesCents, denominator: \.transactions, unit: 100), format: .moneyWithCents),
+        MetricDefinition(
+            key: "upt", label: "UPT", formula: .ratio(numerator: \.items, denominator: \.transactions, unit: 1),
+            format: .decimal),
+        MetricDefinition(
+            key: "ccpPct", label: "CCP %",
+            formula: .ratio(numerator: \.ccpWeighted, denominator: \.ccpItems, unit: 1_000_000), format: .percent),
+        MetricDefinition(
+            key: "gpPct", label: "GP %",
+            formula: .ratio(numerator: \.gpWeighted, denominator: \.gpSalesCents, unit: 1_000_000), format: .percent),
+        MetricDefinition(
+            key: "creditApps", label: "Credit apps", formula: .sum(\.applications, unit: 1), format: .count),
         MetricDefinition(key: "birdeyeReviews", label: "Reviews", formula: .sum(\.reviews, unit: 1), format: .count),
-        MetricDefinition(key: "guestCapture", label: "Guest capture", formula: .sum(\.intakes, unit: 1), format: .count),
-        MetricDefinition(key: "outboundCalls", label: "Outbound calls", formula: .sum(\.calls, unit: 1), format: .count),
+        MetricDefinition(
+            key: "guestCapture", label: "Guest capture", formula: .sum(\.intakes, unit: 1), format: .count),
+        MetricDefinition(
+            key: "outboundCalls", label: "Outbound calls", formula: .sum(\.calls, unit: 1), format: .count),
     ]
 
     /// Whether the metric is a sum (projected, prorated) rather than a ratio.

@@ -44,14 +44,17 @@ struct PeriodGrid {
     private let fullPartCount: Int
 
     init(
-        period: DateRange, lastYear: DateRange, full: DateRange?, stores: StoreIndex, current: [StoreMonth: MeasureSums],
+        period: DateRange, lastYear: DateRange, full: DateRange?, stores: StoreIndex,
+        current: [StoreMonth: MeasureSums],
         previous: [StoreMonth: MeasureSums], targets: TargetBook
     ) {
         storeCount = stores.count
         let parts = period.monthParts
         let monthMeasures = Self.byStore(current, months: parts.map(\.month), stores: stores)
         actuals = monthMeasures.map { $0.reduce(MeasureSums(), +) }
-        lastYearActuals = Self.byStore(previous, months: lastYear.monthParts.map(\.month), stores: stores).map { $0.reduce(MeasureSums(), +) }
+        lastYearActuals = Self.byStore(previous, months: lastYear.monthParts.map(\.month), stores: stores).map {
+            $0.reduce(MeasureSums(), +)
+        }
         partCount = parts.count
         let storeTargets = stores.codes.map(targets.store)
         components = MetricDefinition.all.enumerated().map { metricIndex, metric in
@@ -73,7 +76,9 @@ struct PeriodGrid {
             guard full != nil, metric.isAdditive else { return nil }
             let keys = fullParts.map { TargetBook.key(month: $0.month, metric: metric.key) }
             return storeTargets.flatMap { book in
-                zip(fullParts, keys).map { part, key in Component(target: key.flatMap { book.additiveTarget($0, part: part.part) }, weight: 1) }
+                zip(fullParts, keys).map { part, key in
+                    Component(target: key.flatMap { book.additiveTarget($0, part: part.part) }, weight: 1)
+                }
             }
         }
     }
@@ -89,7 +94,8 @@ struct PeriodGrid {
     /// targets weighted by each part's actual denominator (none when a weighted part has none,
     /// or when the weights sum to 0).
     func target(metric index: Int, _ members: [Int]) -> Double? {
-        Self.fold(components[index], parts: partCount, members: members, additive: MetricDefinition.all[index].isAdditive)
+        Self.fold(
+            components[index], parts: partCount, members: members, additive: MetricDefinition.all[index].isAdditive)
     }
 
     /// An additive metric's target over the whole period (for projections).
@@ -123,7 +129,9 @@ struct PeriodGrid {
     }
 
     /// Per store position, the measures of each of `months` (zero where there are none).
-    private static func byStore(_ measures: [StoreMonth: MeasureSums], months: [String], stores: StoreIndex) -> [[MeasureSums]] {
+    private static func byStore(_ measures: [StoreMonth: MeasureSums], months: [String], stores: StoreIndex)
+        -> [[MeasureSums]]
+    {
         var grid = Array(repeating: Array(repeating: MeasureSums(), count: months.count), count: stores.count)
         let monthPositions = Dictionary(months.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         for (key, value) in measures {

@@ -11,7 +11,9 @@ public struct Projection: Sendable, Equatable {
     /// ratio (pace against the target's own shape: daily targets that load weekends count);
     /// otherwise, and when the elapsed target is 0, by days (linear run rate). A complete period
     /// projects its actual.
-    public init(actual: Double, elapsedDays: Int, fullDays: Int, elapsedTarget: Double? = nil, fullTarget: Double? = nil) {
+    public init(
+        actual: Double, elapsedDays: Int, fullDays: Int, elapsedTarget: Double? = nil, fullTarget: Double? = nil
+    ) {
         if elapsedDays >= fullDays || elapsedDays <= 0 {
             value = actual
         } else if let fullTarget, let elapsedTarget, elapsedTarget != 0 {

@@ -24,7 +24,8 @@ public final class PostgresConnection {
         location = PostgresURL.redacted(url)
         guard CLibPQ_load() != nil else {
             throw PostgresError(
-                message: "cannot connect to \(location): libpq.so.5 could not be loaded (apt-get install libpq5)", sqlState: nil)
+                message: "cannot connect to \(location): libpq.so.5 could not be loaded (apt-get install libpq5)",
+                sqlState: nil)
         }
         guard let connection = CLibPQ_PQconnectdb(PostgresURL.forLibpq(url)) else {
             throw PostgresError(message: "cannot connect to \(location): out of memory", sqlState: nil)
@@ -32,7 +33,8 @@ public final class PostgresConnection {
         guard CLibPQ_PQstatus(connection) == CONNECTION_OK else {
             let reason = Self.message(CLibPQ_PQerrorMessage(connection))
             CLibPQ_PQfinish(connection)
-            throw PostgresError(message: "cannot connect to \(location): \(PostgresURL.redacted(reason))", sqlState: nil)
+            throw PostgresError(
+                message: "cannot connect to \(location): \(PostgresURL.redacted(reason))", sqlState: nil)
         }
         handle = connection
         // Quiet notices (they would go to standard error).
@@ -54,7 +56,8 @@ public final class PostgresConnection {
     /// may be sent until `finishSent` has taken its result.
     public func send(_ sql: String) throws {
         guard CLibPQ_PQsendQuery(handle, sql) == 1 else {
-            throw PostgresError(message: "PostgreSQL: \(lostOr(Self.message(CLibPQ_PQerrorMessage(handle))))", sqlState: nil)
+            throw PostgresError(
+                message: "PostgreSQL: \(lostOr(Self.message(CLibPQ_PQerrorMessage(handle))))", sqlState: nil)
         }
         sentSQL = sql
     }
@@ -86,7 +89,8 @@ public final class PostgresConnection {
 
     /// Sends `rows` to `COPY table (columns) FROM STDIN` in text format; returns the rows copied.
     @discardableResult
-    public func copy<Rows: Sequence>(into table: String, columns: [String], rows: Rows) throws -> Int where Rows.Element == [String?] {
+    public func copy<Rows: Sequence>(into table: String, columns: [String], rows: Rows) throws -> Int
+    where Rows.Element == [String?] {
         var data = [UInt8]()
         var count = 0
         for row in rows {
@@ -118,7 +122,9 @@ public final class PostgresConnection {
             return true
         }
         guard sent, CLibPQ_PQputCopyEnd(handle, nil) == 1 else {
-            throw PostgresError(message: "COPY into \(table) failed: \(lostOr(Self.message(CLibPQ_PQerrorMessage(handle))))", sqlState: nil)
+            throw PostgresError(
+                message: "COPY into \(table) failed: \(lostOr(Self.message(CLibPQ_PQerrorMessage(handle))))",
+                sqlState: nil)
         }
         try checked(CLibPQ_PQgetResult(handle), sql: sql)
         // Drain: libpq hands back a final NULL result after COPY.
@@ -132,7 +138,10 @@ public final class PostgresConnection {
     public func reconnect() throws {
         CLibPQ_PQreset(handle)
         guard isConnected else {
-            throw PostgresError(message: "cannot reconnect to \(location): \(PostgresURL.redacted(Self.message(CLibPQ_PQerrorMessage(handle))))", sqlState: nil)
+            throw PostgresError(
+                message:
+                    "cannot reconnect to \(location): \(PostgresURL.redacted(Self.message(CLibPQ_PQerrorMessage(handle))))",
+                sqlState: nil)
         }
         try execute("SET client_min_messages = warning")
     }
@@ -163,17 +172,22 @@ public final class PostgresConnection {
     // MARK: - Helpers
 
     @discardableResult
-    private func checked(_ result: OpaquePointer?, sql: String, expecting expected: ExecStatusType? = nil) throws -> PostgresResult {
+    private func checked(_ result: OpaquePointer?, sql: String, expecting expected: ExecStatusType? = nil) throws
+        -> PostgresResult
+    {
         guard let result else {
             throw PostgresError(message: "PostgreSQL: \(Self.message(CLibPQ_PQerrorMessage(handle)))", sqlState: nil)
         }
         let status = CLibPQ_PQresultStatus(result)
         let fine = expected.map { status == $0 } ?? (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)
         guard fine else {
-            let field = { (code: Character) in CLibPQ_PQresultErrorField(result, Int32(code.asciiValue ?? 0)).map { String(cString: $0) } }
+            let field = { (code: Character) in
+                CLibPQ_PQresultErrorField(result, Int32(code.asciiValue ?? 0)).map { String(cString: $0) }
+            }
             let state = field("C")
             // The server's primary message and its detail, without libpq's "ERROR:  " framing.
-            let message = field("M").map { primary in [primary, field("D")].compactMap { $0 }.joined(separator: ": ").oneLine }
+            let message =
+                field("M").map { primary in [primary, field("D")].compactMap { $0 }.joined(separator: ": ").oneLine }
                 ?? Self.message(CLibPQ_PQresultErrorMessage(result))
             CLibPQ_PQclear(result)
             throw PostgresError(message: "PostgreSQL: \(lostOr(PostgresURL.redacted(message)))", sqlState: state)
@@ -219,7 +233,7 @@ public final class PostgresConnection {
 /// Calls `body` with C strings for `values` (NULL for `nil`), valid during the call.
 private func withCStrings<T>(_ values: [String?], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {
     let storage: [UnsafeMutablePointer<CChar>?] = values.map { $0.map { strdup($0) } ?? nil }
-    defer { storage.forEach { free($0) } }
+    defer { for value in storage { free(value) } }
     return body(storage.map { $0.map { UnsafePointer($0) } })
 }
 
@@ -243,7 +257,9 @@ public final class PostgresResult {
 
     /// A value's bytes (text format, valid while this result lives); `nil` for NULL.
     public func bytes(row: Int, column: Int) -> UnsafeBufferPointer<UInt8>? {
-        guard CLibPQ_PQgetisnull(handle, Int32(row), Int32(column)) == 0, let value = CLibPQ_PQgetvalue(handle, Int32(row), Int32(column)) else {
+        guard CLibPQ_PQgetisnull(handle, Int32(row), Int32(column)) == 0,
+            let value = CLibPQ_PQgetvalue(handle, Int32(row), Int32(column))
+        else {
             return nil
         }
         let count = Int(CLibPQ_PQgetlength(handle, Int32(row), Int32(column)))
@@ -254,12 +270,14 @@ public final class PostgresResult {
     public func int64(row: Int, column: Int) -> Int64? { text(row: row, column: column).flatMap { Int64($0) } }
 }
 
-private extension String {
+extension String {
     /// A message from libpq or the server on one line: its lines trimmed and joined with `; `
     /// (`connection … failed: Connection refused; Is the server running on that host …?`), since
     /// every message ddkpi writes is one line (SPEC section 15).
-    var oneLine: String {
-        let lines = split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    fileprivate var oneLine: String {
+        let lines = split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }
         return lines.isEmpty ? "unknown error" : lines.joined(separator: "; ")
     }
 }

@@ -15,7 +15,7 @@ public enum PostgresURL {
         while let scheme = result.range(of: "://", range: from..<result.endIndex) {
             var next = scheme.upperBound
             if let userInfo = userInfo(in: result, from: scheme.upperBound),
-               let colon = result[userInfo].firstIndex(of: ":")
+                let colon = result[userInfo].firstIndex(of: ":")
             {
                 let password = result.index(after: colon)..<userInfo.upperBound
                 let offset = result.distance(from: result.startIndex, to: password.lowerBound) + 3
@@ -41,7 +41,7 @@ public enum PostgresURL {
     /// as is.
     public static func forLibpq(_ url: String) -> String {
         guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://"),
-              let scheme = url.range(of: "://"), let userInfo = userInfo(in: url, from: scheme.upperBound)
+            let scheme = url.range(of: "://"), let userInfo = userInfo(in: url, from: scheme.upperBound)
         else { return url }
         var encoded = ""
         for character in url[userInfo] {

@@ -19,7 +19,8 @@ public struct EmployeeRenderer {
 
     /// How each listed metric prints for people.
     private static let formats: [String: MetricFormat] = [
-        "totalSales": .money, "totalTransactions": .count, "totalItems": .count, "avgAds": .moneyWithCents, "upt": .decimal,
+        "totalSales": .money, "totalTransactions": .count, "totalItems": .count, "avgAds": .moneyWithCents,
+        "upt": .decimal,
         "ccpPct": .percent, "gpPct": .percent, "share": .percent,
     ]
 
@@ -31,20 +32,28 @@ public struct EmployeeRenderer {
     private func text(_ report: EmployeeReport) -> String {
         report.scopes.map { scope in
             var table = TextTable()
-            table.add(["#", "ID", "Name", "Sales", "Trans", "Items", "Avg sale", "UPT", "CCP %", "GP %", "Share", "LY sales", "vs LY", "Projected"])
+            table.add([
+                "#", "ID", "Name", "Sales", "Trans", "Items", "Avg sale", "UPT", "CCP %", "GP %", "Share", "LY sales",
+                "vs LY", "Projected",
+            ])
             for row in scope.associates {
-                let name = row.name.count > Self.nameWidth ? String(row.name.prefix(Self.nameWidth - 1)) + "…" : row.name
+                let name =
+                    row.name.count > Self.nameWidth ? String(row.name.prefix(Self.nameWidth - 1)) + "…" : row.name
                 let values = row.metrics.map { NumberText.formatted($0.value, Self.formats[$0.key] ?? .decimal) }
                 table.add(
                     [String(row.rank), row.employeeId, name] + values
-                        + [NumberText.formatted(row.lySales, .money), NumberText.change(row.pctVsLY), NumberText.formatted(row.projectedSales, .money)])
+                        + [
+                            NumberText.formatted(row.lySales, .money), NumberText.change(row.pctVsLY),
+                            NumberText.formatted(row.projectedSales, .money),
+                        ])
             }
-            let heading = "\(ControlCharacters.escaped(scope.title)) — associates, \(report.period) \(report.range.start.iso8601) to \(report.range.end.iso8601)"
-            let body = scope.associates.isEmpty ? "(no associate sales)\n" : table.render(colour: ChangeColour.painter(colour))
+            let heading =
+                "\(ControlCharacters.escaped(scope.title)) — associates, \(report.period) \(report.range.start.iso8601) to \(report.range.end.iso8601)"
+            let body =
+                scope.associates.isEmpty ? "(no associate sales)\n" : table.render(colour: ChangeColour.painter(colour))
             return heading + "\n" + body
         }.joined(separator: "\n")
     }
-
 
     // MARK: - CSV
 
@@ -57,10 +66,16 @@ public struct EmployeeRenderer {
                 let identity = [scope.scope, String(row.rank), row.employeeId, row.name].map(CSVText.field)
                 for (key, value) in row.metrics {
                     let sales = key == "totalSales"
-                    let extra = sales
-                        ? [NumberText.plainMoney(row.lySales), row.pctVsLY.map { NumberText.plain($0) } ?? "", NumberText.plainMoney(row.projectedSales)]
+                    let extra =
+                        sales
+                        ? [
+                            NumberText.plainMoney(row.lySales), row.pctVsLY.map { NumberText.plain($0) } ?? "",
+                            NumberText.plainMoney(row.projectedSales),
+                        ]
                         : ["", "", ""]
-                    lines.append((identity + [key, value.map { NumberText.plain($0, Self.formats[key] ?? .decimal) } ?? ""] + extra).joined(separator: ","))
+                    lines.append(
+                        (identity + [key, value.map { NumberText.plain($0, Self.formats[key] ?? .decimal) } ?? ""]
+                            + extra).joined(separator: ","))
                 }
             }
         }
@@ -77,22 +92,28 @@ public struct EmployeeRenderer {
             [("asOf", RankingJSON.string(report.asOf.iso8601)), ("period", RankingJSON.string(report.period))],
             range: report.range, lastYear: report.lastYear, rowsNamed: "associates",
             scopes: report.scopes.map { scope in
-                (scope.scope, scope.associates.map { row in
-                    let metrics = row.metrics.map { key, value in
-                        var fields = [("actual", value.map { NumberText.plain($0, Self.formats[key] ?? .decimal) } ?? "null")]
-                        if key == "totalSales" {
-                            fields += [
-                                ("ly", NumberText.plainMoney(row.lySales)), ("pctVsLy", row.pctVsLY.map { NumberText.plain($0) } ?? "null"),
-                                ("projected", NumberText.plainMoney(row.projectedSales)),
+                (
+                    scope.scope,
+                    scope.associates.map { row in
+                        let metrics = row.metrics.map { key, value in
+                            var fields = [
+                                ("actual", value.map { NumberText.plain($0, Self.formats[key] ?? .decimal) } ?? "null")
                             ]
+                            if key == "totalSales" {
+                                fields += [
+                                    ("ly", NumberText.plainMoney(row.lySales)),
+                                    ("pctVsLy", row.pctVsLY.map { NumberText.plain($0) } ?? "null"),
+                                    ("projected", NumberText.plainMoney(row.projectedSales)),
+                                ]
+                            }
+                            return (key, RankingJSON.object(fields))
                         }
-                        return (key, RankingJSON.object(fields))
+                        return [
+                            ("rank", String(row.rank)), ("employeeId", RankingJSON.string(row.employeeId)),
+                            ("employeeName", RankingJSON.string(row.name)), ("metrics", RankingJSON.object(metrics)),
+                        ]
                     }
-                    return [
-                        ("rank", String(row.rank)), ("employeeId", RankingJSON.string(row.employeeId)),
-                        ("employeeName", RankingJSON.string(row.name)), ("metrics", RankingJSON.object(metrics)),
-                    ]
-                })
+                )
             })
     }
 }

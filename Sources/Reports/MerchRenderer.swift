@@ -26,16 +26,21 @@ public struct MerchRenderer {
             var table = TextTable()
             table.add(["#", by, "Sales", "Items", "Avg price", "Share", "LY sales", "vs LY", "LY #"])
             for row in scope.rows {
-                let name = row.name.count > Self.nameWidth ? String(row.name.prefix(Self.nameWidth - 1)) + "…" : row.name
+                let name =
+                    row.name.count > Self.nameWidth ? String(row.name.prefix(Self.nameWidth - 1)) + "…" : row.name
                 table.add([
                     row.rank.map(String.init) ?? "", name, NumberText.formatted(row.sales, .money),
-                    NumberText.formatted(Double(row.items), .count), NumberText.formatted(row.averagePrice, .moneyWithCents),
-                    NumberText.formatted(row.share, .percent), NumberText.formatted(row.lySales, .money), NumberText.change(row.pctVsLY),
+                    NumberText.formatted(Double(row.items), .count),
+                    NumberText.formatted(row.averagePrice, .moneyWithCents),
+                    NumberText.formatted(row.share, .percent), NumberText.formatted(row.lySales, .money),
+                    NumberText.change(row.pctVsLY),
                     row.rankLY.map(String.init) ?? "—",
                 ])
             }
-            let heading = "\(ControlCharacters.escaped(scope.title)) — sales by \(report.dimension.rawValue), \(report.period) \(report.range.start.iso8601) to \(report.range.end.iso8601)"
-            return heading + "\n" + (scope.rows.isEmpty ? "(no sales)\n" : table.render(colour: ChangeColour.painter(colour)))
+            let heading =
+                "\(ControlCharacters.escaped(scope.title)) — sales by \(report.dimension.rawValue), \(report.period) \(report.range.start.iso8601) to \(report.range.end.iso8601)"
+            return heading + "\n"
+                + (scope.rows.isEmpty ? "(no sales)\n" : table.render(colour: ChangeColour.painter(colour)))
         }.joined(separator: "\n")
     }
 
@@ -43,7 +48,8 @@ public struct MerchRenderer {
     private static func fields(_ row: MerchRow) -> [(name: String, value: String?)] {
         [
             ("totalSales", NumberText.plainMoney(row.sales)), ("totalItems", String(describing: row.items)),
-            ("avgPrice", row.averagePrice.map { NumberText.plain($0) }), ("share", row.share.map { NumberText.plain($0) }),
+            ("avgPrice", row.averagePrice.map { NumberText.plain($0) }),
+            ("share", row.share.map { NumberText.plain($0) }),
             ("lySales", NumberText.plainMoney(row.lySales)), ("pctVsLy", row.pctVsLY.map { NumberText.plain($0) }),
             ("rankLy", row.rankLY.map(String.init)),
         ]
@@ -54,8 +60,12 @@ public struct MerchRenderer {
         var lines = ["scope,period,by,rank,key,name,total_sales,total_items,avg_price,share,ly_sales,pct_vs_ly,rank_ly"]
         for scope in report.scopes {
             for row in scope.rows {
-                let identity = [scope.scope, report.period, report.dimension.rawValue, row.rank.map(String.init) ?? "", row.key, row.name]
-                lines.append((identity.map(CSVText.field) + Self.fields(row).map { $0.value ?? "" }).joined(separator: ","))
+                let identity = [
+                    scope.scope, report.period, report.dimension.rawValue, row.rank.map(String.init) ?? "", row.key,
+                    row.name,
+                ]
+                lines.append(
+                    (identity.map(CSVText.field) + Self.fields(row).map { $0.value ?? "" }).joined(separator: ","))
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -69,10 +79,16 @@ public struct MerchRenderer {
             [("period", RankingJSON.string(report.period)), ("by", RankingJSON.string(report.dimension.rawValue))],
             range: report.range, lastYear: report.lastYear, rowsNamed: "rows",
             scopes: report.scopes.map { scope in
-                (scope.scope, scope.rows.map { row in
-                    [("rank", row.rank.map(String.init) ?? "null"), ("key", RankingJSON.string(row.key)), ("name", RankingJSON.string(row.name))]
-                        + Self.fields(row).map { ($0.name, $0.value ?? "null") }
-                })
+                (
+                    scope.scope,
+                    scope.rows.map { row in
+                        [
+                            ("rank", row.rank.map(String.init) ?? "null"), ("key", RankingJSON.string(row.key)),
+                            ("name", RankingJSON.string(row.name)),
+                        ]
+                            + Self.fields(row).map { ($0.name, $0.value ?? "null") }
+                    }
+                )
             })
     }
 }

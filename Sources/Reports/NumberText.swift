@@ -16,7 +16,9 @@ public enum NumberText {
         let magnitude = Int64(abs(cents))
         var text = (cents < 0 ? "-" : "") + String(magnitude / 100)
         let fraction = magnitude % 100
-        if fraction != 0 { text += fraction % 10 == 0 ? "." + String(fraction / 10) : (fraction < 10 ? ".0" : ".") + String(fraction) }
+        if fraction != 0 {
+            text += fraction % 10 == 0 ? "." + String(fraction / 10) : (fraction < 10 ? ".0" : ".") + String(fraction)
+        }
         return text
     }
 

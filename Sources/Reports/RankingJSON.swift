@@ -12,13 +12,18 @@ enum RankingJSON {
     /// `{members…,"start":…,"end":…,"lyStart":…,"lyEnd":…,"scopes":[…]}` with each scope
     /// (`{"scope":"08","<rowsName>":[{row},…]}`) on a line of its own, and each row too.
     static func document(
-        _ members: [Member], range: DateRange, lastYear: DateRange, rowsNamed rowsName: String, scopes: [(scope: String, rows: [[Member]])]
+        _ members: [Member], range: DateRange, lastYear: DateRange, rowsNamed rowsName: String,
+        scopes: [(scope: String, rows: [[Member]])]
     ) -> String {
         let dates = [
             ("start", range.start), ("end", range.end), ("lyStart", lastYear.start), ("lyEnd", lastYear.end),
         ].map { Member($0.0, string($0.1.iso8601)) }
         let scopeLines = scopes.map { scope in
-            "\n" + object([("scope", string(scope.scope)), (rowsName, "[" + scope.rows.map { "\n  " + object($0) }.joined(separator: ",") + "]")])
+            "\n"
+                + object([
+                    ("scope", string(scope.scope)),
+                    (rowsName, "[" + scope.rows.map { "\n  " + object($0) }.joined(separator: ",") + "]"),
+                ])
         }
         return object(members + dates + [("scopes", "[" + scopeLines.joined(separator: ",") + "\n]")]) + "\n"
     }

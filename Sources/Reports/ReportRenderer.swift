@@ -66,7 +66,9 @@ public struct ReportRenderer {
             case .kpi(let asOf):
                 blocks.append("\(ControlCharacters.escaped(scope.title)) — as of \(asOf)\n" + toDateTable(scope))
             case .review(let quarter):
-                blocks.append("\(ControlCharacters.escaped(scope.title)) — \(quarter) review\n" + monthTable(scope) + "\n" + quarterTable(scope))
+                blocks.append(
+                    "\(ControlCharacters.escaped(scope.title)) — \(quarter) review\n" + monthTable(scope) + "\n"
+                        + quarterTable(scope))
             }
         }
         return blocks.joined(separator: "\n")
@@ -79,18 +81,23 @@ public struct ReportRenderer {
         let paced = scope.periods.map { Self.pacedPeriods.contains($0.label) }
         var column = 1
         for (period, hasPace) in zip(scope.periods, paced) {
-            let range = "\(period.label) \(Self.short(period.range.start.iso8601))–\(Self.short(period.range.end.iso8601))"
+            let range =
+                "\(period.label) \(Self.short(period.range.start.iso8601))–\(Self.short(period.range.end.iso8601))"
             let span = hasPace ? 3 : 2
             table.group(range, from: column, span: span)
             column += span
         }
         table.add(["Metric"] + paced.flatMap { $0 ? ["actual", "vs target", "pace"] : ["actual", "vs target"] })
         for (index, metric) in MetricDefinition.all.enumerated() {
-            table.add([metric.label] + zip(scope.periods, paced).flatMap { period, hasPace in
-                let value = period.metrics[index]
-                let cells = [NumberText.formatted(value.actual, metric.format), NumberText.change(value.pctToTarget)]
-                return hasPace ? cells + [NumberText.change(value.projection?.pctToTarget)] : cells
-            })
+            table.add(
+                [metric.label]
+                    + zip(scope.periods, paced).flatMap { period, hasPace in
+                        let value = period.metrics[index]
+                        let cells = [
+                            NumberText.formatted(value.actual, metric.format), NumberText.change(value.pctToTarget),
+                        ]
+                        return hasPace ? cells + [NumberText.change(value.projection?.pctToTarget)] : cells
+                    })
         }
         return table.render(colour: ChangeColour.painter(colour))
     }
@@ -105,10 +112,15 @@ public struct ReportRenderer {
         for (index, period) in months.enumerated() { table.group(period.label, from: 1 + index * 3, span: 3) }
         table.add(["Metric"] + months.flatMap { _ in ["actual", "vs target", "vs LY"] })
         for (index, metric) in MetricDefinition.all.enumerated() {
-            table.add([metric.label] + months.flatMap { period in
-                let value = period.metrics[index]
-                return [NumberText.formatted(value.actual, metric.format), NumberText.change(value.pctToTarget), NumberText.change(value.pctVsLY)]
-            })
+            table.add(
+                [metric.label]
+                    + months.flatMap { period in
+                        let value = period.metrics[index]
+                        return [
+                            NumberText.formatted(value.actual, metric.format), NumberText.change(value.pctToTarget),
+                            NumberText.change(value.pctVsLY),
+                        ]
+                    })
         }
         return table.render(colour: ChangeColour.painter(colour))
     }
@@ -122,13 +134,14 @@ public struct ReportRenderer {
         for (index, metric) in MetricDefinition.all.enumerated() {
             let value = quarter.metrics[index]
             table.add([
-                metric.label, NumberText.formatted(value.actual, metric.format), NumberText.formatted(value.target, metric.format),
-                NumberText.change(value.pctToTarget), NumberText.formatted(value.ly, metric.format), NumberText.change(value.pctVsLY),
+                metric.label, NumberText.formatted(value.actual, metric.format),
+                NumberText.formatted(value.target, metric.format),
+                NumberText.change(value.pctToTarget), NumberText.formatted(value.ly, metric.format),
+                NumberText.change(value.pctVsLY),
             ])
         }
         return table.render(colour: ChangeColour.painter(colour))
     }
-
 
     /// `MM-DD` of an ISO date.
     private static func short(_ isoDate: String) -> String { String(isoDate.dropFirst(5)) }
@@ -140,8 +153,11 @@ public struct ReportRenderer {
     private func csv(_ report: KPIReport) -> String {
         let isKPI: Bool
         if case .kpi = report.kind { isKPI = true } else { isKPI = false }
-        var lines = [isKPI ? "scope,period,start,end,metric,actual,target,pct_to_target,ly,pct_vs_ly,projected,projected_pct_to_target"
-                           : "scope,period,metric,actual,target,pct_to_target,ly,pct_vs_ly"]
+        var lines = [
+            isKPI
+                ? "scope,period,start,end,metric,actual,target,pct_to_target,ly,pct_vs_ly,projected,projected_pct_to_target"
+                : "scope,period,metric,actual,target,pct_to_target,ly,pct_vs_ly"
+        ]
         for scope in report.scopes {
             for period in scope.periods {
                 let dates = isKPI ? [period.range.start.iso8601, period.range.end.iso8601] : []
@@ -161,14 +177,17 @@ public struct ReportRenderer {
         let actual = { (value: Double?) in value.map { NumberText.plain($0, definition.format) } }
         let ratio = { (value: Double?) in value.map { NumberText.plain($0) } }
         return [
-            ("actual", actual(metric.actual)), ("target", ratio(metric.target)), ("pctToTarget", ratio(metric.pctToTarget)),
+            ("actual", actual(metric.actual)), ("target", ratio(metric.target)),
+            ("pctToTarget", ratio(metric.pctToTarget)),
             ("ly", actual(metric.ly)), ("pctVsLy", ratio(metric.pctVsLY)),
         ]
     }
 
     /// A metric's projection as CSV and JSON write it (SPEC section 11): the projected value
     /// rounded like its actual, and its % to the full-period target; `nil` for no value.
-    static func projectionFields(_ metric: MetricValue, _ definition: MetricDefinition) -> [(name: String, value: String?)] {
+    static func projectionFields(_ metric: MetricValue, _ definition: MetricDefinition) -> [(
+        name: String, value: String?
+    )] {
         [
             ("projected", metric.projection.map { NumberText.plain($0.value, definition.format) }),
             ("projectedPctToTarget", metric.projection?.pctToTarget.map { NumberText.plain($0) }),
@@ -188,12 +207,16 @@ public struct ReportRenderer {
         for (scopeIndex, scope) in report.scopes.enumerated() {
             out += (scopeIndex > 0 ? ",\n" : "\n") + "{\"scope\":\(JSONText.quoted(scope.scope)),\"periods\":{"
             for (periodIndex, period) in scope.periods.enumerated() {
-                out += (periodIndex > 0 ? "," : "") + "\n  \(JSONText.quoted(period.label)):{\"start\":\"\(period.range.start.iso8601)\",\"end\":\"\(period.range.end.iso8601)\","
-                out += "\"lyStart\":\"\(period.lastYear.start.iso8601)\",\"lyEnd\":\"\(period.lastYear.end.iso8601)\",\"metrics\":{"
+                out +=
+                    (periodIndex > 0 ? "," : "")
+                    + "\n  \(JSONText.quoted(period.label)):{\"start\":\"\(period.range.start.iso8601)\",\"end\":\"\(period.range.end.iso8601)\","
+                out +=
+                    "\"lyStart\":\"\(period.lastYear.start.iso8601)\",\"lyEnd\":\"\(period.lastYear.end.iso8601)\",\"metrics\":{"
                 out += zip(period.metrics, MetricDefinition.all).map { metric, definition in
                     var fields = Self.plainFields(metric, definition)
                     if metric.projection != nil { fields += Self.projectionFields(metric, definition) }
-                    return "\(JSONText.quoted(metric.key)):{" + fields.map { "\"\($0.name)\":\($0.value ?? "null")" }.joined(separator: ",") + "}"
+                    return "\(JSONText.quoted(metric.key)):{"
+                        + fields.map { "\"\($0.name)\":\($0.value ?? "null")" }.joined(separator: ",") + "}"
                 }.joined(separator: ",")
                 out += "}}"
             }

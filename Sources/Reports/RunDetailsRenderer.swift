@@ -11,7 +11,8 @@ public enum RunDetailsRenderer {
         // Paths, sheet names and stored values may hold control characters: escaped, as in tables.
         var text = "run \(run.id)  \(run.status)  \(run.feed ?? "?")  \(ControlCharacters.escaped(run.path))"
         if let sheet = run.sheet { text += "  (sheet \(ControlCharacters.escaped(sheet)))" }
-        text += "\nfinished \(run.finishedAt)  read \(run.read)  inserted \(run.inserted)  updated \(run.updated)"
+        text +=
+            "\nfinished \(run.finishedAt)  read \(run.read)  inserted \(run.inserted)  updated \(run.updated)"
             + "  unchanged \(run.unchanged)  skipped \(run.skipped)  rejected \(run.rejected)\n"
         if run.historyPruned { text += "its history was pruned (or it predates history): it cannot be undone\n" }
         if !details.stores.isEmpty {
@@ -19,7 +20,8 @@ public enum RunDetailsRenderer {
             table.add(["store", "inserted", "updated", "unchanged", "first", "last"])
             for store in details.stores {
                 table.add([
-                    store.store, String(store.inserted), String(store.updated), String(store.unchanged), store.firstDate, store.lastDate,
+                    store.store, String(store.inserted), String(store.updated), String(store.unchanged),
+                    store.firstDate, store.lastDate,
                 ])
             }
             text += "\n" + table.render()
@@ -50,11 +52,20 @@ public enum RunDetailsRenderer {
     private static func label(_ column: String) -> (String, (String?) -> String) {
         let shown = { (value: String?) in value ?? "—" }
         if column.hasSuffix("_cents") {
-            return (String(column.dropLast(6)), { value in value.flatMap(Double.init).map { NumberText.money($0 / 100, decimals: 2) } ?? shown(value) })
+            return (
+                String(column.dropLast(6)),
+                { value in value.flatMap(Double.init).map { NumberText.money($0 / 100, decimals: 2) } ?? shown(value) }
+            )
         }
         if column.hasSuffix("_pct_millionths") {
             let name = String(column.dropLast("_pct_millionths".count)) + "_pct"
-            return (name, { value in value.flatMap(Double.init).map { NumberText.grouped($0 / 10_000, decimals: 1) + "%" } ?? shown(value) })
+            return (
+                name,
+                { value in
+                    value.flatMap(Double.init).map { NumberText.grouped($0 / 10_000, decimals: 1) + "%" }
+                        ?? shown(value)
+                }
+            )
         }
         return (column, shown)
     }

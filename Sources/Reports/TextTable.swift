@@ -61,7 +61,9 @@ public struct TextTable {
                 }
                 let width = widths[first..<(first + span)].reduce(0, +) + (span - 1) * gap
                 let padding = width - title.count
-                line += separator + String(repeating: " ", count: padding - padding / 2) + title + String(repeating: " ", count: padding / 2)
+                line +=
+                    separator + String(repeating: " ", count: padding - padding / 2) + title
+                    + String(repeating: " ", count: padding / 2)
                 column = first + span
             }
             lines.append(line.trailingSpacesRemoved)

@@ -29,7 +29,8 @@ public struct RowWriter {
 
     /// The cell as written: text cut to `maxCellCharacters`.
     private func limited(_ cell: Cell) -> Cell {
-        guard let limit = maxCellCharacters, case .string(let text) = cell, text.utf8.count > limit, text.count > limit else {
+        guard let limit = maxCellCharacters, case .string(let text) = cell, text.utf8.count > limit, text.count > limit
+        else {
             return cell
         }
         return .string(String(text.prefix(limit)))

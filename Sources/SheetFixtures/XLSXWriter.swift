@@ -52,7 +52,10 @@ public final class XLSXWriter {
 
     /// Appends a row to the current sheet; trailing `.empty` values write nothing.
     public func writeRow(_ values: [Value]) throws {
-        guard !sheetNames.isEmpty else { try addSheet(named: "Sheet1"); return try writeRow(values) }
+        guard !sheetNames.isEmpty else {
+            try addSheet(named: "Sheet1")
+            return try writeRow(values)
+        }
         rowNumber += 1
         let rowText = String(rowNumber)
         line.removeAll(keepingCapacity: true)
@@ -68,7 +71,8 @@ public final class XLSXWriter {
             case .bool(let flag): line += " t=\"b\"><v>" + (flag ? "1" : "0") + "</v></c>"
             case .date(let date):
                 let style = date.secondsOfDay == 0 ? "1" : "3"
-                line += " s=\"" + style + "\"><v>" + CellText.number(ExcelDateSystem.date1900.serial(of: date)) + "</v></c>"
+                line +=
+                    " s=\"" + style + "\"><v>" + CellText.number(ExcelDateSystem.date1900.serial(of: date)) + "</v></c>"
             case .string(let text):
                 switch storage {
                 case .shared: line += " t=\"s\"><v>" + String(sharedStringIndex(text)) + "</v></c>"
@@ -84,7 +88,9 @@ public final class XLSXWriter {
     public func close() throws {
         if sheetNames.isEmpty { try addSheet(named: "Sheet1") }
         try endSheet()
-        try part("[Content_Types].xml", PackageParts.contentTypes(sheetCount: sheetNames.count, sharedStrings: storage == .shared))
+        try part(
+            "[Content_Types].xml",
+            PackageParts.contentTypes(sheetCount: sheetNames.count, sharedStrings: storage == .shared))
         try part("_rels/.rels", PackageParts.packageRelationships)
         try part("xl/workbook.xml", PackageParts.workbook(sheetNames: sheetNames.map(Self.escape)))
         try part(
@@ -94,7 +100,8 @@ public final class XLSXWriter {
         if storage == .shared {
             try zip.beginEntry("xl/sharedStrings.xml")
             try zip.write(
-                "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<sst xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" uniqueCount=\"\(sharedStrings.count)\">")
+                "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<sst xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" uniqueCount=\"\(sharedStrings.count)\">"
+            )
             for text in sharedStrings { try zip.write("<si>" + Self.textElement(text) + "</si>") }
             try zip.write("</sst>")
             try zip.endEntry()
@@ -135,7 +142,10 @@ public final class XLSXWriter {
     /// XML-escapes text; control characters XML cannot carry become `_xHHHH_` escapes, and a
     /// literal `_xHHHH_` is protected as `_x005F_xHHHH_`.
     static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x5F })
+        guard
+            text.utf8.contains(where: {
+                $0 < 0x20 || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x5F
+            })
         else { return text }
         var result = ""
         let scalars = Array(text.unicodeScalars)
@@ -157,7 +167,8 @@ public final class XLSXWriter {
     }
 
     private static func startsEscape(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
-        guard index + 6 < scalars.count, scalars[index + 1] == "x" || scalars[index + 1] == "X", scalars[index + 6] == "_"
+        guard index + 6 < scalars.count, scalars[index + 1] == "x" || scalars[index + 1] == "X",
+            scalars[index + 6] == "_"
         else { return false }
         return scalars[(index + 2)...(index + 5)].allSatisfy { $0.properties.isASCIIHexDigit }
     }
@@ -169,26 +180,31 @@ enum PackageParts {
     static let relationshipType = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
 
     static func contentTypes(sheetCount: Int, sharedStrings: Bool) -> String {
-        var text = header + "<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\">"
+        var text =
+            header + "<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\">"
             + "<Default Extension=\"rels\" ContentType=\"application/vnd.openxmlformats-package.relationships+xml\"/>"
             + "<Default Extension=\"xml\" ContentType=\"application/xml\"/>"
             + "<Override PartName=\"/xl/workbook.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml\"/>"
             + "<Override PartName=\"/xl/styles.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml\"/>"
         for index in 1...max(sheetCount, 1) {
-            text += "<Override PartName=\"/xl/worksheets/sheet\(index).xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml\"/>"
+            text +=
+                "<Override PartName=\"/xl/worksheets/sheet\(index).xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml\"/>"
         }
         if sharedStrings {
-            text += "<Override PartName=\"/xl/sharedStrings.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml\"/>"
+            text +=
+                "<Override PartName=\"/xl/sharedStrings.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml\"/>"
         }
         return text + "</Types>"
     }
 
-    static let packageRelationships = header
+    static let packageRelationships =
+        header
         + "<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">"
         + "<Relationship Id=\"rId1\" Type=\"\(relationshipType)officeDocument\" Target=\"xl/workbook.xml\"/></Relationships>"
 
     static func workbook(sheetNames: [String]) -> String {
-        var text = header + "<workbook xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" "
+        var text =
+            header + "<workbook xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" "
             + "xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\"><sheets>"
         for (index, name) in sheetNames.enumerated() {
             text += "<sheet name=\"\(name)\" sheetId=\"\(index + 1)\" r:id=\"rId\(index + 1)\"/>"
@@ -199,17 +215,20 @@ enum PackageParts {
     static func workbookRelationships(sheetCount: Int, sharedStrings: Bool) -> String {
         var text = header + "<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">"
         for index in 1...max(sheetCount, 1) {
-            text += "<Relationship Id=\"rId\(index)\" Type=\"\(relationshipType)worksheet\" Target=\"worksheets/sheet\(index).xml\"/>"
+            text +=
+                "<Relationship Id=\"rId\(index)\" Type=\"\(relationshipType)worksheet\" Target=\"worksheets/sheet\(index).xml\"/>"
         }
         text += "<Relationship Id=\"rIdStyles\" Type=\"\(relationshipType)styles\" Target=\"styles.xml\"/>"
         if sharedStrings {
-            text += "<Relationship Id=\"rIdStrings\" Type=\"\(relationshipType)sharedStrings\" Target=\"sharedStrings.xml\"/>"
+            text +=
+                "<Relationship Id=\"rIdStrings\" Type=\"\(relationshipType)sharedStrings\" Target=\"sharedStrings.xml\"/>"
         }
         return text + "</Relationships>"
     }
 
     /// Cell formats: 0 general, 1 date (14), 2 percent (10), 3 date-time (22), 4 money (4).
-    static let styles = header + "<styleSheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\">"
+    static let styles =
+        header + "<styleSheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\">"
         + "<fonts count=\"1\"><font><sz val=\"11\"/><name val=\"Calibri\"/></font></fonts>"
         + "<fills count=\"1\"><fill><patternFill patternType=\"none\"/></fill></fills>"
         + "<borders count=\"1\"><border/></borders>"

@@ -1,9 +1,9 @@
 import CZlib
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A problem writing a zip or XLSX file.
@@ -45,7 +45,9 @@ public final class ZipWriter {
         self.path = path
         level = compressionLevel
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw WriterError(path: path, message: "cannot create: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw WriterError(path: path, message: "cannot create: \(String(cString: strerror(errno)))")
+        }
         descriptor = fd
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
@@ -112,29 +114,56 @@ public final class ZipWriter {
         let directoryOffset = position
         for record in records {
             var header = Bytes()
-            header.u32(0x0201_4b50); header.u16(20); header.u16(20); header.u16(0x0800); header.u16(8)
-            header.u16(0); header.u16(0x21)
-            header.u32(record.crc); header.u32(UInt32(record.compressed)); header.u32(UInt32(record.uncompressed))
-            header.u16(UInt16(record.name.utf8.count)); header.u16(0); header.u16(0); header.u16(0); header.u16(0)
-            header.u32(0); header.u32(UInt32(record.offset))
+            header.u32(0x0201_4b50)
+            header.u16(20)
+            header.u16(20)
+            header.u16(0x0800)
+            header.u16(8)
+            header.u16(0)
+            header.u16(0x21)
+            header.u32(record.crc)
+            header.u32(UInt32(record.compressed))
+            header.u32(UInt32(record.uncompressed))
+            header.u16(UInt16(record.name.utf8.count))
+            header.u16(0)
+            header.u16(0)
+            header.u16(0)
+            header.u16(0)
+            header.u32(0)
+            header.u32(UInt32(record.offset))
             header.bytes.append(contentsOf: record.name.utf8)
             try emit(header.bytes)
         }
         guard position < 0xFFFF_FFFF, records.count < 0xFFFF else {
-            throw WriterError(path: path, message: "archive is over 4 GiB or 65,535 entries; zip64 writing is not supported")
+            throw WriterError(
+                path: path, message: "archive is over 4 GiB or 65,535 entries; zip64 writing is not supported")
         }
         var end = Bytes()
-        end.u32(0x0605_4b50); end.u16(0); end.u16(0); end.u16(UInt16(records.count)); end.u16(UInt16(records.count))
-        end.u32(UInt32(position - directoryOffset)); end.u32(UInt32(directoryOffset)); end.u16(0)
+        end.u32(0x0605_4b50)
+        end.u16(0)
+        end.u16(0)
+        end.u16(UInt16(records.count))
+        end.u16(UInt16(records.count))
+        end.u32(UInt32(position - directoryOffset))
+        end.u32(UInt32(directoryOffset))
+        end.u16(0)
         try emit(end.bytes)
         try flushPending()
     }
 
     private func localHeader(name: String, crc: UInt32, compressed: UInt64, uncompressed: UInt64) -> [UInt8] {
         var header = Bytes()
-        header.u32(0x0403_4b50); header.u16(20); header.u16(0x0800); header.u16(8); header.u16(0); header.u16(0x21)
-        header.u32(crc); header.u32(UInt32(truncatingIfNeeded: compressed)); header.u32(UInt32(truncatingIfNeeded: uncompressed))
-        header.u16(UInt16(name.utf8.count)); header.u16(0)
+        header.u32(0x0403_4b50)
+        header.u16(20)
+        header.u16(0x0800)
+        header.u16(8)
+        header.u16(0)
+        header.u16(0x21)
+        header.u32(crc)
+        header.u32(UInt32(truncatingIfNeeded: compressed))
+        header.u32(UInt32(truncatingIfNeeded: uncompressed))
+        header.u16(UInt16(name.utf8.count))
+        header.u16(0)
         header.bytes.append(contentsOf: name.utf8)
         return header.bytes
     }
@@ -164,9 +193,13 @@ public final class ZipWriter {
     private func flushPending() throws {
         var offset = 0
         while offset < pending.count {
-            let written = pending.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
+            let written = pending.withUnsafeBytes {
+                Glibc.write(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset)
+            }
             if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw WriterError(path: path, message: "write failed: \(String(cString: strerror(errno)))") }
+            guard written > 0 else {
+                throw WriterError(path: path, message: "write failed: \(String(cString: strerror(errno)))")
+            }
             offset += written
         }
         pending.removeAll(keepingCapacity: true)
@@ -176,6 +209,12 @@ public final class ZipWriter {
 /// Little-endian byte assembly for zip headers.
 private struct Bytes {
     var bytes: [UInt8] = []
-    mutating func u16(_ value: UInt16) { bytes.append(UInt8(value & 0xFF)); bytes.append(UInt8(value >> 8)) }
-    mutating func u32(_ value: UInt32) { u16(UInt16(value & 0xFFFF)); u16(UInt16(value >> 16)) }
+    mutating func u16(_ value: UInt16) {
+        bytes.append(UInt8(value & 0xFF))
+        bytes.append(UInt8(value >> 8))
+    }
+    mutating func u32(_ value: UInt32) {
+        u16(UInt16(value & 0xFFFF))
+        u16(UInt16(value >> 16))
+    }
 }

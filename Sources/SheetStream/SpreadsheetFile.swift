@@ -79,7 +79,7 @@ public enum SpreadsheetFile {
         let lowered = path.lowercased()
         if [".xlsx", ".xlsm", ".xltx", ".xltm"].contains(where: lowered.hasSuffix) { return true }
         guard let file = try? ReadOnlyFile(path: path), file.size >= 4,
-              let head = try? file.readExactly(4, at: 0, what: "signature")
+            let head = try? file.readExactly(4, at: 0, what: "signature")
         else { return false }
         return head == [0x50, 0x4B, 0x03, 0x04] || head == [0x50, 0x4B, 0x05, 0x06] || head == [0xD0, 0xCF, 0x11, 0xE0]
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A closure running on its own thread until `join()`.
@@ -14,12 +14,14 @@ public final class BackgroundThread {
     public init(_ body: @escaping () -> Void) throws {
         self.body = body
         let context = Unmanaged.passRetained(self).toOpaque()
-        let status = pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            let owner = Unmanaged<BackgroundThread>.fromOpaque(context).takeRetainedValue()
-            owner.body()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &thread, nil,
+            { context in
+                guard let context else { return nil }
+                let owner = Unmanaged<BackgroundThread>.fromOpaque(context).takeRetainedValue()
+                owner.body()
+                return nil
+            }, context)
         guard status == 0 else {
             Unmanaged<BackgroundThread>.fromOpaque(context).release()
             throw ThreadError(message: "cannot start a thread: \(String(cString: strerror(status)))")

@@ -15,7 +15,8 @@ public struct FileIngestor {
     public var options: IngestOptions
 
     public init(
-        warehouse: Warehouse, feedOptions: FeedOptions = FeedOptions(), extraNamePatterns: [(token: String, feed: FeedID)] = [],
+        warehouse: Warehouse, feedOptions: FeedOptions = FeedOptions(),
+        extraNamePatterns: [(token: String, feed: FeedID)] = [],
         explicitFeed: FeedID? = nil, options: IngestOptions = IngestOptions()
     ) {
         self.warehouse = warehouse
@@ -27,16 +28,20 @@ public struct FileIngestor {
 
     /// Ingests the file at `path`; `progress` (when given) hears the rows read so far, and
     /// `finished` is called once reading ends either way.
-    public func ingest(_ path: String, progress: ((Int) -> Void)? = nil, finished: (() -> Void)? = nil) -> IngestOutcome {
+    public func ingest(_ path: String, progress: ((Int) -> Void)? = nil, finished: (() -> Void)? = nil) -> IngestOutcome
+    {
         warehouse.ingest(path: path, options: options) {
             let file = try SpreadsheetFile.open(path: path)
-            let feed = try FeedDetector(options: feedOptions, extraNamePatterns: extraNamePatterns).detect(file, explicit: explicitFeed)
+            let feed = try FeedDetector(options: feedOptions, extraNamePatterns: extraNamePatterns).detect(
+                file, explicit: explicitFeed)
             let directory = try warehouse.storeDirectory()
             if feed != .stores && directory.isEmpty {
                 throw FeedError(
-                    file: FeedFileReader.fileName(path), message: "the store directory is empty: run `ddkpi stores import FILE` first")
+                    file: FeedFileReader.fileName(path),
+                    message: "the store directory is empty: run `ddkpi stores import FILE` first")
             }
-            let reader = FeedFileReader(definition: feedOptions.definition(feed), directory: directory, options: feedOptions)
+            let reader = FeedFileReader(
+                definition: feedOptions.definition(feed), directory: directory, options: feedOptions)
             return PreparedFeed(feed: feed) { emit in
                 defer { finished?() }
                 return try reader.read(file, progress: progress, emitWithRow: emit)

@@ -21,7 +21,8 @@ extension OutsideFailure {
             }
         case let sqlite as DatabaseError:
             switch sqlite.resultCode {
-            case .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_NOMEM, .SQLITE_CANTOPEN,
+            case .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_NOMEM,
+                .SQLITE_CANTOPEN,
                 .SQLITE_PROTOCOL:
                 self = .environment
             default: return nil

@@ -59,28 +59,10 @@ struct RecordWriter<Session: SQLSession> {
             stores.add(store: r.store, grain: r.grain)
             try add(r, row: row, to: FeedTables.merchSales)
         case .employeeName(let r):
-            // Not a row of the file's table: it does not count in the file's upsert counts. A
-            // name that does not change leaves the row (and its run) as it was.
-            try session.execute(
-                """
-                INSERT INTO employee (employee_id, name, name_as_of, ingest_run_id, source_row) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT(employee_id) DO UPDATE SET name = excluded.name, name_as_of = excluded.name_as_of,
-                    ingest_run_id = excluded.ingest_run_id, source_row = excluded.source_row
-                WHERE excluded.name_as_of >= employee.name_as_of
-                    AND (excluded.name <> employee.name OR excluded.name_as_of <> employee.name_as_of)
-                """,
-                [.text(r.employeeId), .text(r.name), .text(r.asOf.iso8601), .integer(runID), SQLValue(row)])
+            try keepLatestName(
+                in: "employee", key: "employee_id", r.employeeId, name: r.name, asOf: r.asOf.iso8601, row: row)
         case .vendorName(let r):
-            // Like an associate's name: not a row of the file's table.
-            try session.execute(
-                """
-                INSERT INTO vendor (vendor_key, name, name_as_of, ingest_run_id, source_row) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT(vendor_key) DO UPDATE SET name = excluded.name, name_as_of = excluded.name_as_of,
-                    ingest_run_id = excluded.ingest_run_id, source_row = excluded.source_row
-                WHERE excluded.name_as_of >= vendor.name_as_of
-                    AND (excluded.name <> vendor.name OR excluded.name_as_of <> vendor.name_as_of)
-                """,
-                [.text(r.vendorKey), .text(r.name), .text(r.asOf), .integer(runID), SQLValue(row)])
+            try keepLatestName(in: "vendor", key: "vendor_key", r.vendorKey, name: r.name, asOf: r.asOf, row: row)
         case .goal(let r):
             try startRow(ReferenceUpserts.goal)
             pending.add(r.period)
@@ -104,6 +86,23 @@ struct RecordWriter<Session: SQLSession> {
             try flush()
             try replaceAliases(of: r)
         }
+    }
+
+    /// Keeps an associate's or vendor's name when it is as late as the one stored (SPEC sections
+    /// 9 and 10). Not a row of the file's table, so not in the file's upsert counts; a name that
+    /// does not change leaves the row (and its run) as it was.
+    private func keepLatestName(in table: String, key: String, _ value: String, name: String, asOf: String, row: Int)
+        throws
+    {
+        try session.execute(
+            """
+            INSERT INTO \(table) (\(key), name, name_as_of, ingest_run_id, source_row) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT(\(key)) DO UPDATE SET name = excluded.name, name_as_of = excluded.name_as_of,
+                ingest_run_id = excluded.ingest_run_id, source_row = excluded.source_row
+            WHERE excluded.name_as_of >= \(table).name_as_of
+                AND (excluded.name <> \(table).name OR excluded.name_as_of <> \(table).name_as_of)
+            """,
+            [.text(value), .text(name), .text(asOf), .integer(runID), SQLValue(row)])
     }
 
     /// Adds a record's row to its feed table's batch.
@@ -163,7 +162,9 @@ struct RecordWriter<Session: SQLSession> {
     /// they change (SPEC section 16), so an undo can give them back.
     private func replaceAliases(of store: StoreRecord) throws {
         var current: [(key: String, alias: String)] = []
-        try session.scan("SELECT alias_key, alias FROM store_alias WHERE store_code = ? ORDER BY alias_key", [.text(store.code)]) { row in
+        try session.scan(
+            "SELECT alias_key, alias FROM store_alias WHERE store_code = ? ORDER BY alias_key", [.text(store.code)]
+        ) { row in
             current.append((row.text(0), row.text(1)))
         }
         let incoming = store.aliases.map { (key: TextNormalizer.matchKey($0), alias: $0) }.sorted { $0.key < $1.key }

@@ -145,7 +145,8 @@ struct PendingValues {
         let (year, month, day) = (date.year, date.month, date.day)
         let bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
             digit(year / 1000), digit(year / 100), digit(year / 10), digit(year), UInt8(ascii: "-"),
-            digit(month / 10), digit(month), UInt8(ascii: "-"), digit(day / 10), digit(day))
+            digit(month / 10), digit(month), UInt8(ascii: "-"), digit(day / 10), digit(day)
+        )
         let offset = text.count
         withUnsafeBytes(of: bytes) { text.append(contentsOf: $0) }
         values.append(.text(offset: offset, count: 10))

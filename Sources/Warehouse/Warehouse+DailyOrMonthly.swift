@@ -34,12 +34,16 @@ extension Warehouse {
         var sums: [StoreKey: MeasureSums] = [:]
         try readDayOrMonthRows(
             table: FeedTables.employeeSales.name,
-            columns: ["employee_id", "total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths"],
+            columns: [
+                "employee_id", "total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths",
+                "gp_pct_millionths",
+            ],
             from: start, through: end,
             key: { row in StoreKey(store: row.text(1), key: row.text(2)) },
             add: { row, key in
                 sums[key, default: MeasureSums()].addSales(
-                    cents: row.int64(3), transactions: row.int64(4), items: row.int64(5), ccpMillionths: row.optionalInt64(6),
+                    cents: row.int64(3), transactions: row.int64(4), items: row.int64(5),
+                    ccpMillionths: row.optionalInt64(6),
                     gpMillionths: row.optionalInt64(7))
             })
         return sums
@@ -96,13 +100,16 @@ extension Warehouse {
         let wholeMonths = CivilDate.monthParts(from: start, through: end)
             .filter { CivilDate.isWholeMonth(from: $0.start, through: $0.end) }.map(\.month)
         let select = "SELECT date, store_code, \(columns.joined(separator: ", ")) FROM \(table)"
-        let monthQuery = "\(select) WHERE date IN (\(placeholders(wholeMonths.count))) AND grain = 'month' AND \(condition)"
+        let monthQuery =
+            "\(select) WHERE date IN (\(placeholders(wholeMonths.count))) AND grain = 'month' AND \(condition)"
         let monthArguments = wholeMonths.map(SQLValue.text)
         try backend.read { session in
             // Month rows of whole months, by key and month; set aside when a day row shares both.
             var monthRows: [KeyMonth<Key>: Bool] = [:]
             if !wholeMonths.isEmpty {
-                try session.scan(monthQuery, monthArguments) { row in monthRows[KeyMonth(key: key(row), month: row.text(0, prefix: 7))] = true }
+                try session.scan(monthQuery, monthArguments) { row in
+                    monthRows[KeyMonth(key: key(row), month: row.text(0, prefix: 7))] = true
+                }
             }
             let days = "\(select) WHERE date BETWEEN ? AND ? AND grain = 'day' AND \(condition) ORDER BY date"
             try session.scan(days, [.text(start.iso8601), .text(end.iso8601)]) { row in

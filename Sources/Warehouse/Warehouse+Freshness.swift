@@ -11,11 +11,14 @@ extension Warehouse {
                 var byStore: [String: CivilDate] = [:]
                 // Day rows (`YYYY-MM-DD`) sort after month rows (`YYYY-MM`) of the same month,
                 // and a month row counts up to its last day: the latest of each grain decides.
-                let sql = table.period == .dayOrMonth
+                let sql =
+                    table.period == .dayOrMonth
                     ? "SELECT store_code, grain, max(date) FROM \(table.name) GROUP BY store_code, grain"
                     : "SELECT store_code, 'day', max(\(table.period.dateColumn)) FROM \(table.name) GROUP BY store_code"
                 try session.scan(sql) { row in
-                    guard let last = Self.lastDay(of: row.text(2), daysAfterKey: table.period.daysAfterKey) else { return }
+                    guard let last = Self.lastDay(of: row.text(2), daysAfterKey: table.period.daysAfterKey) else {
+                        return
+                    }
                     let store = row.text(0)
                     if let known = byStore[store], known >= last { return }
                     byStore[store] = last

@@ -26,7 +26,9 @@ public struct PreparedFeed {
     /// record) to `emit`.
     public var read: (_ emit: (FeedRecord, _ row: Int) throws -> Void) throws -> FeedReadResult
 
-    public init(feed: FeedID, read: @escaping (_ emit: (FeedRecord, _ row: Int) throws -> Void) throws -> FeedReadResult) {
+    public init(
+        feed: FeedID, read: @escaping (_ emit: (FeedRecord, _ row: Int) throws -> Void) throws -> FeedReadResult
+    ) {
         self.feed = feed
         self.read = read
     }
@@ -91,7 +93,9 @@ extension Warehouse {
             let prepared = try prepare()
             outcome.feed = prepared.feed
             try backend.transaction { session in
-                try writeFile(session, path: path, prepared: prepared, options: options, check: check, started: started, outcome: &outcome)
+                try writeFile(
+                    session, path: path, prepared: prepared, options: options, check: check, started: started,
+                    outcome: &outcome)
             }
         } catch {
             var failure = error
@@ -139,7 +143,9 @@ extension Warehouse {
         outcome.sheet = result.sheet
         if result.rejectRate > options.rejectThreshold {
             throw IngestFailure(
-                message: "\(result.rejected) of \(result.read - result.skipped) rows rejected (\(Self.percent(result.rejectRate))), over the \(Self.percent(options.rejectThreshold)) threshold; nothing was written")
+                message:
+                    "\(result.rejected) of \(result.read - result.skipped) rows rejected (\(Self.percent(result.rejectRate))), over the \(Self.percent(options.rejectThreshold)) threshold; nothing was written"
+            )
         }
         if options.dryRun { return false }
         outcome.status = .ok
@@ -158,7 +164,9 @@ extension Warehouse {
             [.text(path), SQLValue(feed?.rawValue), .text(started), .text(started)])
     }
 
-    private func finishRun(_ session: some SQLSession, runID: Int64, outcome: IngestOutcome, fingerprint: Fingerprint?) throws {
+    private func finishRun(_ session: some SQLSession, runID: Int64, outcome: IngestOutcome, fingerprint: Fingerprint?)
+        throws
+    {
         try session.execute(
             """
             UPDATE ingest_run SET size = ?, sha256 = ?, finished_at = ?, status = ?, read_rows = ?, inserted = ?,
@@ -175,14 +183,17 @@ extension Warehouse {
             try session.execute(
                 "INSERT INTO ingest_reject (run_id, sheet, row, column_name, header, value, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
-                    .integer(runID), .text(reject.sheet), SQLValue(reject.row), SQLValue(reject.column), SQLValue(reject.header),
+                    .integer(runID), .text(reject.sheet), SQLValue(reject.row), SQLValue(reject.column),
+                    SQLValue(reject.header),
                     .text(reject.value), .text(reject.reason),
                 ])
         }
     }
 
     /// Writes a ledger row for an attempt that wrote no data (failed or duplicate).
-    private func recordAttempt(_ outcome: IngestOutcome, path: String, fingerprint: Fingerprint, started: String) throws -> Int64 {
+    private func recordAttempt(_ outcome: IngestOutcome, path: String, fingerprint: Fingerprint, started: String) throws
+        -> Int64
+    {
         try backend.write { session in
             let runID = try insertRun(session, path: path, feed: outcome.feed, started: started)
             try finishRun(session, runID: runID, outcome: outcome, fingerprint: fingerprint)
@@ -211,13 +222,16 @@ extension Warehouse {
             guard fingerprint == nil else { return }
             let digest = try hashing.value()
             fingerprint = digest
-            if !force, let previous = try Self.previousOK(session, sha256: digest.digest) { throw DuplicateFile(feed: previous) }
+            if !force, let previous = try Self.previousOK(session, sha256: digest.digest) {
+                throw DuplicateFile(feed: previous)
+            }
         }
 
         private static func previousOK(_ session: some SQLSession, sha256: String) throws -> FeedID? {
             var feed: FeedID?
             try session.scan(
-                "SELECT feed FROM ingest_run WHERE sha256 = ? AND status = 'ok' ORDER BY id DESC LIMIT 1", [.text(sha256)]
+                "SELECT feed FROM ingest_run WHERE sha256 = ? AND status = 'ok' ORDER BY id DESC LIMIT 1",
+                [.text(sha256)]
             ) { row in feed = FeedID(rawValue: row.text(0)) }
             return feed
         }

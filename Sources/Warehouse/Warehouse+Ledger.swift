@@ -31,7 +31,9 @@ extension Warehouse {
     }
 
     /// Ledger rows matching `condition`, newest first, with their rejects.
-    static func runs(_ session: some SQLSession, condition: String, _ arguments: [SQLValue], limit: Int) throws -> [IngestRun] {
+    static func runs(_ session: some SQLSession, condition: String, _ arguments: [SQLValue], limit: Int) throws
+        -> [IngestRun]
+    {
         var runs: [IngestRun] = []
         try session.scan(
             """
@@ -43,7 +45,8 @@ extension Warehouse {
         ) { row in
             runs.append(
                 IngestRun(
-                    id: row.int64(0), path: row.text(1), size: row.int64(2), sha256: row.text(3), feed: row.optionalText(4),
+                    id: row.int64(0), path: row.text(1), size: row.int64(2), sha256: row.text(3),
+                    feed: row.optionalText(4),
                     startedAt: row.text(5), finishedAt: row.text(6), status: row.text(7), read: Int(row.int64(8)),
                     inserted: Int(row.int64(9)), updated: Int(row.int64(10)), unchanged: Int(row.int64(11)),
                     skipped: Int(row.int64(12)), rejected: Int(row.int64(13)), error: row.optionalText(14), rejects: [],

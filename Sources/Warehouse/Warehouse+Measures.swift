@@ -48,7 +48,8 @@ public struct MeasureSums: Equatable, Sendable {
     }
 
     /// Adds one sales-audit row (cents, counts, percents in millionths).
-    mutating func addSales(cents: Int64, transactions: Int64, items: Int64, ccpMillionths: Int64?, gpMillionths: Int64?) {
+    mutating func addSales(cents: Int64, transactions: Int64, items: Int64, ccpMillionths: Int64?, gpMillionths: Int64?)
+    {
         salesCents += Int128(cents)
         self.transactions += Int128(transactions)
         self.items += Int128(items)
@@ -108,7 +109,9 @@ extension Warehouse {
     /// Daily tables are read in primary-key order (date, store) and summed here by store and
     /// month: a `GROUP BY store` in SQL would sort every month part's rows, and its products of
     /// percents and money could leave 64 bits.
-    static func scanMeasures<Session: SQLSession>(_ session: Session, from start: CivilDate, through end: CivilDate) throws -> [StoreMonth: MeasureSums] {
+    static func scanMeasures<Session: SQLSession>(_ session: Session, from start: CivilDate, through end: CivilDate)
+        throws -> [StoreMonth: MeasureSums]
+    {
         var sums: [StoreMonth: MeasureSums] = [:]
         for source in DailyMeasureSource.allCases {
             let sql = """
@@ -123,7 +126,9 @@ extension Warehouse {
             var slotByLongCode: [String: Int] = [:]
             var slots: [(store: String, sums: MeasureSums)] = []
             func flushMonth() {
-                for slot in slots { sums[StoreMonth(store: slot.store, month: monthText), default: MeasureSums()] += slot.sums }
+                for slot in slots {
+                    sums[StoreMonth(store: slot.store, month: monthText), default: MeasureSums()] += slot.sums
+                }
                 slots.removeAll(keepingCapacity: true)
                 slotByCode.removeAll(keepingCapacity: true)
                 slotByLongCode.removeAll(keepingCapacity: true)
@@ -179,10 +184,12 @@ extension Warehouse {
                         let day = weekStart.adding(days: offset)
                         guard count != 0, day >= start, day <= end else { continue }
                         let month = day.month == weekStart.month ? firstMonth : lastMonth
-                        sums[StoreMonth(store: store, month: month), default: MeasureSums()][keyPath: path] += Int128(count)
+                        sums[StoreMonth(store: store, month: month), default: MeasureSums()][keyPath: path] += Int128(
+                            count)
                     }
                 } else if weekStart >= start, weekStart <= end {
-                    sums[StoreMonth(store: store, month: firstMonth), default: MeasureSums()][keyPath: path] += Int128(row.int64(2))
+                    sums[StoreMonth(store: store, month: firstMonth), default: MeasureSums()][keyPath: path] += Int128(
+                        row.int64(2))
                 }
             }
         }
@@ -203,7 +210,10 @@ extension Warehouse {
 
         var columns: [String] {
             switch self {
-            case .sales: return ["total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths"]
+            case .sales:
+                return [
+                    "total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths",
+                ]
             case .applications: return ["total_applications"]
             case .intakes: return ["total_intakes"]
             }
@@ -214,7 +224,8 @@ extension Warehouse {
             switch self {
             case .sales:
                 sums.addSales(
-                    cents: row.int64(2), transactions: row.int64(3), items: row.int64(4), ccpMillionths: row.optionalInt64(5),
+                    cents: row.int64(2), transactions: row.int64(3), items: row.int64(4),
+                    ccpMillionths: row.optionalInt64(5),
                     gpMillionths: row.optionalInt64(6))
             case .applications: sums.applications += Int128(row.int64(2))
             case .intakes: sums.intakes += Int128(row.int64(2))

@@ -168,8 +168,8 @@ extension Warehouse {
                     """)
             _ = try rebuildRollups(SQLiteSession(db))
         }
-        migrator.registerMigration(HistoryMigration.name, migrate: HistoryMigration.sqlite)
-        migrator.registerMigration(VendorNamesMigration.name, migrate: VendorNamesMigration.sqlite)
+        migrator.registerMigration(HistoryMigration.name) { db in try HistoryMigration.sqlite(db) }
+        migrator.registerMigration(VendorNamesMigration.name) { db in try VendorNamesMigration.sqlite(db) }
         return migrator
     }
 
@@ -182,7 +182,8 @@ extension Warehouse {
         /// `CREATE TABLE` for the table, its primary key the dedup key in the order given.
         func definition(keyedDateFirst: Bool, name: String? = nil) -> String {
             let key = keyedDateFirst ? "\(dateColumn), store_code" : "store_code, \(dateColumn)"
-            let body = ["store_code TEXT NOT NULL REFERENCES store(code)", "\(dateColumn) TEXT NOT NULL"] + columns
+            let body =
+                ["store_code TEXT NOT NULL REFERENCES store(code)", "\(dateColumn) TEXT NOT NULL"] + columns
                 + ["ingest_run_id INTEGER", "PRIMARY KEY (\(key))"]
             return "CREATE TABLE \(name ?? self.name) (\n    \(body.joined(separator: ",\n    "))\n) WITHOUT ROWID;"
         }
@@ -201,8 +202,12 @@ extension Warehouse {
                 ]),
             FeedTable(name: "credit_report", dateColumn: "date", columns: ["total_applications INTEGER NOT NULL"]),
             FeedTable(name: "crm_intake_report", dateColumn: "date", columns: ["total_intakes INTEGER NOT NULL"]),
-            FeedTable(name: "birdeye_report", dateColumn: "week_start", columns: ["review_count INTEGER NOT NULL"] + dailyCounts),
-            FeedTable(name: "outbound_call_report", dateColumn: "week_start", columns: ["total_calls INTEGER NOT NULL"] + dailyCounts),
+            FeedTable(
+                name: "birdeye_report", dateColumn: "week_start",
+                columns: ["review_count INTEGER NOT NULL"] + dailyCounts),
+            FeedTable(
+                name: "outbound_call_report", dateColumn: "week_start",
+                columns: ["total_calls INTEGER NOT NULL"] + dailyCounts),
         ]
     }()
 }

@@ -11,7 +11,8 @@ public struct RollupDifference: Sendable, Equatable, CustomStringConvertible {
     public var recomputed: MeasureSums?
 
     public var description: String {
-        let what = stored == nil ? "missing" : recomputed == nil ? "has no data behind it" : "differs from a recomputation"
+        let what =
+            stored == nil ? "missing" : recomputed == nil ? "has no data behind it" : "differs from a recomputation"
         return "rollup \(key.store) \(key.month) \(what)"
     }
 }
@@ -43,7 +44,8 @@ extension Warehouse {
         let stored = try rollupMeasures(session, months: nil)
         let recomputed = try recomputeAll(session)
         return Set(stored.keys).union(recomputed.keys).sorted().compactMap { key in
-            stored[key] == recomputed[key] ? nil : RollupDifference(key: key, stored: stored[key], recomputed: recomputed[key])
+            stored[key] == recomputed[key]
+                ? nil : RollupDifference(key: key, stored: stored[key], recomputed: recomputed[key])
         }
     }
 
@@ -68,7 +70,9 @@ extension Warehouse {
             let sums = try scanMeasures(session, from: first, through: last)
             try writeRollups(session, sums.filter { keys.contains($0.key) })
             for key in keys where sums[key] == nil {
-                try session.execute("DELETE FROM store_month_rollup WHERE month = ? AND store_code = ?", [.text(key.month), .text(key.store)])
+                try session.execute(
+                    "DELETE FROM store_month_rollup WHERE month = ? AND store_code = ?",
+                    [.text(key.month), .text(key.store)])
             }
         }
     }
@@ -127,7 +131,8 @@ extension Warehouse {
         for (key, sums) in rows {
             func integer(_ value: Int128) throws -> Int64 {
                 guard let exact = Int64(exactly: value) else {
-                    throw WarehouseError(message: "store \(key.store), \(key.month): a monthly sum (\(value)) exceeds 64 bits")
+                    throw WarehouseError(
+                        message: "store \(key.store), \(key.month): a monthly sum (\(value)) exceeds 64 bits")
                 }
                 return exact
             }
@@ -137,7 +142,9 @@ extension Warehouse {
             pending.add("\(sums.ccpWeighted)")
             pending.add(try integer(sums.ccpItems))
             pending.add("\(sums.gpWeighted)")
-            for value in [sums.gpSalesCents, sums.applications, sums.reviews, sums.intakes, sums.calls] { pending.add(try integer(value)) }
+            for value in [sums.gpSalesCents, sums.applications, sums.reviews, sums.intakes, sums.calls] {
+                pending.add(try integer(value))
+            }
             count += 1
             if count == session.upsertBatchSize { try flush() }
         }
@@ -151,7 +158,9 @@ extension Warehouse {
         for table in FeedTables.rolledUp {
             let column = table.period.dateColumn
             try session.scan("SELECT min(\(column)), max(\(column)) FROM \(table.name)") { row in
-                guard let low = CivilDate(iso8601: row.text(0)), let high = CivilDate(iso8601: row.text(1)) else { return }
+                guard let low = CivilDate(iso8601: row.text(0)), let high = CivilDate(iso8601: row.text(1)) else {
+                    return
+                }
                 first = min(first ?? low, low)
                 last = max(last ?? high, high.adding(days: table.period.daysAfterKey))
             }
@@ -188,7 +197,8 @@ struct RollupAccumulator {
             let yearText = String(year)
             return StoreMonth(
                 store: store,
-                month: String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText + (number < 10 ? "-0" : "-") + String(number))
+                month: String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText + (number < 10 ? "-0" : "-")
+                    + String(number))
         }
     }
 
@@ -287,7 +297,9 @@ struct RollupAccumulator {
             return
         }
         for (offset, count) in days.enumerated() where count != 0 {
-            if !deltas[Key(record.store, record.weekStart.adding(days: offset)), default: Delta()].add(Int64(count), to: field) {
+            if !deltas[Key(record.store, record.weekStart.adding(days: offset)), default: Delta()].add(
+                Int64(count), to: field)
+            {
                 overflowed = true
             }
         }
@@ -309,11 +321,13 @@ struct RollupAccumulator {
     /// Brings the rollups of the touched store-months up to date, inside the file's transaction.
     func apply(_ session: some SQLSession, onlyInserts: Bool) throws {
         guard onlyInserts, !overflowed else {
-            return try Warehouse.refreshRollups(session, touched: Set(deltas.keys.map(\.storeMonth)).union(alsoTouched.map(\.storeMonth)))
+            return try Warehouse.refreshRollups(
+                session, touched: Set(deltas.keys.map(\.storeMonth)).union(alsoTouched.map(\.storeMonth)))
         }
         guard !deltas.isEmpty else { return }
         let entries = deltas.map { (key: $0.key.storeMonth, delta: $0.value) }
         let stored = try Warehouse.rollupsIn(session, Set(entries.map(\.key)))
-        try Warehouse.writeRollups(session, entries.lazy.map { (key: $0.key, value: (stored[$0.key] ?? MeasureSums()) + $0.delta.measures) })
+        try Warehouse.writeRollups(
+            session, entries.lazy.map { (key: $0.key, value: (stored[$0.key] ?? MeasureSums()) + $0.delta.measures) })
     }
 }

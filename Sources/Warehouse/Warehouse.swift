@@ -62,7 +62,9 @@ public final class Warehouse {
             if pending.count == Self.migrationNames.count { throw missing }
             guard pending.isEmpty else {
                 throw WarehouseError(
-                    message: "the warehouse \(location) has an older schema (pending: \(pending.joined(separator: ", "))); run `ddkpi migrate`")
+                    message:
+                        "the warehouse \(location) has an older schema (pending: \(pending.joined(separator: ", "))); run `ddkpi migrate`"
+                )
             }
         }
     }

@@ -1,7 +1,7 @@
 import CLibXML2
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The floor for XML parsing: libxml2's SAX2 parser pulling a file through an I/O callback (the

@@ -1,7 +1,7 @@
 import SheetStream
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The child process `ddkpi-bench` times: it links SheetStream only, so that its peak RSS is
@@ -50,7 +50,8 @@ func readFirstSheet(_ path: String) throws -> String {
     var extra = ""
     if case .xlsx(let workbook) = file {
         let stats = workbook.lastReadStatistics
-        extra = " sharedStrings=\(stats.sharedStrings) peakRowCapacity=\(stats.peakRowCapacity) peakCellTextCapacity=\(stats.peakCellTextCapacity)"
+        extra =
+            " sharedStrings=\(stats.sharedStrings) peakRowCapacity=\(stats.peakRowCapacity) peakCellTextCapacity=\(stats.peakCellTextCapacity)"
     }
     return "rows=\(rows) cells=\(cells) numericSum=\(numericSum)\(extra)"
 }

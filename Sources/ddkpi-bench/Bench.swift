@@ -5,7 +5,7 @@ import SheetStream
 import Warehouse
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `ddkpi-bench`: generates deterministic sales-audit-like files and measures how fast, and in
@@ -33,7 +33,10 @@ struct BenchOptions: ParsableArguments {
     @Flag(help: "Reuse the file if it already exists.")
     var reuse = false
 
-    @Flag(help: "Also time the comparison tools (python-calamine, DuckDB, unzip + libxml2 SAX with no callbacks) on the same file.")
+    @Flag(
+        help:
+            "Also time the comparison tools (python-calamine, DuckDB, unzip + libxml2 SAX with no callbacks) on the same file."
+    )
     var compare = false
 }
 
@@ -66,8 +69,10 @@ struct XLSXBench: ParsableCommand {
         let duckdb = Measurement.compare(label: "duckdb read_xlsx", ["python3", "-c", Scripts.duckdbXLSX, path])
         duckdb?.print(rows: options.rows, bytes: sheetBytes)
         let extracted = path + ".sheet1.xml"
-        _ = try Measurement.run(label: "extract", ["sh", "-c", "unzip -p \"$0\" xl/worksheets/sheet1.xml > \"$1\"", path, extracted])
-        let unzip = try Measurement.run(label: "unzip -p > /dev/null", ["sh", "-c", "unzip -p \"$0\" xl/worksheets/sheet1.xml > /dev/null", path])
+        _ = try Measurement.run(
+            label: "extract", ["sh", "-c", "unzip -p \"$0\" xl/worksheets/sheet1.xml > \"$1\"", path, extracted])
+        let unzip = try Measurement.run(
+            label: "unzip -p > /dev/null", ["sh", "-c", "unzip -p \"$0\" xl/worksheets/sheet1.xml > /dev/null", path])
         unzip.print(rows: options.rows, bytes: sheetBytes)
         let sax = try Measurement.run(label: "libxml2 SAX, no work", [Measurement.reader, "sax-floor", extracted])
         sax.print(rows: options.rows, bytes: sheetBytes)
@@ -102,13 +107,19 @@ struct CSVBench: ParsableCommand {
         var oursSeconds = [ours.seconds]
         var duckdbSeconds: [Double] = []
         for round in 0..<3 {
-            if round > 0 { oursSeconds.append(try Measurement.run(label: "ddkpi (CSVReader)", [Measurement.reader, "read", path]).seconds) }
-            guard let duckdb = Measurement.compare(label: "duckdb read_csv", ["python3", "-c", Scripts.duckdbCSV, path]),
-                  let range = duckdb.output.range(of: "median="),
-                  let median = Double(duckdb.output[range.upperBound...].prefix { $0 != " " })
+            if round > 0 {
+                oursSeconds.append(
+                    try Measurement.run(label: "ddkpi (CSVReader)", [Measurement.reader, "read", path]).seconds)
+            }
+            guard
+                let duckdb = Measurement.compare(label: "duckdb read_csv", ["python3", "-c", Scripts.duckdbCSV, path]),
+                let range = duckdb.output.range(of: "median="),
+                let median = Double(duckdb.output[range.upperBound...].prefix { $0 != " " })
             else { return }
             duckdbSeconds.append(median)
-            print("round \(round + 1): ddkpi \(Format.seconds(oursSeconds[round])), duckdb read_csv in-connection median \(Format.seconds(median))  [\(duckdb.output)]")
+            print(
+                "round \(round + 1): ddkpi \(Format.seconds(oursSeconds[round])), duckdb read_csv in-connection median \(Format.seconds(median))  [\(duckdb.output)]"
+            )
         }
         let middle = { (values: [Double]) in values.sorted()[values.count / 2] }
         print("ratio (medians): ddkpi/duckdb \(Format.ratio(middle(oursSeconds) / middle(duckdbSeconds)))")
@@ -122,7 +133,10 @@ struct IngestBench: ParsableCommand {
 
     @OptionGroup var options: BenchOptions
 
-    @Option(help: "Ingest into a PostgreSQL database at this postgresql:// URL (into a new schema, dropped afterwards) instead of a new SQLite file.")
+    @Option(
+        help:
+            "Ingest into a PostgreSQL database at this postgresql:// URL (into a new schema, dropped afterwards) instead of a new SQLite file."
+    )
     var postgres: String?
 
     func run() throws {
@@ -138,19 +152,24 @@ struct IngestBench: ParsableCommand {
         let stores = work + "/stores.csv"
         let output = try TextOutput(path: stores)
         output.write("code,name,region\n")
-        for number in 1...40 { output.write("\(SalesAuditData.storeCode(number)),Store \(number),Region \(number % 4)\n") }
+        for number in 1...40 {
+            output.write("\(SalesAuditData.storeCode(number)),Store \(number),Region \(number % 4)\n")
+        }
         output.flush()
         let ddkpi = Measurement.sibling("ddkpi")
         let scratch = try postgres.map { try ScratchSchema(server: $0) }
         defer { scratch?.drop() }
         let database = scratch?.url ?? work + "/warehouse.sqlite"
         _ = try Measurement.run(label: "stores import", [ddkpi, "--db", database, "stores", "import", stores])
-        print("file \(Format.megabytes(FileSystem.size(path))), \(options.rows) store-day rows, into \(scratch == nil ? "SQLite" : "PostgreSQL")")
+        print(
+            "file \(Format.megabytes(FileSystem.size(path))), \(options.rows) store-day rows, into \(scratch == nil ? "SQLite" : "PostgreSQL")"
+        )
         // A fixed one-core workload, so that runs on a machine whose speed varies can be compared.
         let referenceStart = Clock.now()
         for _ in 0..<8 { _ = try SHA256.ofFile(path) }
         print("reference: SHA-256 of the file 8 times on one core took \(Format.seconds(Clock.now() - referenceStart))")
-        let ours = try Measurement.run(label: "ddkpi ingest", [ddkpi, "--db", database, "ingest", "--feed", "sales-audit", path])
+        let ours = try Measurement.run(
+            label: "ddkpi ingest", [ddkpi, "--db", database, "ingest", "--feed", "sales-audit", path])
         ours.print(rows: options.rows, bytes: FileSystem.size(path))
         guard options.compare else { return }
         let pandas = Measurement.compare(
@@ -159,7 +178,6 @@ struct IngestBench: ParsableCommand {
         if let pandas { print("speed-up over pandas: \(Format.ratio(pandas.seconds / ours.seconds))") }
     }
 }
-
 
 /// A schema of its own on a PostgreSQL server for one benchmark's warehouse, dropped afterwards.
 struct ScratchSchema {

@@ -3,14 +3,15 @@ import CivilCalendar
 import Feeds
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `ddkpi-bench documents`: the whole `ddkpi review --format xlsx|html` command (query and
 /// document) on a synthetic chain, timed with its peak RSS as a child process; csv first as the baseline.
 struct DocumentsBench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "documents", abstract: "Time the quarterly review as XLSX and HTML on a synthetic 1,000-store chain.")
+        commandName: "documents",
+        abstract: "Time the quarterly review as XLSX and HTML on a synthetic 1,000-store chain.")
 
     @Option(help: "Stores in the synthetic chain.")
     var stores = 1_000
@@ -27,7 +28,8 @@ struct DocumentsBench: ParsableCommand {
         let started = Clock.now()
         // One year ending with 2025Q2 is enough for the review (LY is then zero).
         let files = try SyntheticChain(
-            stores: stores, first: CivilDate(year: 2024, month: 7, day: 1), last: CivilDate(year: 2025, month: 6, day: 30)
+            stores: stores, first: CivilDate(year: 2024, month: 7, day: 1),
+            last: CivilDate(year: 2025, month: 6, day: 30)
         ).write(to: work)
         for (path, feed) in files {
             let command: [String]
@@ -46,8 +48,10 @@ struct DocumentsBench: ParsableCommand {
                 let measured = try Measurement.run(
                     label: "review --format \(format)",
                     [ddkpi] + database + ["review", "--quarter", "2025Q2", "--format", format, "--output", output])
-                print("review --format \(format) (\(stores) stores), run \(run): \(Format.seconds(measured.seconds)), "
-                    + "peak RSS \(Format.decimal(Double(measured.peakKilobytes) / 1024, places: 1)) MiB, \(Format.megabytes(FileSystem.size(output)))")
+                print(
+                    "review --format \(format) (\(stores) stores), run \(run): \(Format.seconds(measured.seconds)), "
+                        + "peak RSS \(Format.decimal(Double(measured.peakKilobytes) / 1024, places: 1)) MiB, \(Format.megabytes(FileSystem.size(output)))"
+                )
             }
         }
     }

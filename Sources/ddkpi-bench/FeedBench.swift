@@ -6,7 +6,7 @@ import OutputText
 import Warehouse
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A synthetic chain for one feed: stores, a generated CSV of the feed, `ddkpi ingest` of it
@@ -19,7 +19,9 @@ struct FeedBench {
 
     /// Writes stores and the feed file (`writeRows` writes the data rows of each store-day and
     /// returns how many), ingests it, and returns the warehouse for the query timings.
-    func run(first: CivilDate, last: CivilDate, writeRows: (TextOutput, String, CivilDate) -> Int) throws -> (Warehouse, String) {
+    func run(first: CivilDate, last: CivilDate, writeRows: (TextOutput, String, CivilDate) -> Int) throws -> (
+        Warehouse, String
+    ) {
         let work = "/tmp/ddkpi-bench-\(name)-\(getpid())"
         mkdir(work, 0o755)
         let started = Clock.now()
@@ -38,11 +40,16 @@ struct FeedBench {
             day = day.adding(days: 1)
         }
         output.flush()
-        print("generated \(rows) rows (\(Format.megabytes(FileSystem.size(path)))) in \(Format.seconds(Clock.now() - started))")
+        print(
+            "generated \(rows) rows (\(Format.megabytes(FileSystem.size(path)))) in \(Format.seconds(Clock.now() - started))"
+        )
         let ddkpi = Measurement.sibling("ddkpi")
         let database = work + "/warehouse.sqlite"
-        _ = try Measurement.run(label: "stores import", [ddkpi, "--db", database, "stores", "import", work + "/stores.csv"])
-        let ingest = try Measurement.run(label: "ddkpi ingest (\(feed.rawValue))", [ddkpi, "--db", database, "ingest", "--feed", feed.rawValue, path])
+        _ = try Measurement.run(
+            label: "stores import", [ddkpi, "--db", database, "stores", "import", work + "/stores.csv"])
+        let ingest = try Measurement.run(
+            label: "ddkpi ingest (\(feed.rawValue))",
+            [ddkpi, "--db", database, "ingest", "--feed", feed.rawValue, path])
         ingest.print(rows: rows, bytes: FileSystem.size(path))
         return (try Warehouse(path: database), work)
     }
@@ -60,7 +67,9 @@ struct QueryTimer {
             samples.append((Clock.now() - started) * 1000)
         }
         samples.sort()
-        print("\(label): median \(Format.decimal(samples[samples.count / 2], places: 1)) ms, min \(Format.decimal(samples[0], places: 1)) ms over \(samples.count) runs")
+        print(
+            "\(label): median \(Format.decimal(samples[samples.count / 2], places: 1)) ms, min \(Format.decimal(samples[0], places: 1)) ms over \(samples.count) runs"
+        )
     }
 }
 
@@ -83,22 +92,28 @@ struct EmployeesBench: ParsableCommand {
         let bench = FeedBench(
             name: "employees", feed: .employeePerformance, stores: stores,
             header: "Store #,Business Date,Emp #,Salesperson,Net Sales,Trans,Items Sold,CCP %,GP %")
-        let (warehouse, work) = try bench.run(first: CivilDate(year: 2023, month: 7, day: 1), last: CivilDate(year: 2025, month: 6, day: 30)) { output, code, day in
+        let (warehouse, work) = try bench.run(
+            first: CivilDate(year: 2023, month: 7, day: 1), last: CivilDate(year: 2025, month: 6, day: 30)
+        ) { output, code, day in
             let date = day.iso8601
             let storeNumber = Int(code) ?? 0
             for associate in 0..<associates {
                 let id = storeNumber * associates + associate
                 let transactions = 1 + Int(random.next() % 6)
                 let cents = transactions * 30_000 + Int(random.next() % 9_999)
-                output.write("\(code),\(date),\(id),Associate \(id),\(Format.cents(cents)),\(transactions),\(transactions + Int(random.next() % 3)),0.\(40 + random.next() % 20),0.5\n")
+                output.write(
+                    "\(code),\(date),\(id),Associate \(id),\(Format.cents(cents)),\(transactions),\(transactions + Int(random.next() % 3)),0.\(40 + random.next() % 20),0.5\n"
+                )
             }
             return associates
         }
         defer { _ = try? Measurement.run(label: "cleanup", ["rm", "-rf", work]) }
         let engine = KPIEngine(warehouse: warehouse, calendar: FiscalCalendar())
         for period in ["MTD", "YTD"] {
-            try QueryTimer(repetitions: repetitions).time("employees --as-of 2025-06-15 --period \(period), all stores") {
-                _ = try engine.employees(asOf: CivilDate(year: 2025, month: 6, day: 15), period: period, filter: .all, top: 10)
+            try QueryTimer(repetitions: repetitions).time("employees --as-of 2025-06-15 --period \(period), all stores")
+            {
+                _ = try engine.employees(
+                    asOf: CivilDate(year: 2025, month: 6, day: 15), period: period, filter: .all, top: 10)
             }
         }
     }
@@ -123,15 +138,20 @@ struct MerchBench: ParsableCommand {
         var random = SplitMix(seed: 80)
         let categories = ["Bridal", "Fashion", "Watches", "Repairs", "Diamonds", "Gold"]
         let bench = FeedBench(
-            name: "merch", feed: .merchSales, stores: stores, header: "Store,Date,Vendor #,Vendor Name,Category,Net Sales,Units")
-        let (warehouse, work) = try bench.run(first: CivilDate(year: 2023, month: 7, day: 1), last: CivilDate(year: 2025, month: 6, day: 30)) { output, code, day in
+            name: "merch", feed: .merchSales, stores: stores,
+            header: "Store,Date,Vendor #,Vendor Name,Category,Net Sales,Units")
+        let (warehouse, work) = try bench.run(
+            first: CivilDate(year: 2023, month: 7, day: 1), last: CivilDate(year: 2025, month: 6, day: 30)
+        ) { output, code, day in
             let date = day.iso8601
             // Distinct pairs per store-day: a stride through the 480 vendor × category pairs.
             let start = Int(random.next() % 480)
             for index in 0..<pairsPerDay {
                 let pair = (start + index * 37) % 480
                 let cents = 5_000 + Int(random.next() % 200_000)
-                output.write("\(code),\(date),V\(pair / 6),Vendor \(pair / 6),\(categories[pair % 6]),\(Format.cents(cents)),\(1 + random.next() % 5)\n")
+                output.write(
+                    "\(code),\(date),V\(pair / 6),Vendor \(pair / 6),\(categories[pair % 6]),\(Format.cents(cents)),\(1 + random.next() % 5)\n"
+                )
             }
             return pairsPerDay
         }
@@ -139,7 +159,9 @@ struct MerchBench: ParsableCommand {
         let engine = KPIEngine(warehouse: warehouse, calendar: FiscalCalendar())
         guard let quarter = engine.calendar.quarter(named: "2025Q2") else { return }
         for dimension in MerchDimension.allCases {
-            try QueryTimer(repetitions: repetitions).time("merch --quarter 2025Q2 --by \(dimension.rawValue), all scopes") {
+            try QueryTimer(repetitions: repetitions).time(
+                "merch --quarter 2025Q2 --by \(dimension.rawValue), all scopes"
+            ) {
                 _ = try engine.merch(quarter: quarter, by: dimension, filter: .all, top: 10)
             }
         }

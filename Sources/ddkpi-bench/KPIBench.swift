@@ -6,7 +6,7 @@ import OutputText
 import Warehouse
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `ddkpi-bench kpi`: query time of `kpi --as-of` (all scopes) and of the full quarterly review
@@ -27,7 +27,10 @@ struct KPIBench: ParsableCommand {
     @Option(help: "Keep the synthetic warehouse in this folder, and reuse it when it is already there.")
     var keep: String?
 
-    @Option(help: "Build the warehouse in a new schema of the PostgreSQL database at this postgresql:// URL (dropped afterwards) instead of a SQLite file.")
+    @Option(
+        help:
+            "Build the warehouse in a new schema of the PostgreSQL database at this postgresql:// URL (dropped afterwards) instead of a SQLite file."
+    )
     var postgres: String?
 
     func run() throws {
@@ -44,7 +47,9 @@ struct KPIBench: ParsableCommand {
         let first = CivilDate(year: 2025 - years, month: 7, day: 1)
         let files = reuse ? [] : try SyntheticChain(stores: stores, first: first, last: last).write(to: work)
         for (path, feed) in files {
-            let outcome = FileIngestor(warehouse: warehouse, explicitFeed: feed, options: IngestOptions(rejectThreshold: 0)).ingest(path)
+            let outcome = FileIngestor(
+                warehouse: warehouse, explicitFeed: feed, options: IngestOptions(rejectThreshold: 0)
+            ).ingest(path)
             guard outcome.status == .ok else { throw BenchError("\(path): \(outcome.error ?? "failed")") }
             print("ingested \(FeedFileReader.fileName(path)): \(outcome.counts.inserted) keys")
         }
@@ -52,7 +57,9 @@ struct KPIBench: ParsableCommand {
         let engine = KPIEngine(warehouse: warehouse, calendar: FiscalCalendar())
         guard let quarter = engine.calendar.quarter(named: "2025Q2") else { return }
         let timer = QueryTimer(repetitions: repetitions)
-        try timer.time("kpi --as-of 2025-06-15, all scopes") { _ = try engine.kpi(asOf: CivilDate(year: 2025, month: 6, day: 15), filter: .all) }
+        try timer.time("kpi --as-of 2025-06-15, all scopes") {
+            _ = try engine.kpi(asOf: CivilDate(year: 2025, month: 6, day: 15), filter: .all)
+        }
         try timer.time("review --quarter 2025Q2, all scopes") { _ = try engine.review(quarter: quarter, filter: .all) }
     }
 }
@@ -70,7 +77,8 @@ struct SyntheticChain {
             ("stores.csv", .stores, "code,name,region\n"), ("goals.csv", .goals, "period,scope,metric,target\n"),
             ("sales_audit.csv", .salesAudit, "Store,Date,Net Sales,Transactions,Items,CCP %,GP %\n"),
             ("credit.csv", .creditApps, "Store,Date\n"), ("crm_intakes.csv", .crmIntakes, "Store,Date\n"),
-            ("birdeye.csv", .birdeyeReviews, "Store,Review Date\n"), ("calls.csv", .outboundCalls, "Store,Week Of,Mon,Tue,Wed,Thu,Fri,Sat,Sun\n"),
+            ("birdeye.csv", .birdeyeReviews, "Store,Review Date\n"),
+            ("calls.csv", .outboundCalls, "Store,Week Of,Mon,Tue,Wed,Thu,Fri,Sat,Sun\n"),
         ]
         var files: [String: TextOutput] = [:]
         for (name, _, header) in outputs {
@@ -79,13 +87,16 @@ struct SyntheticChain {
             files[name] = output
         }
         func write(_ name: String, _ line: String) { files[name]?.write(line + "\n") }
-        for (index, code) in codes.enumerated() { write("stores.csv", "\(code),Store \(index + 1),Region \(index % 4)") }
+        for (index, code) in codes.enumerated() {
+            write("stores.csv", "\(code),Store \(index + 1),Region \(index % 4)")
+        }
         var month = CivilDate(year: first.year, month: first.month, day: 1)
         while month <= last {
             let period = String(month.iso8601.prefix(7))
-            for (metric, target) in [("totalSales", 250_000.0), ("avgAds", 330), ("upt", 1.55), ("ccpPct", 0.42), ("gpPct", 0.52),
-                                     ("creditApps", 36), ("birdeyeReviews", 20), ("guestCapture", 52), ("outboundCalls", 165)]
-            {
+            for (metric, target) in [
+                ("totalSales", 250_000.0), ("avgAds", 330), ("upt", 1.55), ("ccpPct", 0.42), ("gpPct", 0.52),
+                ("creditApps", 36), ("birdeyeReviews", 20), ("guestCapture", 52), ("outboundCalls", 165),
+            ] {
                 write("goals.csv", "\(period),global,\(metric),\(target)")
             }
             month = month.adding(days: CivilDate.daysIn(month: month.month, year: month.year))
@@ -95,17 +106,23 @@ struct SyntheticChain {
             for code in codes {
                 let transactions = 10 + Int(random.next() % 30)
                 let items = transactions + Int(random.next() % UInt64(transactions))
-                write("sales_audit.csv", "\(code),\(day.iso8601),\(transactions * 330),\(transactions),\(items),0.\(40 + random.next() % 20),0.5")
+                write(
+                    "sales_audit.csv",
+                    "\(code),\(day.iso8601),\(transactions * 330),\(transactions),\(items),0.\(40 + random.next() % 20),0.5"
+                )
                 for _ in 0..<(random.next() % 3) { write("credit.csv", "\(code),\(day.iso8601)") }
                 for _ in 0..<(random.next() % 4) { write("crm_intakes.csv", "\(code),\(day.iso8601)") }
                 if random.next() % 2 == 0 { write("birdeye.csv", "\(code),\(day.iso8601)") }
                 if day.weekdayIndex == 0 {
-                    write("calls.csv", "\(code),\(day.iso8601)," + (0..<7).map { _ in String(random.next() % 9) }.joined(separator: ","))
+                    write(
+                        "calls.csv",
+                        "\(code),\(day.iso8601),"
+                            + (0..<7).map { _ in String(random.next() % 9) }.joined(separator: ","))
                 }
             }
             day = day.adding(days: 1)
         }
-        files.values.forEach { $0.flush() }
+        for file in files.values { file.flush() }
         return outputs.map { (folder + "/" + $0.0, $0.1) }
     }
 }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Wall time and peak RSS of one child process (`posix_spawnp` + `wait4`).
@@ -19,7 +19,7 @@ struct Measurement {
         posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         let started = Clock.now()
         var pid: pid_t = 0
         let status = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
@@ -44,7 +44,9 @@ struct Measurement {
         var peak = Int(usage.ru_maxrss)
         // A child that reports its own VmHWM is believed over wait4's ru_maxrss, which includes
         // the pages of this (Foundation-linked) parent that the child inherited until exec.
-        if let range = text.range(of: " peakRSSKiB=") ?? text.range(of: "peakRSSKiB="), let own = Int(text[range.upperBound...]) {
+        if let range = text.range(of: " peakRSSKiB=") ?? text.range(of: "peakRSSKiB="),
+            let own = Int(text[range.upperBound...])
+        {
             peak = own
             text = String(text[..<range.lowerBound])
         }
@@ -121,7 +123,8 @@ enum Format {
         let scaled = Int((value * scale).rounded())
         let whole = scaled / Int(scale)
         let fraction = String(abs(scaled) % Int(scale))
-        return places == 0 ? String(whole) : "\(whole).\(String(repeating: "0", count: places - fraction.count))\(fraction)"
+        return places == 0
+            ? String(whole) : "\(whole).\(String(repeating: "0", count: places - fraction.count))\(fraction)"
     }
 
     static func thousands(_ value: Int) -> String {

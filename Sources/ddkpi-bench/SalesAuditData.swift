@@ -60,7 +60,8 @@ struct SalesAuditData {
         try writer.writeRow(Self.header.map { .string($0) })
         try forEachRecord { record in
             try writer.writeRow([
-                .string(record.store), .date(record.date), .money(record.netSales), .number(Double(record.transactions)),
+                .string(record.store), .date(record.date), .money(record.netSales),
+                .number(Double(record.transactions)),
                 .number(Double(record.items)), .percent(record.ccp), .percent(record.gp), .string(record.associate),
                 record.notes.map { .string($0) } ?? .empty,
             ])

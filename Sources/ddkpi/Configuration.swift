@@ -44,7 +44,8 @@ struct Configuration {
         do {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
-            throw ConfigurationError("\(file) line \(error.source.begin.line), column \(error.source.begin.column): \(error.description)")
+            throw ConfigurationError(
+                "\(file) line \(error.source.begin.line), column \(error.source.begin.column): \(error.description)")
         }
         return try Configuration(table: table, file: file)
     }
@@ -81,27 +82,41 @@ struct Configuration {
                 guard let feeds = value?.table else { throw fail(key, "a table of feeds") }
                 for feedName in feeds.keys {
                     guard let feed = FeedID(rawValue: feedName), let fields = feeds[feedName]?.table else {
-                        throw fail("aliases.\(feedName)", "a feed id (\(FeedID.allCases.map(\.rawValue).joined(separator: ", "))) with a table of fields")
+                        throw fail(
+                            "aliases.\(feedName)",
+                            "a feed id (\(FeedID.allCases.map(\.rawValue).joined(separator: ", "))) with a table of fields"
+                        )
                     }
                     for fieldName in fields.keys {
                         guard let field = CanonicalField(name: fieldName),
-                              let names = fields[fieldName]?.array?.compactMap({ $0.string })
-                        else { throw fail("aliases.\(feedName).\(fieldName)", "a canonical field name with a list of header strings") }
+                            let names = fields[fieldName]?.array?.compactMap({ $0.string })
+                        else {
+                            throw fail(
+                                "aliases.\(feedName).\(fieldName)",
+                                "a canonical field name with a list of header strings")
+                        }
                         feedOptions.extraAliases[feed, default: [:]][field, default: []].append(contentsOf: names)
                     }
                 }
             case "freshness":
                 guard let feeds = value?.table else { throw fail(key, "a table of feed ids and days") }
                 for feedName in feeds.keys {
-                    guard let feed = FeedID(rawValue: feedName), FeedID.dataFeeds.contains(feed), let days = feeds[feedName]?.int, days >= 0 else {
-                        throw fail("freshness.\(feedName)", "a feed id (\(FeedID.dataFeeds.map(\.rawValue).joined(separator: ", "))) with a whole number of days")
+                    guard let feed = FeedID(rawValue: feedName), FeedID.dataFeeds.contains(feed),
+                        let days = feeds[feedName]?.int, days >= 0
+                    else {
+                        throw fail(
+                            "freshness.\(feedName)",
+                            "a feed id (\(FeedID.dataFeeds.map(\.rawValue).joined(separator: ", "))) with a whole number of days"
+                        )
                     }
                     freshness.thresholds[feed] = days
                 }
             case "file_patterns":
                 guard let feeds = value?.table else { throw fail(key, "a table of feeds") }
                 for feedName in feeds.keys {
-                    guard let feed = FeedID(rawValue: feedName), let tokens = feeds[feedName]?.array?.compactMap({ $0.string }) else {
+                    guard let feed = FeedID(rawValue: feedName),
+                        let tokens = feeds[feedName]?.array?.compactMap({ $0.string })
+                    else {
                         throw fail("file_patterns.\(feedName)", "a feed id with a list of file-name tokens")
                     }
                     namePatterns += tokens.map { ($0.lowercased(), feed) }

@@ -5,7 +5,7 @@ import SheetDump
 import SheetStream
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The `ddkpi` command line: turns nightly retail exports into KPIs (see README and SPEC section 8).
@@ -15,8 +15,10 @@ struct DDKPI: ParsableCommand {
         commandName: "ddkpi",
         abstract: "Ingest retail exports (XLSX/CSV) into a SQLite warehouse and report KPIs against goals.",
         subcommands: [
-            StoresCommand.self, GoalsCommand.self, IngestCommand.self, MigrateCommand.self, RunsCommand.self, KPICommand.self,
-            ReviewCommand.self, EmployeesCommand.self, MerchCommand.self, RollupsCommand.self, StatusCommand.self, HistoryCommand.self, SheetsCommand.self, DumpCommand.self,
+            StoresCommand.self, GoalsCommand.self, IngestCommand.self, MigrateCommand.self, RunsCommand.self,
+            KPICommand.self,
+            ReviewCommand.self, EmployeesCommand.self, MerchCommand.self, RollupsCommand.self, StatusCommand.self,
+            HistoryCommand.self, SheetsCommand.self, DumpCommand.self,
         ]
     )
 
@@ -52,7 +54,9 @@ struct DDKPI: ParsableCommand {
             let message = Self.message(for: error)
             Diagnostics.error(message)
             let full = fullMessage(for: error)
-            if full.hasPrefix("Error: \(message)\n") { Diagnostics.raw(String(full.dropFirst("Error: \(message)\n".count)) + "\n") }
+            if full.hasPrefix("Error: \(message)\n") {
+                Diagnostics.raw(String(full.dropFirst("Error: \(message)\n".count)) + "\n")
+            }
             Glibc.exit(ExitStatus.usage)
         }
     }

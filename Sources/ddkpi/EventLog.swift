@@ -4,7 +4,7 @@ import Logging
 import OutputText
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How `ingest` and `status` log: `text` (the human lines they always print) or `json` (one
@@ -64,7 +64,10 @@ struct JSONLineLogHandler: LogHandler {
         let (level, message, explicit) = (event.level, event.message, event.metadata)
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        var fields = [("ts", "\"\(formatter.string(from: Date()))\""), ("level", "\"\(level.rawValue)\""), ("event", Self.quoted("\(message)"))]
+        var fields = [
+            ("ts", "\"\(formatter.string(from: Date()))\""), ("level", "\"\(level.rawValue)\""),
+            ("event", Self.quoted("\(message)")),
+        ]
         let merged = metadata.merging(explicit ?? [:]) { $1 }
         for key in merged.keys.sorted() {
             if let value = merged[key] { fields.append((key, Self.json(value))) }
@@ -83,7 +86,9 @@ struct JSONLineLogHandler: LogHandler {
             return quoted(value.description)
         case .array(let values): return "[" + values.map(json).joined(separator: ",") + "]"
         case .dictionary(let values):
-            return "{" + values.keys.sorted().compactMap { key in values[key].map { quoted(key) + ":" + json($0) } }.joined(separator: ",") + "}"
+            return "{"
+                + values.keys.sorted().compactMap { key in values[key].map { quoted(key) + ":" + json($0) } }.joined(
+                    separator: ",") + "}"
         }
     }
 

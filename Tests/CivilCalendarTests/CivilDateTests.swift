@@ -12,7 +12,9 @@ final class CivilDateTests: XCTestCase {
     }
 
     func testMonthParts() {
-        let parts = DateRange(start: CivilDate(year: 2025, month: 1, day: 30), end: CivilDate(year: 2025, month: 3, day: 2)).monthParts
+        let parts = DateRange(
+            start: CivilDate(year: 2025, month: 1, day: 30), end: CivilDate(year: 2025, month: 3, day: 2)
+        ).monthParts
         XCTAssertEqual(parts.map(\.month), ["2025-01", "2025-02", "2025-03"])
         XCTAssertEqual(parts.map(\.part.days), [2, 28, 2])
     }

@@ -6,7 +6,8 @@ import XCTest
 
 final class FeedReadingTests: XCTestCase {
     private let directory = StoreDirectory(stores: [
-        StoreRecord(code: "08", name: "Natick", region: "East", aliases: ["Hannoush Jewelers - Natick", "Natick Mall"]),
+        StoreRecord(
+            code: "08", name: "Natick", region: "East", aliases: ["Hannoush Jewelers - Natick", "Natick Mall"]),
         StoreRecord(code: "10", name: "Framingham", region: "East"),
     ])
 
@@ -31,74 +32,121 @@ final class FeedReadingTests: XCTestCase {
         XCTAssertEqual(
             records,
             [
-                .salesAudit(SalesAuditRecord(store: "08", date: day(14), figures: SalesFigures(totalSalesCents: 123_450, totalTransactions: 10, totalItems: 25, ccpPctMillionths: 452_000, gpPctMillionths: 510_000))),
-                .salesAudit(SalesAuditRecord(store: "10", date: day(14), figures: SalesFigures(totalSalesCents: -2000, totalTransactions: 1, totalItems: 1, ccpPctMillionths: 500_000, gpPctMillionths: 500_000))),
-                .salesAudit(SalesAuditRecord(store: "08", date: day(15), figures: SalesFigures(totalSalesCents: 10_000, totalTransactions: 4, totalItems: 4, ccpPctMillionths: nil, gpPctMillionths: nil))),
-                .salesAudit(SalesAuditRecord(store: "08", date: day(16), figures: SalesFigures(totalSalesCents: 5000, totalTransactions: 2, totalItems: 3, ccpPctMillionths: 400_000, gpPctMillionths: 450_000))),
+                .salesAudit(
+                    SalesAuditRecord(
+                        store: "08", date: day(14),
+                        figures: SalesFigures(
+                            totalSalesCents: 123_450, totalTransactions: 10, totalItems: 25, ccpPctMillionths: 452_000,
+                            gpPctMillionths: 510_000))),
+                .salesAudit(
+                    SalesAuditRecord(
+                        store: "10", date: day(14),
+                        figures: SalesFigures(
+                            totalSalesCents: -2000, totalTransactions: 1, totalItems: 1, ccpPctMillionths: 500_000,
+                            gpPctMillionths: 500_000))),
+                .salesAudit(
+                    SalesAuditRecord(
+                        store: "08", date: day(15),
+                        figures: SalesFigures(
+                            totalSalesCents: 10_000, totalTransactions: 4, totalItems: 4, ccpPctMillionths: nil,
+                            gpPctMillionths: nil))),
+                .salesAudit(
+                    SalesAuditRecord(
+                        store: "08", date: day(16),
+                        figures: SalesFigures(
+                            totalSalesCents: 5000, totalTransactions: 2, totalItems: 3, ccpPctMillionths: 400_000,
+                            gpPctMillionths: 450_000))),
             ])
-        XCTAssertEqual(result.rejects.map(\.description), [
-            "sales_audit_small.csv!sales_audit_small row 11, column A (Store #): \"99\" is not a known store code (99)",
-            "sales_audit_small.csv!sales_audit_small row 12, column C (Net Sales): \"12.3x4\" is not a number",
-        ])
+        XCTAssertEqual(
+            result.rejects.map(\.description),
+            [
+                "sales_audit_small.csv!sales_audit_small row 11, column A (Store #): \"99\" is not a known store code (99)",
+                "sales_audit_small.csv!sales_audit_small row 12, column C (Net Sales): \"12.3x4\" is not a number",
+            ])
         XCTAssertEqual(result.warnings.count, 1, "UPT 9 given where 4/4 = 1 is recomputed; ADS within 1%")
-        XCTAssertTrue(result.warnings[0].contains("row 7: given UPT 9 is more than 1% off the recomputed 1"), result.warnings[0])
+        XCTAssertTrue(
+            result.warnings[0].contains("row 7: given UPT 9 is more than 1% off the recomputed 1"), result.warnings[0])
     }
 
     func testCreditApplicationsAreCountedPerStoreAndDay() throws {
         let (result, records) = try read("credit_small.csv", as: .creditApps)
         XCTAssertEqual(result.read, 3)
-        XCTAssertEqual(records, [
-            .creditApplications(DailyCountRecord(store: "08", date: day(14), count: 2)),
-            .creditApplications(DailyCountRecord(store: "10", date: day(15), count: 1)),
-        ])
+        XCTAssertEqual(
+            records,
+            [
+                .creditApplications(DailyCountRecord(store: "08", date: day(14), count: 2)),
+                .creditApplications(DailyCountRecord(store: "10", date: day(15), count: 1)),
+            ])
     }
 
     func testCRMIntakesResolveCompanyNamesAndRejectUnknownOnes() throws {
         let (result, records) = try read("crm_intakes_small.csv", as: .crmIntakes)
-        XCTAssertEqual(records, [
-            .crmIntakes(DailyCountRecord(store: "08", date: day(14), count: 1)),
-            .crmIntakes(DailyCountRecord(store: "10", date: day(14), count: 1)),
-        ])
+        XCTAssertEqual(
+            records,
+            [
+                .crmIntakes(DailyCountRecord(store: "08", date: day(14), count: 1)),
+                .crmIntakes(DailyCountRecord(store: "10", date: day(14), count: 1)),
+            ])
         XCTAssertEqual(result.rejects.first?.reason, "is not a known store name or alias")
         XCTAssertEqual(result.rejects.first?.column, "A")
     }
 
     func testReviewsPerReviewAggregateToWeeksWithDailyCounts() throws {
         let (_, records) = try read("birdeye_reviews_small.csv", as: .birdeyeReviews)
-        XCTAssertEqual(records, [
-            .birdeyeReviews(WeeklyCountRecord(store: "08", weekStart: day(14), total: 2, dailyCounts: [1, 0, 0, 0, 0, 0, 1])),
-            .birdeyeReviews(WeeklyCountRecord(store: "10", weekStart: day(21), total: 1, dailyCounts: [1, 0, 0, 0, 0, 0, 0])),
-        ])
+        XCTAssertEqual(
+            records,
+            [
+                .birdeyeReviews(
+                    WeeklyCountRecord(store: "08", weekStart: day(14), total: 2, dailyCounts: [1, 0, 0, 0, 0, 0, 1])),
+                .birdeyeReviews(
+                    WeeklyCountRecord(store: "10", weekStart: day(21), total: 1, dailyCounts: [1, 0, 0, 0, 0, 0, 0])),
+            ])
     }
 
     func testWeeklyReviewSummariesNormaliseTheWeekStart() throws {
         let (_, records) = try read("birdeye_weekly_small.csv", as: .birdeyeReviews)
-        XCTAssertEqual(records, [.birdeyeReviews(WeeklyCountRecord(store: "08", weekStart: day(14), total: 7, dailyCounts: nil))])
+        XCTAssertEqual(
+            records, [.birdeyeReviews(WeeklyCountRecord(store: "08", weekStart: day(14), total: 7, dailyCounts: nil))])
     }
 
     func testCallsFromWeekdayColumnsAndFromACallLog() throws {
         let (_, weekly) = try read("calls_weekly_small.csv", as: .outboundCalls)
-        XCTAssertEqual(weekly, [
-            .outboundCalls(WeeklyCountRecord(store: "08", weekStart: day(14), total: 28, dailyCounts: [1, 2, 3, 4, 5, 6, 7])),
-            // "Week Starting" 2025-07-16 (a Wednesday) is the week of Monday 07-14: its Monday column
-            // is 07-14 and its Sunday 07-20 (SPEC section 4); no count moves to another week.
-            .outboundCalls(WeeklyCountRecord(store: "10", weekStart: day(14), total: 3, dailyCounts: [1, 0, 0, 0, 0, 0, 2])),
-        ])
+        XCTAssertEqual(
+            weekly,
+            [
+                .outboundCalls(
+                    WeeklyCountRecord(store: "08", weekStart: day(14), total: 28, dailyCounts: [1, 2, 3, 4, 5, 6, 7])),
+                // "Week Starting" 2025-07-16 (a Wednesday) is the week of Monday 07-14: its Monday column
+                // is 07-14 and its Sunday 07-20 (SPEC section 4); no count moves to another week.
+                .outboundCalls(
+                    WeeklyCountRecord(store: "10", weekStart: day(14), total: 3, dailyCounts: [1, 0, 0, 0, 0, 0, 2])),
+            ])
         let (_, log) = try read("calls_log_small.csv", as: .outboundCalls)
-        XCTAssertEqual(log, [.outboundCalls(WeeklyCountRecord(store: "08", weekStart: day(14), total: 2, dailyCounts: [1, 0, 0, 0, 0, 0, 1]))])
+        XCTAssertEqual(
+            log,
+            [
+                .outboundCalls(
+                    WeeklyCountRecord(store: "08", weekStart: day(14), total: 2, dailyCounts: [1, 0, 0, 0, 0, 0, 1]))
+            ])
     }
 
     func testSundayWeeksFromConfiguration() throws {
-        let (_, records) = try read("birdeye_reviews_small.csv", as: .birdeyeReviews, options: FeedOptions(weekStart: 6))
-        XCTAssertEqual(records.first, .birdeyeReviews(WeeklyCountRecord(store: "08", weekStart: day(13), total: 1, dailyCounts: [0, 1, 0, 0, 0, 0, 0])))
+        let (_, records) = try read(
+            "birdeye_reviews_small.csv", as: .birdeyeReviews, options: FeedOptions(weekStart: 6))
+        XCTAssertEqual(
+            records.first,
+            .birdeyeReviews(
+                WeeklyCountRecord(store: "08", weekStart: day(13), total: 1, dailyCounts: [0, 1, 0, 0, 0, 0, 0])))
     }
 
     func testTextOver4KiBIsARejectAndRejectsShowOnlyTheStartOfAValue() throws {
         let folder = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let long = String(repeating: "x", count: 5000)
-        let path = try TestPaths.write(Array("Code,Name,Region\n08,Natick,East\n10,\(long),East\n".utf8), named: "stores.csv", in: folder)
-        let reader = FeedFileReader(definition: FeedCatalog.definition(.stores), directory: directory, options: FeedOptions())
+        let path = try TestPaths.write(
+            Array("Code,Name,Region\n08,Natick,East\n10,\(long),East\n".utf8), named: "stores.csv", in: folder)
+        let reader = FeedFileReader(
+            definition: FeedCatalog.definition(.stores), directory: directory, options: FeedOptions())
         var records: [FeedRecord] = []
         let result = try reader.read(try SpreadsheetFile.open(path: path)) { records.append($0) }
         XCTAssertEqual(records.count, 1)
@@ -111,22 +159,32 @@ final class FeedReadingTests: XCTestCase {
 
     /// Issue 20: feeds read worksheets only; a chart sheet listed first is passed over.
     func testAChartSheetListedFirstIsPassedOver() throws {
-        let reader = FeedFileReader(definition: FeedCatalog.definition(.stores), directory: directory, options: FeedOptions())
+        let reader = FeedFileReader(
+            definition: FeedCatalog.definition(.stores), directory: directory, options: FeedOptions())
         var records: [FeedRecord] = []
-        let result = try reader.read(try SpreadsheetFile.open(path: TestPaths.fixture("chartsheet_first.xlsx"))) { records.append($0) }
+        let result = try reader.read(try SpreadsheetFile.open(path: TestPaths.fixture("chartsheet_first.xlsx"))) {
+            records.append($0)
+        }
         XCTAssertEqual(result.sheet, "Data")
         XCTAssertEqual(records, [.store(StoreRecord(code: "08", name: "Natick", region: "East"))])
     }
 
     func testStoresAndGoals() throws {
         let (_, stores) = try read("stores_small.csv", as: .stores)
-        XCTAssertEqual(stores.first, .store(StoreRecord(code: "08", name: "Natick", region: "East", aliases: ["Hannoush Jewelers - Natick", "Natick Mall"])))
+        XCTAssertEqual(
+            stores.first,
+            .store(
+                StoreRecord(
+                    code: "08", name: "Natick", region: "East", aliases: ["Hannoush Jewelers - Natick", "Natick Mall"]))
+        )
         let (result, goals) = try read("goals_small.csv", as: .goals)
-        XCTAssertEqual(goals, [
-            .goal(GoalRecord(period: "2025-07", scope: "global", metric: "totalSales", target: 100_000, date: nil)),
-            .goal(GoalRecord(period: "2025-07", scope: "08", metric: "totalSales", target: 150_000, date: nil)),
-            .goal(GoalRecord(period: "2025-07", scope: "08", metric: "totalSales", target: 5000, date: day(14))),
-        ])
+        XCTAssertEqual(
+            goals,
+            [
+                .goal(GoalRecord(period: "2025-07", scope: "global", metric: "totalSales", target: 100_000, date: nil)),
+                .goal(GoalRecord(period: "2025-07", scope: "08", metric: "totalSales", target: 150_000, date: nil)),
+                .goal(GoalRecord(period: "2025-07", scope: "08", metric: "totalSales", target: 5000, date: day(14))),
+            ])
         XCTAssertEqual(result.rejected, 2)
         XCTAssertTrue(result.rejects[0].reason.hasPrefix("is not a metric"))
     }
@@ -144,7 +202,9 @@ final class FeedReadingTests: XCTestCase {
     }
 
     func testForALogTheMissingHeaderErrorCountsTheColumnsItSawButNeverQuotesThem() throws {
-        XCTAssertThrowsError(try read("credit_small.csv", as: .salesAudit, options: FeedOptions(errorsQuoteCells: false))) { error in
+        XCTAssertThrowsError(
+            try read("credit_small.csv", as: .salesAudit, options: FeedOptions(errorsQuoteCells: false))
+        ) { error in
             XCTAssertTrue("\(error)".contains("no sales-audit header row in the first 30 rows"), "\(error)")
             XCTAssertTrue("\(error)".hasSuffix("; saw a row of 3 columns"), "\(error)")
             XCTAssertFalse("\(error)".contains("Applicant"), "\(error)")
@@ -154,8 +214,10 @@ final class FeedReadingTests: XCTestCase {
     func testRaggedCSVRowsAreRejects() throws {
         let directoryURL = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directoryURL) }
-        let path = try TestPaths.write(Array("Store,Date\n08,2025-07-14\n08,2025-07-15,extra\n".utf8), named: "credit.csv", in: directoryURL)
-        let reader = FeedFileReader(definition: FeedCatalog.definition(.creditApps), directory: directory, options: FeedOptions())
+        let path = try TestPaths.write(
+            Array("Store,Date\n08,2025-07-14\n08,2025-07-15,extra\n".utf8), named: "credit.csv", in: directoryURL)
+        let reader = FeedFileReader(
+            definition: FeedCatalog.definition(.creditApps), directory: directory, options: FeedOptions())
         let result = try reader.read(try SpreadsheetFile.open(path: path)) { _ in }
         XCTAssertEqual(result.rejects.map(\.reason), ["has 3 fields, but the header row has 2"])
         XCTAssertEqual(result.rejects.first?.row, 3)
@@ -163,7 +225,9 @@ final class FeedReadingTests: XCTestCase {
 }
 
 final class FeedDetectorTests: XCTestCase {
-    private func detect(_ name: String, _ content: String, explicit: FeedID? = nil, options: FeedOptions = FeedOptions()) throws -> FeedID {
+    private func detect(
+        _ name: String, _ content: String, explicit: FeedID? = nil, options: FeedOptions = FeedOptions()
+    ) throws -> FeedID {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = try TestPaths.write(Array(content.utf8), named: name, in: directory)
@@ -185,7 +249,8 @@ final class FeedDetectorTests: XCTestCase {
 
     func testAmbiguousOrUnknownFilesAreErrorsNeverGuesses() {
         XCTAssertThrowsError(try detect("export.csv", "Store,Date,Amount\n08,2025-07-14,3\n")) { error in
-            XCTAssertTrue("\(error)".contains("cannot tell which feed this is; headers seen: Store, Date, Amount"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".contains("cannot tell which feed this is; headers seen: Store, Date, Amount"), "\(error)")
             XCTAssertTrue("\(error)".contains("--feed"), "\(error)")
         }
     }
@@ -193,7 +258,10 @@ final class FeedDetectorTests: XCTestCase {
     func testForALogAnUndetectableFileWithoutHeadersIsDescribedByItsColumnCount() {
         let options = FeedOptions(errorsQuoteCells: false)
         XCTAssertThrowsError(try detect("export.csv", "Yara Patel,yara@example.com,,3\n", options: options)) { error in
-            XCTAssertTrue("\(error)".hasPrefix("export.csv: cannot tell which feed this is; saw a row of 4 columns. Name it with --feed ("), "\(error)")
+            XCTAssertTrue(
+                "\(error)".hasPrefix(
+                    "export.csv: cannot tell which feed this is; saw a row of 4 columns. Name it with --feed ("),
+                "\(error)")
             XCTAssertFalse("\(error)".contains("Yara") || "\(error)".contains("example.com"), "\(error)")
         }
         XCTAssertThrowsError(try detect("export.csv", "x\n", options: options)) { error in

@@ -13,9 +13,10 @@ final class NormalizerTests: XCTestCase {
     private func store(_ cell: Cell) -> String? { try? directory.resolve(cell).get() }
 
     func testStoreCodesFromEverySpecForm() {
-        for cell: Cell in [.number(8), .number(8.0), .string("8"), .string("8.0"), .string("08"), .string("Store 08"),
-                           .string("#8"), .string("08 - Natick"), .string("Store 8 Natick"), .string(" store #8 ")]
-        {
+        for cell: Cell in [
+            .number(8), .number(8.0), .string("8"), .string("8.0"), .string("08"), .string("Store 08"),
+            .string("#8"), .string("08 - Natick"), .string("Store 8 Natick"), .string(" store #8 "),
+        ] {
             XCTAssertEqual(store(cell), "08", "\(cell)")
         }
         XCTAssertEqual(store(.string("108")), "108")
@@ -59,9 +60,13 @@ final class NormalizerTests: XCTestCase {
         XCTAssertEqual(try ValueNormalizer.money(.string(".5")).get(), 50)
         XCTAssertEqual(try ValueNormalizer.money(.number(251_137.91)).get(), 25_113_791)
         XCTAssertEqual(try ValueNormalizer.money(.number(1e-5)).get(), 0)
-        XCTAssertEqual(ValueNormalizer.money(.number(1e20)), .failure(.invalid("is out of range (at most 10,000,000,000,000 in magnitude)")))
+        XCTAssertEqual(
+            ValueNormalizer.money(.number(1e20)),
+            .failure(.invalid("is out of range (at most 10,000,000,000,000 in magnitude)")))
         XCTAssertEqual(ValueNormalizer.money(.string("e5")), .failure(.invalid("is not a number")))
-        XCTAssertEqual(ValueNormalizer.money(.string("99999999999999999")), .failure(.invalid("is out of range (at most 10,000,000,000,000 in magnitude)")))
+        XCTAssertEqual(
+            ValueNormalizer.money(.string("99999999999999999")),
+            .failure(.invalid("is out of range (at most 10,000,000,000,000 in magnitude)")))
         XCTAssertEqual(ValueNormalizer.percent(.string("99999999999999999.5")), .failure(.invalid("is not a percent")))
         XCTAssertEqual(FixedPoint.scaled(text: "5.", digits: 2), 500)
         XCTAssertEqual(FixedPoint.scaled(text: "0.0001", digits: 2), 0)
@@ -76,7 +81,9 @@ final class NormalizerTests: XCTestCase {
         for _ in 0..<20_000 {
             let units = Int64.random(in: -10_000_000_000...10_000_000_000, using: &generator)
             let thousandths = units * 10 + Int64.random(in: -9...9, using: &generator)
-            let text = (thousandths < 0 ? "-" : "") + "\(abs(thousandths) / 1000).\(String(format: "%03lld", abs(thousandths) % 1000))"
+            let text =
+                (thousandths < 0 ? "-" : "")
+                + "\(abs(thousandths) / 1000).\(String(format: "%03lld", abs(thousandths) % 1000))"
             let expected = thousandths >= 0 ? (thousandths + 5) / 10 : -((-thousandths + 5) / 10)
             XCTAssertEqual(FixedPoint.scaled(text: text, digits: 2), expected, text)
             guard let value = Double(text) else { return XCTFail(text) }
@@ -103,14 +110,17 @@ final class NormalizerTests: XCTestCase {
         XCTAssertEqual(date(.date(CellDateTime(year: 2025, month: 7, day: 15, hour: 13)!)), expected)
         XCTAssertEqual(date(.number(45_853)), expected)
         XCTAssertEqual(date(.number(44_391), .date1904), expected)
-        for text in ["2025-07-15", "7/15/2025", "07/15/25", "15-Jul-2025", "Jul 15, 2025", "July 15, 2025",
-                     "2025-07-15 13:45", "2025-07-15T13:45:07", "7/15/2025 1:43 PM", "7/15/2025 13:45:07",
-                     "15 Jul 2025", "Jul 15 2025 12:00 AM"]
-        {
+        for text in [
+            "2025-07-15", "7/15/2025", "07/15/25", "15-Jul-2025", "Jul 15, 2025", "July 15, 2025",
+            "2025-07-15 13:45", "2025-07-15T13:45:07", "7/15/2025 1:43 PM", "7/15/2025 13:45:07",
+            "15 Jul 2025", "Jul 15 2025 12:00 AM",
+        ] {
             XCTAssertEqual(date(.string(text)), expected, text)
         }
         XCTAssertNil(date(.string("15/7/2025")), "day-first only when configured")
-        XCTAssertEqual(try ValueNormalizer.date(.string("15/7/2025"), parser: DateText(dayFirst: true), dateSystem: .date1900).get(), expected)
+        XCTAssertEqual(
+            try ValueNormalizer.date(.string("15/7/2025"), parser: DateText(dayFirst: true), dateSystem: .date1900)
+                .get(), expected)
         XCTAssertNil(date(.string("2025-02-30")))
         XCTAssertNil(date(.string("7/15/2025 25:00")))
         XCTAssertNil(date(.string("soon")))
@@ -142,7 +152,10 @@ final class NormalizerTests: XCTestCase {
     func testConfigAliasesThatNameAnotherFieldAreRefused() {
         let clash = FeedOptions(extraAliases: [.salesAudit: [.totalItems: ["NET_SALES"]]])
         XCTAssertThrowsError(try clash.validate()) { error in
-            XCTAssertEqual("\(error)", "alias \"NET_SALES\" for sales-audit field totalItems reads as \"netsales\", which already names field totalSales")
+            XCTAssertEqual(
+                "\(error)",
+                "alias \"NET_SALES\" for sales-audit field totalItems reads as \"netsales\", which already names field totalSales"
+            )
         }
         let fine = FeedOptions(extraAliases: [.salesAudit: [.totalSales: ["Net Revenue", "Net Sales"]]])
         XCTAssertNoThrow(try fine.validate())
@@ -151,9 +164,15 @@ final class NormalizerTests: XCTestCase {
 
     func testWeekStarts() {
         let options = FeedOptions()
-        XCTAssertEqual(CivilDate(year: 2025, month: 7, day: 20).weekStart(on: options.weekStart), CivilDate(year: 2025, month: 7, day: 14))
-        XCTAssertEqual(CivilDate(year: 2025, month: 7, day: 14).weekStart(on: options.weekStart), CivilDate(year: 2025, month: 7, day: 14))
+        XCTAssertEqual(
+            CivilDate(year: 2025, month: 7, day: 20).weekStart(on: options.weekStart),
+            CivilDate(year: 2025, month: 7, day: 14))
+        XCTAssertEqual(
+            CivilDate(year: 2025, month: 7, day: 14).weekStart(on: options.weekStart),
+            CivilDate(year: 2025, month: 7, day: 14))
         let sunday = FeedOptions(weekStart: 6)
-        XCTAssertEqual(CivilDate(year: 2025, month: 7, day: 15).weekStart(on: sunday.weekStart), CivilDate(year: 2025, month: 7, day: 13))
+        XCTAssertEqual(
+            CivilDate(year: 2025, month: 7, day: 15).weekStart(on: sunday.weekStart),
+            CivilDate(year: 2025, month: 7, day: 13))
     }
 }

@@ -1,6 +1,7 @@
 import CivilCalendar
-@testable import KPI
 import XCTest
+
+@testable import KPI
 
 final class CalendarTests: XCTestCase {
     private func date(_ y: Int, _ m: Int, _ d: Int) -> CivilDate { CivilDate(year: y, month: m, day: d) }
@@ -9,17 +10,23 @@ final class CalendarTests: XCTestCase {
     func testToDatePeriodsWithMondayWeeksAndJanuaryYears() {
         let periods = FiscalCalendar().toDate(date(2025, 7, 15))
         XCTAssertEqual(periods.map(\.label), ["WTD", "MTD", "QTD", "YTD"])
-        XCTAssertEqual(periods.map(\.range), [
-            range(date(2025, 7, 14), date(2025, 7, 15)), range(date(2025, 7, 1), date(2025, 7, 15)),
-            range(date(2025, 7, 1), date(2025, 7, 15)), range(date(2025, 1, 1), date(2025, 7, 15)),
-        ])
+        XCTAssertEqual(
+            periods.map(\.range),
+            [
+                range(date(2025, 7, 14), date(2025, 7, 15)), range(date(2025, 7, 1), date(2025, 7, 15)),
+                range(date(2025, 7, 1), date(2025, 7, 15)), range(date(2025, 1, 1), date(2025, 7, 15)),
+            ])
     }
 
     func testWeekBoundariesAndSundayWeeks() {
         XCTAssertEqual(FiscalCalendar().toDate(date(2025, 7, 14))[0].range, range(date(2025, 7, 14), date(2025, 7, 14)))
         XCTAssertEqual(FiscalCalendar().toDate(date(2025, 7, 20))[0].range, range(date(2025, 7, 14), date(2025, 7, 20)))
-        XCTAssertEqual(FiscalCalendar(weekStart: 6).toDate(date(2025, 7, 15))[0].range, range(date(2025, 7, 13), date(2025, 7, 15)))
-        XCTAssertEqual(FiscalCalendar().toDate(date(2025, 1, 1))[0].range, range(date(2024, 12, 30), date(2025, 1, 1)), "weeks cross years")
+        XCTAssertEqual(
+            FiscalCalendar(weekStart: 6).toDate(date(2025, 7, 15))[0].range, range(date(2025, 7, 13), date(2025, 7, 15))
+        )
+        XCTAssertEqual(
+            FiscalCalendar().toDate(date(2025, 1, 1))[0].range, range(date(2024, 12, 30), date(2025, 1, 1)),
+            "weeks cross years")
     }
 
     func testFiscalYearStartingInApril() {
@@ -41,10 +48,15 @@ final class CalendarTests: XCTestCase {
     }
 
     func testLastYearPeriods() {
-        XCTAssertEqual(FiscalCalendar.lastYear(range(date(2024, 2, 1), date(2024, 2, 29))), range(date(2023, 2, 1), date(2023, 2, 28)))
-        XCTAssertEqual(FiscalCalendar.lastYear(range(date(2025, 7, 14), date(2025, 7, 15))), range(date(2024, 7, 14), date(2024, 7, 15)))
         XCTAssertEqual(
-            FiscalCalendar.lastYearWholeMonths(range(date(2025, 2, 1), date(2025, 2, 28))), range(date(2024, 2, 1), date(2024, 2, 29)),
+            FiscalCalendar.lastYear(range(date(2024, 2, 1), date(2024, 2, 29))),
+            range(date(2023, 2, 1), date(2023, 2, 28)))
+        XCTAssertEqual(
+            FiscalCalendar.lastYear(range(date(2025, 7, 14), date(2025, 7, 15))),
+            range(date(2024, 7, 14), date(2024, 7, 15)))
+        XCTAssertEqual(
+            FiscalCalendar.lastYearWholeMonths(range(date(2025, 2, 1), date(2025, 2, 28))),
+            range(date(2024, 2, 1), date(2024, 2, 29)),
             "the review's LY is the whole month a year earlier")
     }
 }

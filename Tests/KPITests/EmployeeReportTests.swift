@@ -1,10 +1,11 @@
 import CivilCalendar
 import Feeds
 import GRDB
-@testable import KPI
 import TestSupport
 import Warehouse
 import XCTest
+
+@testable import KPI
 
 /// `employees` on a small hand-made warehouse (SPEC section 9).
 final class EmployeeReportTests: XCTestCase {
@@ -14,7 +15,9 @@ final class EmployeeReportTests: XCTestCase {
     override func setUpWithError() throws {
         directory = try TestPaths.temporaryDirectory()
         warehouse = try Warehouse(path: directory.appendingPathComponent("w.sqlite").path)
-        SampleWarehouse.ingest(try file("stores.csv", "code,name,region\n08,Natick,East\n10,Framingham,East\n21,Warwick,South\n"), as: .stores, into: warehouse)
+        SampleWarehouse.ingest(
+            try file("stores.csv", "code,name,region\n08,Natick,East\n10,Framingham,East\n21,Warwick,South\n"),
+            as: .stores, into: warehouse)
     }
 
     override func tearDownWithError() throws {
@@ -33,7 +36,9 @@ final class EmployeeReportTests: XCTestCase {
         return outcome
     }
 
-    private func report(_ asOf: String, _ period: String = "MTD", filter: ScopeFilter = .all, top: Int = 10) throws -> EmployeeReport {
+    private func report(_ asOf: String, _ period: String = "MTD", filter: ScopeFilter = .all, top: Int = 10) throws
+        -> EmployeeReport
+    {
         try KPIEngine(warehouse: warehouse, calendar: FiscalCalendar())
             .employees(asOf: try XCTUnwrap(CivilDate(iso8601: asOf)), period: period, filter: filter, top: top)
     }
@@ -43,7 +48,9 @@ final class EmployeeReportTests: XCTestCase {
     }
 
     func testRankingTiesSharesAndTheChainWideList() throws {
-        try ingest("employee_daily.csv", """
+        try ingest(
+            "employee_daily.csv",
+            """
             Store #,Date,Emp #,Salesperson,Net Sales,Trans,Items,CCP %,GP %
             08,2025-07-01,0042,Ava Adams,100.00,2,3,50%,0.5
             08,2025-07-02,0042,Ava Adams,50.10,1,1,,
@@ -60,11 +67,15 @@ final class EmployeeReportTests: XCTestCase {
         // listed; 42 (not 0042) is listed with its negative total.
         XCTAssertEqual(natick.associates.map(\.employeeId), ["0042", "7", "42"])
         XCTAssertEqual(natick.associates.map(\.rank), [1, 2, 3])
-        XCTAssertEqual(natick.associates.compactMap(\.share).reduce(0, +), 1, accuracy: 1e-12, "shares of all the store's associate sales")
+        XCTAssertEqual(
+            natick.associates.compactMap(\.share).reduce(0, +), 1, accuracy: 1e-12,
+            "shares of all the store's associate sales")
         XCTAssertEqual(natick.associates[0].share ?? 0, 150.10 / 280.20, accuracy: 1e-12)
         let ava = natick.associates[0]
         XCTAssertEqual(ava.name, "Ava Adams")
-        XCTAssertEqual(ava.metrics.map(\.key), ["totalSales", "totalTransactions", "totalItems", "avgAds", "upt", "ccpPct", "gpPct", "share"])
+        XCTAssertEqual(
+            ava.metrics.map(\.key),
+            ["totalSales", "totalTransactions", "totalItems", "avgAds", "upt", "ccpPct", "gpPct", "share"])
         XCTAssertEqual(ava.metrics[0].value, 150.10)
         XCTAssertEqual(ava.metrics[3].value ?? 0, 150.10 / 3, accuracy: 1e-12)
         XCTAssertEqual(ava.metrics[5].value, 0.5, "CCP over the rows that report it")
@@ -86,13 +97,17 @@ final class EmployeeReportTests: XCTestCase {
     }
 
     func testMonthlyRowsOnlyForWholeMonthsWithoutDailyRows() throws {
-        try ingest("employee_monthly.csv", """
+        try ingest(
+            "employee_monthly.csv",
+            """
             Store,Month,Employee ID,Employee Name,Net Sales,Transactions,Units
             08,Jun 2025,0042,Ava A.,3000,30,40
             08,2025-06,7,Ben Brown,2000,20,20
             08,7/2025,0042,Ava A.,999,9,9
             """)
-        try ingest("employee_daily.csv", """
+        try ingest(
+            "employee_daily.csv",
+            """
             Store #,Date,Emp #,Salesperson,Net Sales,Trans,Items
             08,2025-06-10,7,Ben Brown,500,5,5
             08,2025-07-01,0042,Ava Adams,100,1,1
@@ -115,11 +130,15 @@ final class EmployeeReportTests: XCTestCase {
     }
 
     func testLastYearUsesTheMovedBackRangeWithTheSameRules() throws {
-        try ingest("employee_2024.csv", """
+        try ingest(
+            "employee_2024.csv",
+            """
             Store,Month,Employee ID,Employee Name,Net Sales,Transactions,Units
             08,2024-07,0042,Ava Adams,6200,62,62
             """)
-        try ingest("employee_daily.csv", """
+        try ingest(
+            "employee_daily.csv",
+            """
             Store #,Date,Emp #,Salesperson,Net Sales,Trans,Items
             08,2025-07-31,0042,Ava Adams,7000,70,70
             10,2025-07-31,0042,Ava Adams,1000,10,10
@@ -136,12 +155,15 @@ final class EmployeeReportTests: XCTestCase {
     }
 
     func testEmptyIdsAndUnknownStoresAreRejects() throws {
-        let outcome = SampleWarehouse.ingest(try file("employee_bad.csv", """
-            Store #,Date,Emp #,Net Sales,Trans,Items
-            08,2025-07-01,,100,1,1
-            99,2025-07-01,5,100,1,1
-            08,2025-07-01,5,100,1,1
-            """), as: .employeePerformance, into: warehouse)
+        let outcome = SampleWarehouse.ingest(
+            try file(
+                "employee_bad.csv",
+                """
+                Store #,Date,Emp #,Net Sales,Trans,Items
+                08,2025-07-01,,100,1,1
+                99,2025-07-01,5,100,1,1
+                08,2025-07-01,5,100,1,1
+                """), as: .employeePerformance, into: warehouse)
         XCTAssertEqual(outcome.rejected, 2)
         XCTAssertEqual(outcome.rejects.map(\.column), ["C", "A"])
         XCTAssertEqual(outcome.rejects.first?.reason, "is empty, but the field is required")

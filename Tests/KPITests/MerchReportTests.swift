@@ -1,10 +1,11 @@
 import CivilCalendar
 import Feeds
 import GRDB
-@testable import KPI
 import TestSupport
 import Warehouse
 import XCTest
+
+@testable import KPI
 
 /// `merch` on a small hand-made warehouse (SPEC section 10).
 final class MerchReportTests: XCTestCase {
@@ -14,23 +15,28 @@ final class MerchReportTests: XCTestCase {
     override func setUpWithError() throws {
         directory = try TestPaths.temporaryDirectory()
         warehouse = try Warehouse(path: directory.appendingPathComponent("w.sqlite").path)
-        SampleWarehouse.ingest(try file("stores.csv", "code,name,region\n08,Natick,East\n10,Framingham,East\n21,Warwick,South\n"), as: .stores, into: warehouse)
+        SampleWarehouse.ingest(
+            try file("stores.csv", "code,name,region\n08,Natick,East\n10,Framingham,East\n21,Warwick,South\n"),
+            as: .stores, into: warehouse)
         // 2025 Q2 by day, plus monthly rows; 2024 Q2 (LY) by month.
-        let outcome = SampleWarehouse.ingest(try file("merch.csv", """
-            Store,Date,Period,Vendor #,Vendor,Category,Net Sales,Units
-            08,2025-04-02,,V1,Pandora Old,Fashion,100.00,2
-            08,2025-05-02,,V1,Pandora,Fashion,50.00,1
-            08,2025-04-03,,V2,Tacori,Bridal,150.00,1
-            10,2025-04-03,,V2,Tacori,Bridal,10.00,1
-            10,2025-04-03,,V3,Seiko,Watches,160.00,4
-            08,2025-04-03,,V4,Bulova,,-20.00,1
-            08,,2025-06,V5,Lagos,Gold,30.00,3
-            08,,2025-05,V1,Pandora,Fashion,999.00,9
-            08,2025-05-20,,,,Repairs,40.00,2
-            08,,2024-04,V2,Tacori,Bridal,300.00,2
-            08,,2024-05,V9,Chamilia,Fashion,500.00,5
-            08,,2024-06,V1,Pandora,Fashion,75.00,1
-            """), as: .merchSales, into: warehouse)
+        let outcome = SampleWarehouse.ingest(
+            try file(
+                "merch.csv",
+                """
+                Store,Date,Period,Vendor #,Vendor,Category,Net Sales,Units
+                08,2025-04-02,,V1,Pandora Old,Fashion,100.00,2
+                08,2025-05-02,,V1,Pandora,Fashion,50.00,1
+                08,2025-04-03,,V2,Tacori,Bridal,150.00,1
+                10,2025-04-03,,V2,Tacori,Bridal,10.00,1
+                10,2025-04-03,,V3,Seiko,Watches,160.00,4
+                08,2025-04-03,,V4,Bulova,,-20.00,1
+                08,,2025-06,V5,Lagos,Gold,30.00,3
+                08,,2025-05,V1,Pandora,Fashion,999.00,9
+                08,2025-05-20,,,,Repairs,40.00,2
+                08,,2024-04,V2,Tacori,Bridal,300.00,2
+                08,,2024-05,V9,Chamilia,Fashion,500.00,5
+                08,,2024-06,V1,Pandora,Fashion,75.00,1
+                """), as: .merchSales, into: warehouse)
         XCTAssertEqual(outcome.status, .ok, outcome.error ?? "")
     }
 
@@ -45,7 +51,8 @@ final class MerchReportTests: XCTestCase {
 
     private func report(by dimension: MerchDimension, filter: ScopeFilter = .all, top: Int = 10) throws -> MerchReport {
         let engine = KPIEngine(warehouse: warehouse, calendar: FiscalCalendar())
-        return try engine.merch(quarter: try XCTUnwrap(engine.calendar.quarter(named: "2025Q2")), by: dimension, filter: filter, top: top)
+        return try engine.merch(
+            quarter: try XCTUnwrap(engine.calendar.quarter(named: "2025Q2")), by: dimension, filter: filter, top: top)
     }
 
     func testVendorRankingTiesOtherSharesAndLastYear() throws {
@@ -87,14 +94,17 @@ final class MerchReportTests: XCTestCase {
         let categories = try report(by: .category, filter: .stores(["08"]))
         XCTAssertEqual(categories.scopes.map(\.scope), ["08"])
         let natick = try XCTUnwrap(categories.scopes.first)
-        XCTAssertEqual(natick.rows.map(\.key), ["Bridal", "Fashion", "Repairs", "Gold"], "Bulova's row has no category")
+        XCTAssertEqual(
+            natick.rows.map(\.key), ["Bridal", "Fashion", "Repairs", "Gold"], "Bulova's row has no category")
         XCTAssertEqual(natick.rows.map(\.name), natick.rows.map(\.key))
         XCTAssertEqual(natick.rows.compactMap(\.share).reduce(0, +), 1, accuracy: 1e-12)
         XCTAssertEqual(natick.rows[0].share ?? 0, 150.0 / 370, accuracy: 1e-12)
         let south = try report(by: .category, filter: .region("South"))
         XCTAssertEqual(south.scopes.map(\.scope), ["21", "region:South"])
-        XCTAssertThrowsError(try KPIEngine(warehouse: warehouse, calendar: FiscalCalendar())
-            .merch(asOf: CivilDate(year: 2030, month: 1, day: 1), period: "MTD", by: .vendor, filter: .all, top: 10))
+        XCTAssertThrowsError(
+            try KPIEngine(warehouse: warehouse, calendar: FiscalCalendar())
+                .merch(asOf: CivilDate(year: 2030, month: 1, day: 1), period: "MTD", by: .vendor, filter: .all, top: 10)
+        )
     }
 }
 
@@ -107,17 +117,25 @@ final class VendorNameTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         let warehouse = try Warehouse(path: directory.appendingPathComponent("w.sqlite").path)
         func ingest(_ name: String, _ text: String, as feed: FeedID) throws -> IngestOutcome {
-            let outcome = SampleWarehouse.ingest(try TestPaths.write(Array(text.utf8), named: name, in: directory), as: feed, into: warehouse)
+            let outcome = SampleWarehouse.ingest(
+                try TestPaths.write(Array(text.utf8), named: name, in: directory), as: feed, into: warehouse)
             XCTAssertEqual(outcome.status, .ok, outcome.error ?? "")
             return outcome
         }
         _ = try ingest("stores.csv", "code,name\n08,Natick\n", as: .stores)
-        _ = try ingest("merch_q1.csv", "Store,Date,Vendor #,Vendor,Net Sales,Units\n08,2025-02-03,V1,Pandora,100,1\n08,2025-03-03,V2,Tacori,50,1\n", as: .merchSales)
-        let renamed = try ingest("merch_q2.csv", "Store,Date,Vendor #,Vendor,Net Sales,Units\n08,2025-04-03,V1,Pandora Jewelry,10,1\n", as: .merchSales)
+        _ = try ingest(
+            "merch_q1.csv",
+            "Store,Date,Vendor #,Vendor,Net Sales,Units\n08,2025-02-03,V1,Pandora,100,1\n08,2025-03-03,V2,Tacori,50,1\n",
+            as: .merchSales)
+        let renamed = try ingest(
+            "merch_q2.csv", "Store,Date,Vendor #,Vendor,Net Sales,Units\n08,2025-04-03,V1,Pandora Jewelry,10,1\n",
+            as: .merchSales)
         let engine = KPIEngine(warehouse: warehouse, calendar: FiscalCalendar())
         let names = {
-            try engine.merch(quarter: try XCTUnwrap(engine.calendar.quarter(named: "2025Q1")), by: .vendor, filter: .all, top: 10)
-                .scopes.first?.rows.map(\.name)
+            try engine.merch(
+                quarter: try XCTUnwrap(engine.calendar.quarter(named: "2025Q1")), by: .vendor, filter: .all, top: 10
+            )
+            .scopes.first?.rows.map(\.name)
         }
         XCTAssertEqual(try names(), ["Pandora Jewelry", "Tacori"], "Q1 shows the name V1 took in April")
         _ = try warehouse.undo(run: try XCTUnwrap(renamed.runID), cascade: false)

@@ -1,8 +1,9 @@
 import CivilCalendar
 import Feeds
-@testable import KPI
 import Warehouse
 import XCTest
+
+@testable import KPI
 
 final class MetricAndTargetTests: XCTestCase {
     private func metric(_ key: String) -> MetricDefinition { MetricDefinition.all.first { $0.key == key }! }
@@ -49,10 +50,18 @@ final class MetricAndTargetTests: XCTestCase {
     }
 
     func testDailyBeatsMonthlyBeatsGlobalAndProration() {
-        XCTAssertEqual(book.additiveTarget(store: "12", month: july, part: part(1, 31), metric: "totalSales"), 3100, "global default")
-        XCTAssertEqual(book.additiveTarget(store: "08", month: july, part: part(1, 31), metric: "totalSales"), 6200, "store monthly")
-        XCTAssertEqual(book.additiveTarget(store: "08", month: july, part: part(1, 15), metric: "totalSales"), 3000, "prorated 15/31")
-        XCTAssertEqual(book.additiveTarget(store: "10", month: july, part: part(1, 31), metric: "totalSales"), 1200, "daily targets replace the month's")
+        XCTAssertEqual(
+            book.additiveTarget(store: "12", month: july, part: part(1, 31), metric: "totalSales"), 3100,
+            "global default")
+        XCTAssertEqual(
+            book.additiveTarget(store: "08", month: july, part: part(1, 31), metric: "totalSales"), 6200,
+            "store monthly")
+        XCTAssertEqual(
+            book.additiveTarget(store: "08", month: july, part: part(1, 15), metric: "totalSales"), 3000,
+            "prorated 15/31")
+        XCTAssertEqual(
+            book.additiveTarget(store: "10", month: july, part: part(1, 31), metric: "totalSales"), 1200,
+            "daily targets replace the month's")
         XCTAssertEqual(book.additiveTarget(store: "10", month: july, part: part(15, 20), metric: "totalSales"), 700)
         XCTAssertNil(book.additiveTarget(store: "08", month: july, part: part(1, 31), metric: "creditApps"))
     }
@@ -65,12 +74,15 @@ final class MetricAndTargetTests: XCTestCase {
         store12.transactions = 10
         let measures = [StoreMonth(store: "08", month: july): store08, StoreMonth(store: "12", month: july): store12]
         let grid = PeriodGrid(
-            period: part(1, 31), lastYear: part(1, 31), full: nil, stores: stores, current: measures, previous: [:], targets: book)
+            period: part(1, 31), lastYear: part(1, 31), full: nil, stores: stores, current: measures, previous: [:],
+            targets: book)
         let east = stores.indices(of: ["08", "12"])
         let upt = MetricDefinition.all.firstIndex { $0.key == "upt" } ?? 0
         let sales = MetricDefinition.all.firstIndex { $0.key == "totalSales" } ?? 0
         XCTAssertEqual(grid.target(metric: upt, east)!, (3 * 30 + 2 * 10) / 40, accuracy: 1e-12)
-        let empty = PeriodGrid(period: part(1, 31), lastYear: part(1, 31), full: nil, stores: stores, current: [:], previous: [:], targets: book)
+        let empty = PeriodGrid(
+            period: part(1, 31), lastYear: part(1, 31), full: nil, stores: stores, current: [:], previous: [:],
+            targets: book)
         XCTAssertNil(empty.target(metric: upt, east), "no weight, no target")
         XCTAssertEqual(grid.target(metric: sales, east), 6200 + 3100, "additive targets add up over stores")
         XCTAssertEqual(grid.actual(east).transactions, 40)

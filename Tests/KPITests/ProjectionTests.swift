@@ -1,10 +1,11 @@
 import CivilCalendar
 import Feeds
 import GRDB
-@testable import KPI
 import TestSupport
 import Warehouse
 import XCTest
+
+@testable import KPI
 
 /// Pace to goal (SPEC section 11): the rule itself, and `kpi`'s projections on a warehouse.
 final class ProjectionTests: XCTestCase {
@@ -26,7 +27,8 @@ final class ProjectionTests: XCTestCase {
 
         let firstDay = Projection(actual: 10, elapsedDays: 1, fullDays: 31)
         XCTAssertEqual(firstDay.value, 310, "e = 1")
-        XCTAssertEqual(Projection(actual: 10, elapsedDays: 1, fullDays: 31, elapsedTarget: 5, fullTarget: 0).pctToTarget, nil)
+        XCTAssertEqual(
+            Projection(actual: 10, elapsedDays: 1, fullDays: 31, elapsedTarget: 5, fullTarget: 0).pctToTarget, nil)
     }
 
     private var directory: URL!
@@ -38,15 +40,23 @@ final class ProjectionTests: XCTestCase {
     }
 
     private func value(_ report: KPIReport, _ scope: String, _ period: String, _ metric: String) throws -> MetricValue {
-        try XCTUnwrap(report.scopes.first { $0.scope == scope }?.periods.first { $0.label == period }?.metrics.first { $0.key == metric })
+        try XCTUnwrap(
+            report.scopes.first { $0.scope == scope }?.periods.first { $0.label == period }?.metrics.first {
+                $0.key == metric
+            })
     }
 
     /// Store 08 has daily sales targets loading the weekend, 10 a monthly target, 21 none.
     func testKPIProjectionsFollowTheTargetsShape() throws {
         let warehouse = try Warehouse(path: directory.appendingPathComponent("w.sqlite").path)
-        SampleWarehouse.ingest(try file("stores.csv", "code,name,region\n08,Natick,East\n10,Framingham,East\n21,Warwick,South\n"), as: .stores, into: warehouse)
+        SampleWarehouse.ingest(
+            try file("stores.csv", "code,name,region\n08,Natick,East\n10,Framingham,East\n21,Warwick,South\n"),
+            as: .stores, into: warehouse)
         var sales = "Store,Date,Net Sales,Transactions,Items\n"
-        for day in 1...10 { sales += "08,2025-07-\(String(format: "%02d", day)),1000,10,12\n10,2025-07-\(String(format: "%02d", day)),500,5,6\n21,2025-07-\(String(format: "%02d", day)),200,2,2\n" }
+        for day in 1...10 {
+            sales +=
+                "08,2025-07-\(String(format: "%02d", day)),1000,10,12\n10,2025-07-\(String(format: "%02d", day)),500,5,6\n21,2025-07-\(String(format: "%02d", day)),200,2,2\n"
+        }
         SampleWarehouse.ingest(try file("sales_audit.csv", sales), as: .salesAudit, into: warehouse)
         var goals = "period,scope,metric,target,date\n2025-07,10,totalSales,31000,\n2025-07,10,upt,1.5,\n"
         for day in 1...31 {
@@ -86,7 +96,8 @@ final class ProjectionTests: XCTestCase {
         XCTAssertNil(try value(report, "10", "MTD", "upt").projection)
         XCTAssertEqual(try value(report, "08", "MTD", "creditApps").projection?.value, 0)
         // WTD (Monday July 7 – Sunday July 13) as of Thursday the 10th: 4 of 7 days.
-        XCTAssertEqual(try value(report, "21", "WTD", "totalSales").projection?.value ?? 0, 800.0 * 7 / 4, accuracy: 1e-9)
+        XCTAssertEqual(
+            try value(report, "21", "WTD", "totalSales").projection?.value ?? 0, 800.0 * 7 / 4, accuracy: 1e-9)
 
         // A finished period projects its actual; a period starting on the as-of day has e = 1.
         let monthEnd = try engine.kpi(asOf: CivilDate(year: 2025, month: 7, day: 31), filter: .stores(["21"]))
@@ -96,6 +107,7 @@ final class ProjectionTests: XCTestCase {
 
         // The review has no projections.
         let review = try engine.review(quarter: try XCTUnwrap(FiscalCalendar().quarter(named: "2025Q3")), filter: .all)
-        XCTAssertTrue(review.scopes.allSatisfy { $0.periods.allSatisfy { $0.metrics.allSatisfy { $0.projection == nil } } })
+        XCTAssertTrue(
+            review.scopes.allSatisfy { $0.periods.allSatisfy { $0.metrics.allSatisfy { $0.projection == nil } } })
     }
 }

@@ -1,5 +1,6 @@
-@testable import Reports
 import XCTest
+
+@testable import Reports
 
 final class LinearScaleTests: XCTestCase {
     func testDomainWidensToRoundStepsAndZero() {
@@ -37,8 +38,10 @@ final class ColumnChartTests: XCTestCase {
     private func chart(target: [Double?]) -> ColumnChart {
         ColumnChart(
             title: "Monthly sales: actual vs target", categories: ["2025-04", "2025-05", "2025-06"],
-            series: [.init(name: "Actual", className: "actual", values: [100, 200, 300]),
-                     .init(name: "Target", className: "target", values: target)],
+            series: [
+                .init(name: "Actual", className: "actual", values: [100, 200, 300]),
+                .init(name: "Target", className: "target", values: target),
+            ],
             categoryTitle: "Month", valueTitle: "Sales ($)", valueLabel: { NumberText.formatted($0, .money) })
     }
 
@@ -58,8 +61,10 @@ final class ColumnChartTests: XCTestCase {
         let chart = chart(target: [nil, 150, nil])
         XCTAssertEqual(chart.bars.count, 4)
         let svg = chart.svg().render()
-        for text in ["<title>Monthly sales: actual vs target</title>", ">Sales ($)</text>", ">Month</text>", ">Actual</text>",
-                     ">Target</text>", ">2025-05</text>", ">$300</text>", "role=\"img\""] {
+        for text in [
+            "<title>Monthly sales: actual vs target</title>", ">Sales ($)</text>", ">Month</text>", ">Actual</text>",
+            ">Target</text>", ">2025-05</text>", ">$300</text>", "role=\"img\"",
+        ] {
             XCTAssertTrue(svg.contains(text), text)
         }
     }

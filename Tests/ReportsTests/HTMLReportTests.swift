@@ -1,29 +1,37 @@
 import KPI
-@testable import Reports
 import XCTest
+
+@testable import Reports
 
 final class HTMLReportTests: XCTestCase {
     func testStoreNamesAreEscaped() {
-        let html = HTMLReport.render(ReportFixtures.review([
-            ReportFixtures.scope("66", title: "<b>&\"x\"", sales: 1000), ReportFixtures.scope("ALL", title: "All stores", sales: 1000),
-        ]))
+        let html = HTMLReport.render(
+            ReportFixtures.review([
+                ReportFixtures.scope("66", title: "<b>&\"x\"", sales: 1000),
+                ReportFixtures.scope("ALL", title: "All stores", sales: 1000),
+            ]))
         XCTAssertFalse(html.contains("<b>&"))
         XCTAssertTrue(html.contains("<h2>&lt;b&gt;&amp;\"x\"</h2>"))
         XCTAssertTrue(html.contains(">&lt;b&gt;&amp;\"x\"</text>"), "the store's bar label in the SVG")
     }
 
     func testOnePageIsSelfContainedAndSemantic() {
-        let html = HTMLReport.render(ReportFixtures.review([
-            ReportFixtures.scope("08", title: "08 Natick (East)", sales: 282_914), ReportFixtures.scope("ALL", title: "All stores", sales: 282_914),
-        ]))
+        let html = HTMLReport.render(
+            ReportFixtures.review([
+                ReportFixtures.scope("08", title: "08 Natick (East)", sales: 282_914),
+                ReportFixtures.scope("ALL", title: "All stores", sales: 282_914),
+            ]))
         XCTAssertTrue(html.hasPrefix("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"UTF-8\"/>"))
         for absent in ["<script", "http:", "https:", "src=", "<link", "@import", "url("] {
             XCTAssertFalse(html.contains(absent), absent)
         }
         for present in [
-            "<caption>08 Natick (East) — 2025Q2</caption>", "<th scope=\"col\">Metric</th>", "<th scope=\"row\">Sales</th>",
-            "<th scope=\"colgroup\" colspan=\"3\">2025-04</th>", "break-before: page", "thead { display: table-header-group; }",
-            "break-inside: avoid", "size: A4 landscape", "<td class=\"up-text\">▲ +5.3%</td>", "<td class=\"down-text\">▼ −9.1%</td>",
+            "<caption>08 Natick (East) — 2025Q2</caption>", "<th scope=\"col\">Metric</th>",
+            "<th scope=\"row\">Sales</th>",
+            "<th scope=\"colgroup\" colspan=\"3\">2025-04</th>", "break-before: page",
+            "thead { display: table-header-group; }",
+            "break-inside: avoid", "size: A4 landscape", "<td class=\"up-text\">▲ +5.3%</td>",
+            "<td class=\"down-text\">▼ −9.1%</td>",
             "<td>$282,914</td>", "Quarter sales % to target per store",
         ] {
             XCTAssertTrue(html.contains(present), present)
@@ -33,11 +41,14 @@ final class HTMLReportTests: XCTestCase {
     }
 
     func testAStoreWithoutTargetsShowsDashesAndNoBar() {
-        let html = HTMLReport.render(ReportFixtures.review([
-            ReportFixtures.scope("30", title: "30 New store", sales: 5000, targets: false),
-            ReportFixtures.scope("ALL", title: "All stores", sales: 5000, targets: false),
-        ]))
-        XCTAssertTrue(html.contains("<tr><th scope=\"row\">Sales</th><td>$15,000</td><td>—</td><td class=\"level\">—</td><td>$13,500</td>"))
+        let html = HTMLReport.render(
+            ReportFixtures.review([
+                ReportFixtures.scope("30", title: "30 New store", sales: 5000, targets: false),
+                ReportFixtures.scope("ALL", title: "All stores", sales: 5000, targets: false),
+            ]))
+        XCTAssertTrue(
+            html.contains(
+                "<tr><th scope=\"row\">Sales</th><td>$15,000</td><td>—</td><td class=\"level\">—</td><td>$13,500</td>"))
         XCTAssertTrue(html.contains(">no target</text>"))
         XCTAssertFalse(html.contains("class=\"target\" "), "no target columns")
     }
@@ -46,7 +57,8 @@ final class HTMLReportTests: XCTestCase {
         var empty = ReportFixtures.scope("region:North", title: "Region North", sales: 0, targets: false)
         for period in empty.periods.indices {
             for metric in empty.periods[period].metrics.indices {
-                empty.periods[period].metrics[metric].actual = empty.periods[period].metrics[metric].key == "totalSales" ? 0 : nil
+                empty.periods[period].metrics[metric].actual =
+                    empty.periods[period].metrics[metric].key == "totalSales" ? 0 : nil
                 empty.periods[period].metrics[metric].ly = nil
                 empty.periods[period].metrics[metric].pctVsLY = nil
             }

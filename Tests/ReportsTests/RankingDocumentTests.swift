@@ -1,10 +1,11 @@
 import CivilCalendar
 import Foundation
 import KPI
-@testable import Reports
 import SheetStream
 import TestSupport
 import XCTest
+
+@testable import Reports
 
 /// The ranked reports' documents, from hand-made tables.
 final class RankingDocumentTests: XCTestCase {
@@ -19,8 +20,12 @@ final class RankingDocumentTests: XCTestCase {
         return RankingDocument(
             title: "Sales by vendor", date: CivilDate(year: 2025, month: 6, day: 30),
             tables: [
-                RankingTable(title: "08 <b>&\"x\"", caption: "08 <b>&\"x\" — vendors", columns: columns, rows: rows, rowHeaderColumn: 1, emptyText: "No sales."),
-                RankingTable(title: "Empty: region?", caption: "nothing", columns: columns, rows: [], rowHeaderColumn: 1, emptyText: "No sales."),
+                RankingTable(
+                    title: "08 <b>&\"x\"", caption: "08 <b>&\"x\" — vendors", columns: columns, rows: rows,
+                    rowHeaderColumn: 1, emptyText: "No sales."),
+                RankingTable(
+                    title: "Empty: region?", caption: "nothing", columns: columns, rows: [], rowHeaderColumn: 1,
+                    emptyText: "No sales."),
             ])
     }
 
@@ -40,12 +45,15 @@ final class RankingDocumentTests: XCTestCase {
         let path = directory.appendingPathComponent("rankings.xlsx").path
         try RankingWorkbook.write(document(names: ["<b>&\"x\"", "Seiko"]), to: path)
         let workbook = try SpreadsheetFile.open(path: path)
-        XCTAssertEqual(workbook.sheets.map(\.name), ["08 <b>&\"x\"", "Empty_ region_"], "< > & \" are allowed; : ? are not")
+        XCTAssertEqual(
+            workbook.sheets.map(\.name), ["08 <b>&\"x\"", "Empty_ region_"], "< > & \" are allowed; : ? are not")
         var rows: [[Cell]] = []
         try workbook.readRows(of: workbook.sheets[0]) { rows.append($0.cells) }
         XCTAssertEqual(rows.count, 3)
-        XCTAssertEqual(rows[0], [.string("#"), .string("Vendor"), .string("Sales"), .string("vs LY"), .string("vs LY ▲/▼")])
-        XCTAssertEqual(rows[1], [.number(1), .string("<b>&\"x\""), .number(1234.5), .number(0.25), .string("▲ +25.0%")])
+        XCTAssertEqual(
+            rows[0], [.string("#"), .string("Vendor"), .string("Sales"), .string("vs LY"), .string("vs LY ▲/▼")])
+        XCTAssertEqual(
+            rows[1], [.number(1), .string("<b>&\"x\""), .number(1234.5), .number(0.25), .string("▲ +25.0%")])
         XCTAssertEqual(rows[2].prefix(3), [.number(2), .string("Seiko"), .number(1234.5)])
         XCTAssertEqual(rows[2].last, .string("—"), "no LY: the ▲/▼ text says so, the number cell is empty")
     }

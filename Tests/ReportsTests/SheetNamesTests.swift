@@ -7,7 +7,8 @@ final class SheetNamesTests: XCTestCase {
     }
 
     func testNamesAreCutTo31CharactersAndTrimmed() {
-        XCTAssertEqual(SheetNames.sanitised("'" + String(repeating: "x", count: 40) + "'"), String(repeating: "x", count: 31))
+        XCTAssertEqual(
+            SheetNames.sanitised("'" + String(repeating: "x", count: 40) + "'"), String(repeating: "x", count: 31))
         XCTAssertEqual(SheetNames.sanitised("  'Region East'  "), "Region East")
         XCTAssertEqual(SheetNames.sanitised("''"), "Sheet")
         XCTAssertEqual(SheetNames.sanitised("tab\there"), "tabhere")

@@ -32,6 +32,9 @@ final class TextTableTests: XCTestCase {
         table.group("Q\u{1B}[2J", from: 1, span: 1)
         table.add(["Store", "Name"])
         table.add(["08", "Nat\u{1B}[31mick\r\nX\u{0}"])
-        XCTAssertEqual(table.render(), String(repeating: " ", count: 14) + "Q\\x1b[2J\nStore" + String(repeating: " ", count: 20) + "Name\n08    Nat\\x1b[31mick\\r\\nX\\x00\n")
+        XCTAssertEqual(
+            table.render(),
+            String(repeating: " ", count: 14) + "Q\\x1b[2J\nStore" + String(repeating: " ", count: 20)
+                + "Name\n08    Nat\\x1b[31mick\\r\\nX\\x00\n")
     }
 }

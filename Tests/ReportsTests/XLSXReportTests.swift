@@ -1,9 +1,10 @@
 import Foundation
 import KPI
-@testable import Reports
 import SheetStream
 import TestSupport
 import XCTest
+
+@testable import Reports
 
 final class XLSXReportTests: XCTestCase {
     /// Writes `report` and reads every sheet back with SheetStream as text cells.
@@ -35,8 +36,10 @@ final class XLSXReportTests: XCTestCase {
         XCTAssertEqual(summary[0].first, .string("Scope"))
         let quarter = try XCTUnwrap(report.scopes[0].periods.last?.metrics[0])
         let expected: [Cell] = [
-            .string("08"), .string("08 Natick: [East]"), .string("Sales"), .number(848_742), .number(quarter.target ?? 0),
-            .number(quarter.pctToTarget ?? 0), .string("▼ −9.1%"), .number(quarter.ly ?? 0), .number(quarter.pctVsLY ?? 0),
+            .string("08"), .string("08 Natick: [East]"), .string("Sales"), .number(848_742),
+            .number(quarter.target ?? 0),
+            .number(quarter.pctToTarget ?? 0), .string("▼ −9.1%"), .number(quarter.ly ?? 0),
+            .number(quarter.pctVsLY ?? 0),
         ]
         XCTAssertEqual(Array(summary[1].prefix(9)).map(Self.significant), expected.map(Self.significant))
         let scope = try XCTUnwrap(sheets["08 Natick_ _East_"])
@@ -53,7 +56,8 @@ final class XLSXReportTests: XCTestCase {
     }
 
     func testAStoreWithoutTargetsLeavesTheTargetCellsEmpty() throws {
-        let sheets = try roundTrip(ReportFixtures.review([ReportFixtures.scope("30", title: "30 New", sales: 5000, targets: false)]))
+        let sheets = try roundTrip(
+            ReportFixtures.review([ReportFixtures.scope("30", title: "30 New", sales: 5000, targets: false)]))
         let row = try XCTUnwrap(sheets["Summary"]?[1])
         XCTAssertEqual(row[3], .number(15_000))
         XCTAssertEqual(row[4], .empty)
@@ -68,7 +72,8 @@ final class XLSXReportTests: XCTestCase {
     }
 
     func testAnUnwritablePathNamesIt() {
-        XCTAssertThrowsError(try XLSXReport.write(ReportFixtures.review([]), to: "/nonexistent/dir/review.xlsx")) { error in
+        XCTAssertThrowsError(try XLSXReport.write(ReportFixtures.review([]), to: "/nonexistent/dir/review.xlsx")) {
+            error in
             XCTAssertTrue(String(describing: error).contains("/nonexistent/dir/review.xlsx"), String(describing: error))
         }
     }

@@ -17,7 +17,10 @@ final class XLSXWriterTests: XCTestCase {
             let writer = try XLSXWriter(path: path, strings: storage)
             try writer.addSheet(named: "Sales & <Co>")
             try writer.writeRow([.string("Store"), .string(" padded "), .string("a_x000D_b\r")])
-            try writer.writeRow([.date(day), .date(when), .money(1234.5), .percent(0.452), .number(-3), .bool(true), .empty, .string("x")])
+            try writer.writeRow([
+                .date(day), .date(when), .money(1234.5), .percent(0.452), .number(-3), .bool(true), .empty,
+                .string("x"),
+            ])
             try writer.addSheet(named: "Second")
             try writer.writeRow([.number(1)])
             try writer.close()
@@ -29,7 +32,10 @@ final class XLSXWriterTests: XCTestCase {
             XCTAssertEqual(rows[0].cells, [.string("Store"), .string(" padded "), .string("a_x000D_b\r")])
             XCTAssertEqual(
                 rows[1].cells,
-                [.date(day), .date(when), .number(1234.5), .number(0.452), .number(-3), .bool(true), .empty, .string("x")])
+                [
+                    .date(day), .date(when), .number(1234.5), .number(0.452), .number(-3), .bool(true), .empty,
+                    .string("x"),
+                ])
         }
     }
 

@@ -24,7 +24,8 @@ final class CSVReaderTests: XCTestCase {
 
     func testQuotedFieldsWithDoubledQuotesAndNewlines() throws {
         let rows = try read("name,note\r\n\"Smith, J\",\"said \"\"hi\"\"\r\nthen left\"\r\nplain,\n")
-        XCTAssertEqual(rows, [strings("name", "note"), strings("Smith, J", "said \"hi\"\r\nthen left"), strings("plain", nil)])
+        XCTAssertEqual(
+            rows, [strings("name", "note"), strings("Smith, J", "said \"hi\"\r\nthen left"), strings("plain", nil)])
     }
 
     func testLineEndingsCRLFLFAndCR() throws {
@@ -43,7 +44,8 @@ final class CSVReaderTests: XCTestCase {
 
     func testDelimiterSniffing() throws {
         for delimiter in [";", "\t", "|", ","] {
-            let text = "Sales Audit Report\nStore\(delimiter)Net Sales\(delimiter)Items\n08\(delimiter)\"1,234.50\"\(delimiter)3\n10\(delimiter)99\(delimiter)4\n"
+            let text =
+                "Sales Audit Report\nStore\(delimiter)Net Sales\(delimiter)Items\n08\(delimiter)\"1,234.50\"\(delimiter)3\n10\(delimiter)99\(delimiter)4\n"
             let (reader, rows) = try read(Array(text.utf8))
             XCTAssertEqual(reader.delimiter, delimiter.utf8.first, "delimiter \(delimiter)")
             XCTAssertEqual(rows[2].cells, strings("08", "1,234.50", "3"), "delimiter \(delimiter)")
@@ -68,11 +70,15 @@ final class CSVReaderTests: XCTestCase {
     }
 
     func testBOMIsSkippedAndWindows1252IsDecodedWithAWarning() throws {
-        let (reader, rows) = try read([0xEF, 0xBB, 0xBF] + Array("Store,Name\n08,".utf8) + [0x4E, 0x61, 0x74, 0x69, 0x63, 0x6B, 0x20, 0x96, 0x20, 0xE9])
+        let (reader, rows) = try read(
+            [0xEF, 0xBB, 0xBF] + Array("Store,Name\n08,".utf8) + [
+                0x4E, 0x61, 0x74, 0x69, 0x63, 0x6B, 0x20, 0x96, 0x20, 0xE9,
+            ])
         XCTAssertEqual(rows[0].cells, strings("Store", "Name"))
         XCTAssertEqual(rows[1].cells, strings("08", "Natick – é"))
         XCTAssertEqual(reader.warnings.count, 1)
-        XCTAssertTrue(reader.warnings[0].contains("record 2 (line 2), field 2: not valid UTF-8; decoded as Windows-1252"))
+        XCTAssertTrue(
+            reader.warnings[0].contains("record 2 (line 2), field 2: not valid UTF-8; decoded as Windows-1252"))
         let (clean, _) = try read(Array("a,ü\n".utf8))
         XCTAssertTrue(clean.warnings.isEmpty)
     }
@@ -85,7 +91,9 @@ final class CSVReaderTests: XCTestCase {
         let text = "h1,h2\r\n\"x\"\"y\",\"multi\r\nline\"\r\nlong-unquoted-field,z\r\n"
         let whole = try read(text)
         for chunk in [1, 2, 3, 5, 7] {
-            XCTAssertEqual(try read(text, options: CSVOptions(delimiter: UInt8(ascii: ","), chunkSize: chunk)), whole, "chunk \(chunk)")
+            XCTAssertEqual(
+                try read(text, options: CSVOptions(delimiter: UInt8(ascii: ","), chunkSize: chunk)), whole,
+                "chunk \(chunk)")
         }
     }
 
@@ -94,18 +102,24 @@ final class CSVReaderTests: XCTestCase {
     func testLineNumbersAfterQuotedLineEndsAtEveryChunkBoundary() throws {
         // Line 1 header; record 2 on lines 2-3 (lone CR in quotes); record 3 on lines 4-5 (CRLF
         // in quotes), record 4 on line 6 (LF in quotes, so also 7), record 5 on line 8 (not UTF-8).
-        let bytes = Array("h1,h2\r\n\"a\rb\",1\r\n\"c\r\nd\",2\r\n\"e\nf\",3\r\nx,".utf8) + [0xE9] + Array("\r\n\"open\r".utf8)
+        let bytes =
+            Array("h1,h2\r\n\"a\rb\",1\r\n\"c\r\nd\",2\r\n\"e\nf\",3\r\nx,".utf8) + [0xE9] + Array("\r\n\"open\r".utf8)
         for chunk in 1...bytes.count {
             let path = try TestPaths.write(bytes, named: "lines.csv", in: directory)
             let reader = try CSVReader(path: path, options: CSVOptions(delimiter: UInt8(ascii: ","), chunkSize: chunk))
             var rows: [Row] = []
             XCTAssertThrowsError(try reader.readRows { rows.append($0) }, "chunk \(chunk)") { error in
                 XCTAssertEqual((error as? CSVError)?.line, 9, "chunk \(chunk)")
-                XCTAssertTrue("\(error)".contains("record 6 (line 9, byte \(bytes.count)): the file ends inside a quoted field opened on line 9"), "chunk \(chunk): \(error)")
+                XCTAssertTrue(
+                    "\(error)".contains(
+                        "record 6 (line 9, byte \(bytes.count)): the file ends inside a quoted field opened on line 9"),
+                    "chunk \(chunk): \(error)")
             }
             XCTAssertEqual(rows.count, 5, "chunk \(chunk)")
             XCTAssertEqual(reader.warnings.count, 1, "chunk \(chunk)")
-            XCTAssertTrue(reader.warnings.first?.contains("record 5 (line 8), field 2") == true, "chunk \(chunk): \(reader.warnings)")
+            XCTAssertTrue(
+                reader.warnings.first?.contains("record 5 (line 8), field 2") == true,
+                "chunk \(chunk): \(reader.warnings)")
         }
     }
 
@@ -138,10 +152,15 @@ final class CSVReaderTests: XCTestCase {
         let cases: [(text: String, options: CSVOptions, line: Int, byte: Int, message: String)] = [
             ("a,b\n1,\(long)\n", CSVOptions(maxFieldBytes: 32), 2, 6 + 32, "field 2 is longer than 32 bytes"),
             // Record 2 starts on line 2; its quoted field 2 starts on line 3 and crosses 32 bytes on line 4.
-            (quotedStart + String(repeating: "y", count: 10) + "\n" + String(repeating: "z", count: 30) + "\"\n",
-             CSVOptions(maxFieldBytes: 32), 4, quotedStart.utf8.count + 32, "field 2 is longer than 32 bytes"),
+            (
+                quotedStart + String(repeating: "y", count: 10) + "\n" + String(repeating: "z", count: 30) + "\"\n",
+                CSVOptions(maxFieldBytes: 32), 4, quotedStart.utf8.count + 32, "field 2 is longer than 32 bytes"
+            ),
             // Fields 1 and 2 hold 80 bytes; the 21st byte of field 3 (at 82 + 20) crosses 100.
-            ("\(long),\(long),\(long)\n", CSVOptions(maxRecordBytes: 100), 1, 82 + 20, "record is longer than 100 bytes"),
+            (
+                "\(long),\(long),\(long)\n", CSVOptions(maxRecordBytes: 100), 1, 82 + 20,
+                "record is longer than 100 bytes"
+            ),
         ]
         for (text, options, line, byte, message) in cases {
             for chunk in [1, 2, 3, 7, 16, 64, options.chunkSize] {
@@ -151,7 +170,8 @@ final class CSVReaderTests: XCTestCase {
                 XCTAssertThrowsError(try read(text, options: chunked), "chunk \(chunk)") { error in
                     XCTAssertEqual((error as? CSVError)?.byteOffset, byte, "chunk \(chunk): \(error)")
                     XCTAssertEqual((error as? CSVError)?.line, line, "chunk \(chunk): \(error)")
-                    XCTAssertTrue("\(error)".contains("(line \(line), byte \(byte)): \(message)"), "chunk \(chunk): \(error)")
+                    XCTAssertTrue(
+                        "\(error)".contains("(line \(line), byte \(byte)): \(message)"), "chunk \(chunk): \(error)")
                 }
             }
         }

@@ -34,9 +34,11 @@ final class CorpusConformanceTests: XCTestCase {
     ]
 
     private func files() throws -> [URL] {
-        try FileManager.default.contentsOfDirectory(at: corpus.appendingPathComponent("calamine"), includingPropertiesForKeys: nil)
-            .filter { ["xlsx", "xlsm"].contains($0.pathExtension) }
-            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        try FileManager.default.contentsOfDirectory(
+            at: corpus.appendingPathComponent("calamine"), includingPropertiesForKeys: nil
+        )
+        .filter { ["xlsx", "xlsm"].contains($0.pathExtension) }
+        .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
     private func dump(_ url: URL) throws -> String {

@@ -1,8 +1,9 @@
 import Foundation
 import SheetFixtures
-@testable import SheetStream
 import TestSupport
 import XCTest
+
+@testable import SheetStream
 
 /// A read that stops early (a malformed sheet, an error thrown by the consumer) stops, joins and
 /// frees every background thread and buffer of the reader (issue: a failed sheet leaked its
@@ -23,7 +24,8 @@ final class EarlyStopTests: XCTestCase {
             let sheet = try XCTUnwrap(file.sheets.first)
             XCTAssertThrowsError(try file.readRowsConcurrently(of: sheet) { _ in })
         }
-        XCTAssertEqual(threadCount(), threadsBefore)
+        // No more threads than before (a thread another test started may end meanwhile).
+        XCTAssertLessThanOrEqual(threadCount(), threadsBefore)
         XCTAssertEqual(PrefetchingSource.liveChunks, chunksBefore)
     }
 
@@ -32,7 +34,9 @@ final class EarlyStopTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("big.xlsx").path
         let writer = try XLSXWriter(path: path)
-        for row in 0..<40_000 { try writer.writeRow([.number(Double(row)), .string("row \(row % 97)"), .number(Double(row) / 3)]) }
+        for row in 0..<40_000 {
+            try writer.writeRow([.number(Double(row)), .string("row \(row % 97)"), .number(Double(row) / 3)])
+        }
         try writer.close()
         let threadsBefore = threadCount()
         let chunksBefore = PrefetchingSource.liveChunks
@@ -40,13 +44,16 @@ final class EarlyStopTests: XCTestCase {
             let file = try SpreadsheetFile.open(path: path)
             let sheet = try XCTUnwrap(file.sheets.first)
             var seen = 0
-            XCTAssertThrowsError(try file.readRowsConcurrently(of: sheet) { _ in
-                seen += 1
-                if seen == stopAt { throw StopHere() }
-            }) { XCTAssertTrue($0 is StopHere) }
+            XCTAssertThrowsError(
+                try file.readRowsConcurrently(of: sheet) { _ in
+                    seen += 1
+                    if seen == stopAt { throw StopHere() }
+                }
+            ) { XCTAssertTrue($0 is StopHere) }
             XCTAssertEqual(seen, stopAt)
         }
-        XCTAssertEqual(threadCount(), threadsBefore)
+        // No more threads than before (a thread another test started may end meanwhile).
+        XCTAssertLessThanOrEqual(threadCount(), threadsBefore)
         XCTAssertEqual(PrefetchingSource.liveChunks, chunksBefore)
     }
 }

@@ -24,12 +24,17 @@ final class FuzzRegressionTests: XCTestCase {
     }
 
     func testAnInvalidUTF8AttributeNameIsAnError() throws {
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: TestPaths.fixture("fuzz/differential_invalid_utf8_in_attribute_name.xml"))))
+        let bytes = Array(
+            try Data(
+                contentsOf: URL(
+                    fileURLWithPath: TestPaths.fixture("fuzz/differential_invalid_utf8_in_attribute_name.xml"))))
         XCTAssertEqual(FuzzEntryPoints.worksheetRows(bytes, libxml2: false), .failed("XMLError"))
         let names: [(String, Bool)] = [
-            ("<a><b x=\"1\"/></a>", true), ("<a><1b/></a>", false), ("<a><b-c.d_e/></a>", true), ("<a><b!/></a>", false),
+            ("<a><b x=\"1\"/></a>", true), ("<a><1b/></a>", false), ("<a><b-c.d_e/></a>", true),
+            ("<a><b!/></a>", false),
             ("<a><é/></a>", true), ("<a><b ×=\"1\"/></a>", false), ("<a><-b/></a>", false),
-            ("<a><!-- fine - here --></a>", true), ("<a><!-- not -- here --></a>", false), ("<a><!-- nor here---></a>", false),
+            ("<a><!-- fine - here --></a>", true), ("<a><!-- not -- here --></a>", false),
+            ("<a><!-- nor here---></a>", false),
             ("<a><?pi some content?></a>", true), ("<a><?1pi?></a>", false), ("<a><?pi\u{1}?></a>", false),
             ("<?xml version=\"1.0\" standalone=\"yes\"?><a/>", true), ("<?xml version=\"2\"?><a/>", false),
             ("<a b=\"&amp;&#233;\"/>", true), ("<a b=\"&nope;\"/>", false), ("<a b=\"1\" c=\"2\" b=\"3\"/>", false),

@@ -28,9 +28,15 @@ final class OtherToolsWorkbookTests: XCTestCase {
         let cases = [
             ("Fuzzed row", "!Fuzzed row: row r=\"231999999999940\" (after row 1): expected a row number 1…1048576"),
             ("Row 0", "!Row 0: row r=\"0\" (after row 0): expected a row number 1…1048576"),
-            ("Past last row", "!Past last row: a row without a number after row 1048576 lies past the last row, 1048576"),
+            (
+                "Past last row",
+                "!Past last row: a row without a number after row 1048576 lies past the last row, 1048576"
+            ),
             ("Row not a number", "!Row not a number: row r=\"1x\" (after row 0): expected a row number 1…1048576"),
-            ("Cell A0", "!Cell A0 row 1: cell r=\"A0\": expected column letters A…XFD then a row number 1…1048576, like B12"),
+            (
+                "Cell A0",
+                "!Cell A0 row 1: cell r=\"A0\": expected column letters A…XFD then a row number 1…1048576, like B12"
+            ),
             ("Cell past XFD", "!Cell past XFD row 1: cell r=\"XFE1\": expected column letters A…XFD"),
             ("Cell past last row", "!Cell past last row row 1: cell r=\"B1048577\": expected column letters A…XFD"),
             ("Decreasing rows", "!Decreasing rows: row r=\"3\" comes after row 5: expected rows in ascending order"),
@@ -38,7 +44,9 @@ final class OtherToolsWorkbookTests: XCTestCase {
         for (sheet, message) in cases {
             var seen: [Int] = []
             let workbook = try XLSXWorkbook(path: TestPaths.fixture(fixture))
-            XCTAssertThrowsError(try workbook.readRows(of: try XCTUnwrap(workbook.sheet(named: sheet))) { seen.append($0.number) }, sheet) { error in
+            XCTAssertThrowsError(
+                try workbook.readRows(of: try XCTUnwrap(workbook.sheet(named: sheet))) { seen.append($0.number) }, sheet
+            ) { error in
                 XCTAssertTrue(error is XLSXError, "\(error)")
                 XCTAssertTrue("\(error)".contains(fixture + message), "\(error)")
             }

@@ -1,6 +1,7 @@
 import OutputText
-@testable import SheetStream
 import XCTest
+
+@testable import SheetStream
 
 final class TextDecodingTests: XCTestCase {
     func testOOXMLEscapes() {
@@ -73,7 +74,8 @@ final class TextDecodingTests: XCTestCase {
         XCTAssertEqual(CellText.text(.number(1e16)), "1e+16")
         XCTAssertEqual(CellText.text(.bool(true)), "TRUE")
         XCTAssertEqual(CellText.text(.error("#DIV/0!")), "#DIV/0!")
-        XCTAssertEqual(CellText.text(.date(CellDateTime(daysSinceEpoch: 20_284, secondsOfDay: 49_500))), "2025-07-15T13:45:00")
+        XCTAssertEqual(
+            CellText.text(.date(CellDateTime(daysSinceEpoch: 20_284, secondsOfDay: 49_500))), "2025-07-15T13:45:00")
         XCTAssertEqual(CSVText.field("a,b"), "\"a,b\"")
         XCTAssertEqual(CSVText.field("say \"hi\""), "\"say \"\"hi\"\"\"")
         XCTAssertEqual(CSVText.field("  padded  "), "  padded  ")

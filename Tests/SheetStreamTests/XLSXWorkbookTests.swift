@@ -29,7 +29,10 @@ final class XLSXWorkbookTests: XCTestCase {
         XCTAssertTrue(rows[2].isBlank)
         XCTAssertEqual(
             rows[4].cells,
-            [.string("08"), date(2025, 7, 14), .number(1234.5), .number(10), .number(25), .number(0.452), .number(0.51)])
+            [
+                .string("08"), date(2025, 7, 14), .number(1234.5), .number(10), .number(25), .number(0.452),
+                .number(0.51),
+            ])
         XCTAssertEqual(rows[5][1], date(2025, 7, 15, 13, 45))
         XCTAssertEqual(rows[6][2], .string("$1,234.56"))
         // openpyxl stores no cached value for formulas: the cell is empty, not the formula text.
@@ -118,7 +121,8 @@ final class XLSXWorkbookTests: XCTestCase {
 
     func testMissingSheetPartIsAnError() throws {
         let workbook = try XLSXWorkbook(path: TestPaths.fixture("minimal_deflate.xlsx"))
-        let ghost = SheetInfo(name: "Ghost", index: 9, state: .visible, partName: "xl/worksheets/none.xml", kind: "worksheet")
+        let ghost = SheetInfo(
+            name: "Ghost", index: 9, state: .visible, partName: "xl/worksheets/none.xml", kind: "worksheet")
         XCTAssertThrowsError(try workbook.readRows(of: ghost) { _ in }) { error in
             XCTAssertTrue("\(error)".contains("Ghost"))
         }

@@ -1,6 +1,7 @@
-@testable import SheetStream
 import TestSupport
 import XCTest
+
+@testable import SheetStream
 
 /// Records every SAX event as text: `<name a="v">`, `</name>`, and the text between tags
 /// (consecutive character events joined, as chunking is the parser's business).
@@ -13,15 +14,18 @@ private final class RecordingHandler: SAXHandler {
         var event = "<" + String(decoding: UnsafeBufferPointer(start: name.bytes, count: name.count), as: UTF8.self)
         for index in 0..<attributes.count {
             guard let attribute = attributes.base?[index] else { continue }
-            let attributeName = String(decoding: UnsafeBufferPointer(start: attribute.name.bytes, count: attribute.name.count), as: UTF8.self)
-            event += " \(attribute.namespaced ? "ns:" : "")\(attributeName)=\"\(String(decoding: attribute.value, as: UTF8.self))\""
+            let attributeName = String(
+                decoding: UnsafeBufferPointer(start: attribute.name.bytes, count: attribute.name.count), as: UTF8.self)
+            event +=
+                " \(attribute.namespaced ? "ns:" : "")\(attributeName)=\"\(String(decoding: attribute.value, as: UTF8.self))\""
         }
         events.append(event + ">")
     }
 
     override func endElement(_ name: XMLName) {
         flushText()
-        events.append("</" + String(decoding: UnsafeBufferPointer(start: name.bytes, count: name.count), as: UTF8.self) + ">")
+        events.append(
+            "</" + String(decoding: UnsafeBufferPointer(start: name.bytes, count: name.count), as: UTF8.self) + ">")
     }
 
     override func characters(_ chunk: UnsafeBufferPointer<UInt8>) { text += String(decoding: chunk, as: UTF8.self) }
@@ -53,18 +57,25 @@ private final class ChunkedSource: ByteSource {
 }
 
 final class XMLScannerTests: XCTestCase {
-    private func scan(_ xml: String, chunk: Int = 1 << 20, bufferSize: Int = 256 << 10, maxMarkupBytes: Int = XMLScanner.maxMarkupBytes)
+    private func scan(
+        _ xml: String, chunk: Int = 1 << 20, bufferSize: Int = 256 << 10,
+        maxMarkupBytes: Int = XMLScanner.maxMarkupBytes
+    )
         throws -> [String]
     {
         try scan(Array(xml.utf8), chunk: chunk, bufferSize: bufferSize, maxMarkupBytes: maxMarkupBytes)
     }
 
-    private func scan(_ bytes: [UInt8], chunk: Int = 1 << 20, bufferSize: Int = 256 << 10, maxMarkupBytes: Int = XMLScanner.maxMarkupBytes)
+    private func scan(
+        _ bytes: [UInt8], chunk: Int = 1 << 20, bufferSize: Int = 256 << 10,
+        maxMarkupBytes: Int = XMLScanner.maxMarkupBytes
+    )
         throws -> [String]
     {
         let handler = RecordingHandler()
         let scanner = XMLScanner(
-            source: ChunkedSource(bytes, chunk: chunk), handler: handler, file: "f.xlsx", part: "p.xml", bufferSize: bufferSize,
+            source: ChunkedSource(bytes, chunk: chunk), handler: handler, file: "f.xlsx", part: "p.xml",
+            bufferSize: bufferSize,
             maxMarkupBytes: maxMarkupBytes)
         let outcome = try scanner.parse()
         XCTAssertEqual(outcome, .parsed)
@@ -120,12 +131,15 @@ final class XMLScannerTests: XCTestCase {
         final class LeafCounter: SAXHandler {
             var leaves: [String] = []
             override func leafElement(_ name: XMLName, _ text: UnsafeBufferPointer<UInt8>) {
-                leaves.append(String(decoding: UnsafeBufferPointer(start: name.bytes, count: name.count), as: UTF8.self) + "=" + String(decoding: text, as: UTF8.self))
+                leaves.append(
+                    String(decoding: UnsafeBufferPointer(start: name.bytes, count: name.count), as: UTF8.self) + "="
+                        + String(decoding: text, as: UTF8.self))
             }
         }
         let handler = LeafCounter()
         let document = Array(#"<r><v>1</v><x:v>2</x:v><v>a&amp;b</v><v></v></r>"#.utf8)
-        _ = try XMLScanner(source: ChunkedSource(document, chunk: 1 << 20), handler: handler, file: "f", part: "p").parse()
+        _ = try XMLScanner(source: ChunkedSource(document, chunk: 1 << 20), handler: handler, file: "f", part: "p")
+            .parse()
         XCTAssertEqual(handler.leaves, ["v=1", "v=2", "v="], "text with a reference takes the general path")
     }
 
@@ -142,7 +156,8 @@ final class XMLScannerTests: XCTestCase {
         let value = String(repeating: "v", count: 10_000)
         XCTAssertEqual(try scan("<a b=\"\(value)\"/>", chunk: 100, bufferSize: 64), ["<a b=\"\(value)\">", "</a>"])
         XCTAssertThrowsError(try scan("<a b=\"\(value)\"/>", bufferSize: 64, maxMarkupBytes: 4096)) { error in
-            XCTAssertEqual((error as? XMLError)?.message, "a tag, comment or CDATA section is longer than 4096 bytes (the limit)")
+            XCTAssertEqual(
+                (error as? XMLError)?.message, "a tag, comment or CDATA section is longer than 4096 bytes (the limit)")
         }
         // Text is handed over in pieces and needs no room for all of it.
         let text = String(repeating: "t", count: 10_000)
@@ -160,11 +175,13 @@ final class XMLScannerTests: XCTestCase {
         XCTAssertEqual(scanError("<a b=\"<\"/>"), "the value of attribute b in <a> contains '<'")
         XCTAssertEqual(scanError("<a b=\"1\"c=\"2\"/>"), "attributes of <a> must be separated by white space")
         XCTAssertEqual(scanError("<a b/>"), "malformed attribute \"b\" in <a>")
-        XCTAssertEqual(scanError("<a>x &nbsp; y</a>"), "\"&nbsp;\" is not a predefined entity or a valid character reference")
+        XCTAssertEqual(
+            scanError("<a>x &nbsp; y</a>"), "\"&nbsp;\" is not a predefined entity or a valid character reference")
         XCTAssertEqual(scanError("<a>&#0;</a>"), "\"&#0;\" is not a predefined entity or a valid character reference")
         XCTAssertEqual(scanError("<a>& b</a>"), "\"& b\" is not a predefined entity or a valid character reference")
         XCTAssertEqual(scanError("<a>\u{1}</a>"), "control character 0x1 in text (not allowed in XML)")
-        XCTAssertEqual(scanError("<a><?xml version=\"1.0\"?></a>"), "an XML declaration is only allowed at the start of the part")
+        XCTAssertEqual(
+            scanError("<a><?xml version=\"1.0\"?></a>"), "an XML declaration is only allowed at the start of the part")
         XCTAssertEqual(scanError("<a><!ELEMENT a></a>"), "unexpected markup \"<!ELEMENT\"")
     }
 
@@ -172,7 +189,8 @@ final class XMLScannerTests: XCTestCase {
     func testCDATAEndInTextIsAnError() throws {
         for chunk in [1, 2, 3, 1 << 20] {
             XCTAssertThrowsError(try scan("<a>x]]>y</a>", chunk: chunk, bufferSize: 64), "chunk \(chunk)")
-            XCTAssertThrowsError(try scan("<a>" + String(repeating: "z", count: 70) + "]]>y</a>", chunk: chunk, bufferSize: 64))
+            XCTAssertThrowsError(
+                try scan("<a>" + String(repeating: "z", count: 70) + "]]>y</a>", chunk: chunk, bufferSize: 64))
         }
         XCTAssertEqual(scanError("<a>x]]>y</a>"), "\"]]>\" in text (it may only end a CDATA section)")
         XCTAssertEqual(try scan("<a>]] ]> ]]] &gt;</a>"), ["<a>", "]] ]> ]]] >", "</a>"])

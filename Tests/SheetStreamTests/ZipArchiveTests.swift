@@ -65,7 +65,9 @@ final class ZipArchiveTests: XCTestCase {
         let stream = try archive.stream(entry)
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         XCTAssertThrowsError(try buffer.withUnsafeMutableBytes { try stream.read(into: $0) }) { error in
-            guard case .sizeMismatch(1024, let actual) = (error as? ZipError)?.reason else { return XCTFail("\(error)") }
+            guard case .sizeMismatch(1024, let actual) = (error as? ZipError)?.reason else {
+                return XCTFail("\(error)")
+            }
             XCTAssertLessThanOrEqual(actual, 64 << 10, "must stop within one buffer, not inflate the bomb")
         }
     }
@@ -119,10 +121,12 @@ final class ZipArchiveTests: XCTestCase {
         for (fixture, second) in cases {
             let path = TestPaths.fixture(fixture)
             XCTAssertThrowsError(try XLSXWorkbook(path: path), fixture) { error in
-                XCTAssertEqual((error as? ZipError)?.reason, .duplicatePart(first: "xl/worksheets/sheet1.xml", second: second))
+                XCTAssertEqual(
+                    (error as? ZipError)?.reason, .duplicatePart(first: "xl/worksheets/sheet1.xml", second: second))
                 XCTAssertEqual(
                     "\(error)",
-                    "\(path): entries \"xl/worksheets/sheet1.xml\" and \"\(second)\" name the same part; a package may hold a part name once, compared ignoring case (ECMA-376 Part 2, §9.1.1.1)")
+                    "\(path): entries \"xl/worksheets/sheet1.xml\" and \"\(second)\" name the same part; a package may hold a part name once, compared ignoring case (ECMA-376 Part 2, §9.1.1.1)"
+                )
             }
         }
     }

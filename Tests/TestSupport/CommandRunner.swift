@@ -12,7 +12,8 @@ public enum CommandRunner {
     public static var executable: URL {
         let beside = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("ddkpi")
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
-        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("ddkpi")
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "ddkpi")
     }
 
     @discardableResult
@@ -25,12 +26,18 @@ public enum CommandRunner {
     /// Runs another program (found on `PATH` when not a path) and captures its output.
     @discardableResult
     public static func run(_ program: String, _ arguments: [String]) throws -> Result {
-        let path = program.contains("/") ? program : (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-            .split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) } ?? program
+        let path =
+            program.contains("/")
+            ? program
+            : (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+                .split(separator: ":").map { "\($0)/\(program)" }.first {
+                    FileManager.default.isExecutableFile(atPath: $0)
+                } ?? program
         return try run(URL(fileURLWithPath: path), arguments, environment: [:], in: nil)
     }
 
-    private static func run(_ executable: URL, _ arguments: [String], environment: [String: String], in directory: URL?) throws
+    private static func run(_ executable: URL, _ arguments: [String], environment: [String: String], in directory: URL?)
+        throws
         -> Result
     {
         let process = Process()

@@ -7,10 +7,14 @@ public enum SampleWarehouse {
     /// Ingests one file as `feed` (the store directory is read from the warehouse first).
     @discardableResult
     public static func ingest(
-        _ path: String, as feed: FeedID, into warehouse: Warehouse, options: FeedOptions = FeedOptions(), threshold: Double = 1
+        _ path: String, as feed: FeedID, into warehouse: Warehouse, options: FeedOptions = FeedOptions(),
+        threshold: Double = 1
     ) -> IngestOutcome {
-        FileIngestor(warehouse: warehouse, feedOptions: options, explicitFeed: feed, options: IngestOptions(rejectThreshold: threshold))
-            .ingest(path)
+        FileIngestor(
+            warehouse: warehouse, feedOptions: options, explicitFeed: feed,
+            options: IngestOptions(rejectThreshold: threshold)
+        )
+        .ingest(path)
     }
 
     /// A warehouse at `path` holding all of `SampleFeeds/`.

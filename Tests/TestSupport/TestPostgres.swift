@@ -11,7 +11,8 @@ public enum TestPostgres {
         if ProcessInfo.processInfo.environment["CI"] == "true" {
             XCTFail("CI must run the PostgreSQL tests, but DDKPI_TEST_POSTGRES_URL is not set (see .ci/postgres.sh)")
         }
-        print("note: PostgreSQL tests skipped: no server (set DDKPI_TEST_POSTGRES_URL, or run .ci/run, which starts one)")
+        print(
+            "note: PostgreSQL tests skipped: no server (set DDKPI_TEST_POSTGRES_URL, or run .ci/run, which starts one)")
         throw XCTSkip("no PostgreSQL server: DDKPI_TEST_POSTGRES_URL is not set")
     }
 }

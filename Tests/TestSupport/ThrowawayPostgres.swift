@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A PostgreSQL cluster of a test's own on loopback, for tests that stop the server under a
@@ -18,7 +18,9 @@ public final class ThrowawayPostgres {
     public init() throws {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         guard let version = versions.compactMap(Int.init).max(), getpwnam("postgres") != nil else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("CI must run this test, but no PostgreSQL server is installed") }
+            if ProcessInfo.processInfo.environment["CI"] == "true" {
+                XCTFail("CI must run this test, but no PostgreSQL server is installed")
+            }
             throw XCTSkip("no PostgreSQL server installed to start a cluster of the test's own")
         }
         bin = "/usr/lib/postgresql/\(version)/bin"
@@ -26,16 +28,29 @@ public final class ThrowawayPostgres {
         port = try Self.freePort()
         url = "postgresql://postgres@127.0.0.1:\(port)/ddkpi"
         try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: folder)
-        try Self.check(CommandRunner.run("runuser", ["-u", "postgres", "--", bin + "/initdb", "-D", folder + "/data", "-U", "postgres", "-A", "trust", "--no-sync"]))
+        try Self.check(
+            CommandRunner.run(
+                "runuser",
+                [
+                    "-u", "postgres", "--", bin + "/initdb", "-D", folder + "/data", "-U", "postgres", "-A", "trust",
+                    "--no-sync",
+                ]))
         try start()
-        try Self.check(CommandRunner.run("runuser", ["-u", "postgres", "--", bin + "/createdb", "-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", "ddkpi"]))
+        try Self.check(
+            CommandRunner.run(
+                "runuser",
+                [
+                    "-u", "postgres", "--", bin + "/createdb", "-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres",
+                    "ddkpi",
+                ]))
     }
 
     /// Starts the server (again), spawned without pipes: the server, a daemon, would keep a
     /// runner's pipe open (and its reader waiting) for as long as it runs.
     public func start() throws {
         let arguments = [
-            "/usr/sbin/runuser", "-u", "postgres", "--", bin + "/pg_ctl", "-D", folder + "/data", "-l", folder + "/log", "-w", "-t",
+            "/usr/sbin/runuser", "-u", "postgres", "--", bin + "/pg_ctl", "-D", folder + "/data", "-l", folder + "/log",
+            "-w", "-t",
             "60", "-o", "-c listen_addresses=127.0.0.1 -p \(port) -k \(folder) -c fsync=off", "start",
         ]
         var actions = posix_spawn_file_actions_t()
@@ -48,9 +63,11 @@ public final class ThrowawayPostgres {
             posix_spawn_file_actions_addclose(&actions, Int32(descriptor))
         }
         let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, arguments[0], &actions, nil, argv, environ) == 0 else { throw XCTSkip("cannot run pg_ctl") }
+        guard posix_spawn(&pid, arguments[0], &actions, nil, argv, environ) == 0 else {
+            throw XCTSkip("cannot run pg_ctl")
+        }
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         guard status == 0 else { throw XCTSkip("could not start a PostgreSQL cluster (see \(folder)/log)") }
@@ -58,11 +75,15 @@ public final class ThrowawayPostgres {
 
     /// Stops the server at once, as a crash or an operator would (`pg_ctl stop -m immediate`).
     public func stopImmediately() throws {
-        try Self.check(CommandRunner.run("runuser", ["-u", "postgres", "--", bin + "/pg_ctl", "-D", folder + "/data", "-m", "immediate", "-w", "stop"]))
+        try Self.check(
+            CommandRunner.run(
+                "runuser",
+                ["-u", "postgres", "--", bin + "/pg_ctl", "-D", folder + "/data", "-m", "immediate", "-w", "stop"]))
     }
 
     deinit {
-        _ = try? CommandRunner.run("runuser", ["-u", "postgres", "--", bin + "/pg_ctl", "-D", folder + "/data", "-m", "immediate", "stop"])
+        _ = try? CommandRunner.run(
+            "runuser", ["-u", "postgres", "--", bin + "/pg_ctl", "-D", folder + "/data", "-m", "immediate", "stop"])
         try? FileManager.default.removeItem(atPath: folder)
     }
 

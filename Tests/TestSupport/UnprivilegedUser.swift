@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs the built `ddkpi` as a user the file permissions apply to (SPEC section 5's analyst who

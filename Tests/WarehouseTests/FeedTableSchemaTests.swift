@@ -2,8 +2,9 @@ import CivilCalendar
 import Feeds
 import Foundation
 import TestSupport
-@testable import Warehouse
 import XCTest
+
+@testable import Warehouse
 
 /// The feed tables' declarations (`FeedTables`) are the schema the migrations build: the same
 /// columns with the same types and nullability, and the dedup key as the primary key, on both
@@ -17,21 +18,29 @@ final class FeedTableSchemaTests: XCTestCase {
             let backend: BackendKind
             if case .sqlite = location { backend = .sqlite } else { backend = .postgres }
             for table in FeedTables.all {
-                let live = try warehouse.backend.read { session in try Self.liveColumns(of: table.name, backend, session) }
+                let live = try warehouse.backend.read { session in
+                    try Self.liveColumns(of: table.name, backend, session)
+                }
                 let declared = table.columnDefinitions(backend)
                 XCTAssertEqual(
-                    Dictionary(uniqueKeysWithValues: declared.map { ($0.name, $0.definition) }), live.definitions, table.name)
+                    Dictionary(uniqueKeysWithValues: declared.map { ($0.name, $0.definition) }), live.definitions,
+                    table.name)
                 XCTAssertEqual(table.keyColumnNames, live.primaryKey, "\(table.name) primary key")
             }
             // Every history table holds its table's columns and the run that replaced them.
             for table in HistoryTable.all {
                 let (columns, history) = try warehouse.backend.read { session in
-                    (try Self.liveColumns(of: table.name, backend, session), try Self.liveColumns(of: table.history, backend, session))
+                    (
+                        try Self.liveColumns(of: table.name, backend, session),
+                        try Self.liveColumns(of: table.history, backend, session)
+                    )
                 }
                 XCTAssertEqual(
-                    Set(history.definitions.keys), Set(columns.definitions.keys).subtracting(["id"]).union(["replaced_by_run"]),
+                    Set(history.definitions.keys),
+                    Set(columns.definitions.keys).subtracting(["id"]).union(["replaced_by_run"]),
                     table.history)
-                XCTAssertEqual(Set(table.key + table.values), Set(columns.definitions.keys).subtracting(["id"]), table.name)
+                XCTAssertEqual(
+                    Set(table.key + table.values), Set(columns.definitions.keys).subtracting(["id"]), table.name)
             }
         }
     }
@@ -62,20 +71,26 @@ final class FeedTableSchemaTests: XCTestCase {
     func testEveryDataFeedHasOneTable() {
         XCTAssertEqual(FeedTables.all.map(\.feed), FeedID.dataFeeds)
         XCTAssertEqual(Set(FeedTables.all.map(\.name)).count, FeedTables.all.count)
-        XCTAssertEqual(FeedTables.rolledUp.map(\.name), ["store_report", "credit_report", "birdeye_report", "crm_intake_report", "outbound_call_report"])
+        XCTAssertEqual(
+            FeedTables.rolledUp.map(\.name),
+            ["store_report", "credit_report", "birdeye_report", "crm_intake_report", "outbound_call_report"])
         XCTAssertEqual(FeedID.merchSales.table, "merch_report")
         XCTAssertEqual(FeedID.goals.table, "goal")
     }
 
     func testABindRowFollowsTheUpsertsColumns() {
         let record = WeeklyCountRecord(
-            store: "08", weekStart: CivilDate(year: 2025, month: 6, day: 2), total: 9, dailyCounts: [1, 2, 0, 0, 3, 3, 0])
+            store: "08", weekStart: CivilDate(year: 2025, month: 6, day: 2), total: 9,
+            dailyCounts: [1, 2, 0, 0, 3, 3, 0])
         var values = PendingValues(capacity: 16)
         FeedTables.outboundCalls.bind(record, runID: 42, sourceRow: 7, into: &values)
-        XCTAssertEqual(FeedTables.outboundCalls.upsert.columns, [
-            "week_start", "store_code", "total_calls", "day_0", "day_1", "day_2", "day_3", "day_4", "day_5", "day_6",
-            "ingest_run_id", "source_row",
-        ])
+        XCTAssertEqual(
+            FeedTables.outboundCalls.upsert.columns,
+            [
+                "week_start", "store_code", "total_calls", "day_0", "day_1", "day_2", "day_3", "day_4", "day_5",
+                "day_6",
+                "ingest_run_id", "source_row",
+            ])
         XCTAssertEqual(values.count, FeedTables.outboundCalls.upsert.columnCount)
     }
 
@@ -91,7 +106,9 @@ final class FeedTableSchemaTests: XCTestCase {
                 definitions[row.text(0)] = row.text(0) + " " + row.text(1) + (row.int64(2) == 1 ? " NOT NULL" : "")
                 if row.int64(3) > 0 { keyed.append((row.int64(3), row.text(0))) }
             }
-            try session.scan("SELECT \"from\" FROM pragma_foreign_key_list(?) WHERE \"table\" = 'store'", [.text(table)]) { row in
+            try session.scan(
+                "SELECT \"from\" FROM pragma_foreign_key_list(?) WHERE \"table\" = 'store'", [.text(table)]
+            ) { row in
                 definitions[row.text(0)]? += " REFERENCES store(code)"
             }
         case .postgres:

@@ -2,8 +2,9 @@ import CivilCalendar
 import Feeds
 import Foundation
 import TestSupport
-@testable import Warehouse
 import XCTest
+
+@testable import Warehouse
 
 /// History and undo (SPEC section 16), on each backend: every row knows its run and source
 /// row, an update keeps the values it replaced, and an undo gives back exactly what was there.
@@ -24,7 +25,9 @@ final class HistoryAndUndoTests: XCTestCase {
     private func onEachBackend(_ body: () throws -> Void) throws {
         try TestWarehouses.forEachBackend(in: directory) { location in
             warehouse = try Warehouse(location: location)
-            ingest("stores.csv", "code,name,region,aliases\n08,Natick,East,Natick Mall\n10,Framingham,East,\n", as: .stores)
+            ingest(
+                "stores.csv", "code,name,region,aliases\n08,Natick,East,Natick Mall\n10,Framingham,East,\n", as: .stores
+            )
             try body()
         }
     }
@@ -32,8 +35,10 @@ final class HistoryAndUndoTests: XCTestCase {
     @discardableResult
     private func ingest(_ name: String, _ text: String, as feed: FeedID, force: Bool = false) -> IngestOutcome {
         let path = (try? TestPaths.write(Array(text.utf8), named: name, in: directory)) ?? name
-        let outcome = FileIngestor(warehouse: warehouse, feedOptions: FeedOptions(), explicitFeed: feed, options: IngestOptions(force: force))
-            .ingest(path)
+        let outcome = FileIngestor(
+            warehouse: warehouse, feedOptions: FeedOptions(), explicitFeed: feed, options: IngestOptions(force: force)
+        )
+        .ingest(path)
         XCTAssertEqual(outcome.status, .ok, outcome.error ?? "")
         return outcome
     }
@@ -47,7 +52,8 @@ final class HistoryAndUndoTests: XCTestCase {
                 "SELECT \(columns.joined(separator: ", ")) FROM \(table.name) ORDER BY \(table.key.joined(separator: ", "))",
                 columns: columns.count)
         }
-        tables["store_alias"] = try warehouse.rows("SELECT alias_key, alias, store_code FROM store_alias ORDER BY alias_key", columns: 3)
+        tables["store_alias"] = try warehouse.rows(
+            "SELECT alias_key, alias, store_code FROM store_alias ORDER BY alias_key", columns: 3)
         tables["store_month_rollup"] = try warehouse.rows(
             "SELECT \(Warehouse.rollupColumns.joined(separator: ", ")) FROM store_month_rollup ORDER BY month, store_code",
             columns: Warehouse.rollupColumns.count)
@@ -66,16 +72,32 @@ final class HistoryAndUndoTests: XCTestCase {
         try onEachBackend {
             let run = try XCTUnwrap(ingest("sales_audit.csv", "Title row\n" + Self.sales, as: .salesAudit).runID)
             XCTAssertEqual(
-                try warehouse.rows("SELECT store_code, date, ingest_run_id, source_row FROM store_report ORDER BY source_row", columns: 4),
-                [["08", "2025-01-30", "\(run)", "3"], ["10", "2025-01-30", "\(run)", "4"], ["08", "2025-01-31", "\(run)", "5"], ["10", "2025-02-01", "\(run)", "6"]])
-            XCTAssertEqual(try warehouse.rows("SELECT sheet FROM ingest_run WHERE id = ?", ["\(run)"], columns: 1), [["sales_audit"]], "a CSV's sheet is its name")
-            let credit = try XCTUnwrap(ingest("credit.csv", "Store,Date\n08,2025-01-30\n10,2025-01-30\n08,2025-01-30\n", as: .creditApps).runID)
+                try warehouse.rows(
+                    "SELECT store_code, date, ingest_run_id, source_row FROM store_report ORDER BY source_row",
+                    columns: 4),
+                [
+                    ["08", "2025-01-30", "\(run)", "3"], ["10", "2025-01-30", "\(run)", "4"],
+                    ["08", "2025-01-31", "\(run)", "5"], ["10", "2025-02-01", "\(run)", "6"],
+                ])
             XCTAssertEqual(
-                try warehouse.rows("SELECT store_code, total_applications, source_row FROM credit_report WHERE ingest_run_id = ? ORDER BY store_code", ["\(credit)"], columns: 3),
+                try warehouse.rows("SELECT sheet FROM ingest_run WHERE id = ?", ["\(run)"], columns: 1),
+                [["sales_audit"]], "a CSV's sheet is its name")
+            let credit = try XCTUnwrap(
+                ingest("credit.csv", "Store,Date\n08,2025-01-30\n10,2025-01-30\n08,2025-01-30\n", as: .creditApps).runID
+            )
+            XCTAssertEqual(
+                try warehouse.rows(
+                    "SELECT store_code, total_applications, source_row FROM credit_report WHERE ingest_run_id = ? ORDER BY store_code",
+                    ["\(credit)"], columns: 3),
                 [["08", "2", "2"], ["10", "1", "3"]], "a count's source row is the first row counted in it")
             XCTAssertEqual(
-                try warehouse.rows("SELECT store_code, inserted, updated, unchanged, first_date, last_date FROM ingest_run_store WHERE run_id = ? ORDER BY store_code", ["\(run)"], columns: 6),
-                [["08", "2", "0", "0", "2025-01-30", "2025-01-31"], ["10", "2", "0", "0", "2025-01-30", "2025-02-01"]])
+                try warehouse.rows(
+                    "SELECT store_code, inserted, updated, unchanged, first_date, last_date FROM ingest_run_store WHERE run_id = ? ORDER BY store_code",
+                    ["\(run)"], columns: 6),
+                [
+                    ["08", "2", "0", "0", "2025-01-30", "2025-01-31"],
+                    ["10", "2", "0", "0", "2025-01-30", "2025-02-01"],
+                ])
         }
     }
 
@@ -83,7 +105,9 @@ final class HistoryAndUndoTests: XCTestCase {
     func testUndoingAWrongFileGivesBackEveryValueAndTheRollups() throws {
         try onEachBackend {
             ingest("sales_audit.csv", Self.sales, as: .salesAudit)
-            ingest("calls.csv", "Store,Week Of,Mon,Tue,Wed,Thu,Fri,Sat,Sun\n08,2025-01-27,1,2,3,4,5,6,7\n", as: .outboundCalls)
+            ingest(
+                "calls.csv", "Store,Week Of,Mon,Tue,Wed,Thu,Fri,Sat,Sun\n08,2025-01-27,1,2,3,4,5,6,7\n",
+                as: .outboundCalls)
             let before = try snapshot()
             let wrong = """
                 Store,Date,Net Sales,Transactions,Items,CCP %
@@ -95,9 +119,13 @@ final class HistoryAndUndoTests: XCTestCase {
             let outcome = ingest("sales_audit_wrong.csv", wrong, as: .salesAudit)
             XCTAssertEqual(outcome.counts, UpsertCounts(inserted: 1, updated: 2, unchanged: 1))
             let run = try XCTUnwrap(outcome.runID)
-            XCTAssertEqual(try warehouse.integer("SELECT count(*) FROM store_report_history WHERE replaced_by_run = ?", ["\(run)"]), 2)
             XCTAssertEqual(
-                try warehouse.rows("SELECT store_code, inserted, updated, unchanged FROM ingest_run_store WHERE run_id = ? ORDER BY store_code", ["\(run)"], columns: 4),
+                try warehouse.integer(
+                    "SELECT count(*) FROM store_report_history WHERE replaced_by_run = ?", ["\(run)"]), 2)
+            XCTAssertEqual(
+                try warehouse.rows(
+                    "SELECT store_code, inserted, updated, unchanged FROM ingest_run_store WHERE run_id = ? ORDER BY store_code",
+                    ["\(run)"], columns: 4),
                 [["08", "1", "2", "0"], ["10", "0", "0", "1"]])
             XCTAssertNotEqual(try snapshot(), before)
 
@@ -105,32 +133,52 @@ final class HistoryAndUndoTests: XCTestCase {
             XCTAssertEqual(undone, UndoOutcome(runs: [run], deleted: 1, restored: 2))
             XCTAssertEqual(try snapshot(), before)
             XCTAssertEqual(try warehouse.checkRollups(), [])
-            XCTAssertEqual(try warehouse.rows("SELECT status FROM ingest_run WHERE id = ?", ["\(run)"], columns: 1), [["undone"]])
+            XCTAssertEqual(
+                try warehouse.rows("SELECT status FROM ingest_run WHERE id = ?", ["\(run)"], columns: 1), [["undone"]])
             XCTAssertThrowsError(try warehouse.undo(run: run, cascade: false)) { error in
                 XCTAssertEqual("\(error)", "run \(run) is already undone")
             }
             // The same bytes ingest again without --force once their run is undone.
-            XCTAssertEqual(ingest("sales_audit_wrong.csv", wrong, as: .salesAudit).counts, UpsertCounts(inserted: 1, updated: 2, unchanged: 1))
+            XCTAssertEqual(
+                ingest("sales_audit_wrong.csv", wrong, as: .salesAudit).counts,
+                UpsertCounts(inserted: 1, updated: 2, unchanged: 1))
         }
     }
 
     func testRunDetailsListWhatARunChangedPerStoreAndKey() throws {
         try onEachBackend {
             ingest("sales_audit.csv", Self.sales, as: .salesAudit)
-            let outcome = ingest("sales_audit_b.csv", "Store,Date,Net Sales,Transactions,Items,CCP %\n08,2025-01-30,1000.50,10,20,40%\n08,2025-02-03,5,1,1,\n", as: .salesAudit)
+            let outcome = ingest(
+                "sales_audit_b.csv",
+                "Store,Date,Net Sales,Transactions,Items,CCP %\n08,2025-01-30,1000.50,10,20,40%\n08,2025-02-03,5,1,1,\n",
+                as: .salesAudit)
             let run = try XCTUnwrap(outcome.runID)
             let details = try XCTUnwrap(try warehouse.runDetails(id: run, limit: 20))
             XCTAssertEqual(details.run.id, run)
             XCTAssertEqual(details.run.sheet, "sales_audit_b")
             XCTAssertFalse(details.run.historyPruned)
-            XCTAssertEqual(details.stores, [RunStoreCount(store: "08", inserted: 1, updated: 1, unchanged: 0, firstDate: "2025-01-30", lastDate: "2025-02-03")])
+            XCTAssertEqual(
+                details.stores,
+                [
+                    RunStoreCount(
+                        store: "08", inserted: 1, updated: 1, unchanged: 0, firstDate: "2025-01-30",
+                        lastDate: "2025-02-03")
+                ])
             XCTAssertEqual(details.changedKeys, 1)
-            XCTAssertEqual(details.changes, [
-                RunChange(
-                    table: "store_report",
-                    key: [.init(name: "date", old: nil, new: "2025-01-30"), .init(name: "store_code", old: nil, new: "08")],
-                    columns: [.init(name: "total_sales_cents", old: "100000", new: "100050"), .init(name: "ads_cents", old: "10000", new: "10005")]),
-            ])
+            XCTAssertEqual(
+                details.changes,
+                [
+                    RunChange(
+                        table: "store_report",
+                        key: [
+                            .init(name: "date", old: nil, new: "2025-01-30"),
+                            .init(name: "store_code", old: nil, new: "08"),
+                        ],
+                        columns: [
+                            .init(name: "total_sales_cents", old: "100000", new: "100050"),
+                            .init(name: "ads_cents", old: "10000", new: "10005"),
+                        ])
+                ])
             XCTAssertNil(try warehouse.runDetails(id: 999, limit: 20))
         }
     }
@@ -139,9 +187,22 @@ final class HistoryAndUndoTests: XCTestCase {
         try onEachBackend {
             ingest("sales_audit_a.csv", Self.sales, as: .salesAudit)
             let before = try snapshot()
-            let second = try XCTUnwrap(ingest("sales_audit_b.csv", "Store,Date,Net Sales,Transactions,Items\n08,2025-01-30,1.00,1,1\n08,2025-03-01,5,1,1\n", as: .salesAudit).runID)
-            let third = try XCTUnwrap(ingest("sales_audit_c.csv", "Store,Date,Net Sales,Transactions,Items\n08,2025-03-01,6,1,1\n", as: .salesAudit).runID)
-            let unrelated = try XCTUnwrap(ingest("sales_audit_d.csv", "Store,Date,Net Sales,Transactions,Items\n10,2025-04-01,6,1,1\n", as: .salesAudit).runID)
+            let second = try XCTUnwrap(
+                ingest(
+                    "sales_audit_b.csv",
+                    "Store,Date,Net Sales,Transactions,Items\n08,2025-01-30,1.00,1,1\n08,2025-03-01,5,1,1\n",
+                    as: .salesAudit
+                ).runID)
+            let third = try XCTUnwrap(
+                ingest(
+                    "sales_audit_c.csv", "Store,Date,Net Sales,Transactions,Items\n08,2025-03-01,6,1,1\n",
+                    as: .salesAudit
+                ).runID)
+            let unrelated = try XCTUnwrap(
+                ingest(
+                    "sales_audit_d.csv", "Store,Date,Net Sales,Transactions,Items\n10,2025-04-01,6,1,1\n",
+                    as: .salesAudit
+                ).runID)
             XCTAssertThrowsError(try warehouse.undo(run: second, cascade: false)) { error in
                 XCTAssertEqual((error as? UndoRefused)?.blockingRuns, [third])
                 XCTAssertTrue("\(error)".contains("later run \(third) changed the same keys"), "\(error)")
@@ -165,9 +226,15 @@ final class HistoryAndUndoTests: XCTestCase {
 
     func testUndoingAGoalsImportRestoresTheOldTargets() throws {
         try onEachBackend {
-            ingest("goals.csv", "period,scope,metric,target\n2025-01,global,totalSales,1000\n2025-01,08,upt,2\n", as: .goals)
+            ingest(
+                "goals.csv", "period,scope,metric,target\n2025-01,global,totalSales,1000\n2025-01,08,upt,2\n",
+                as: .goals)
             let before = try snapshot()
-            let run = try XCTUnwrap(ingest("goals_2.csv", "period,scope,metric,target\n2025-01,global,totalSales,5000\n2025-02,08,upt,3\n", as: .goals).runID)
+            let run = try XCTUnwrap(
+                ingest(
+                    "goals_2.csv", "period,scope,metric,target\n2025-01,global,totalSales,5000\n2025-02,08,upt,3\n",
+                    as: .goals
+                ).runID)
             XCTAssertEqual(try warehouse.goals(months: ["2025-01", "2025-02"]).map(\.target), [2, 5000, 3])
             try warehouse.undo(run: run, cascade: false)
             XCTAssertEqual(try snapshot(), before)
@@ -179,7 +246,11 @@ final class HistoryAndUndoTests: XCTestCase {
         try onEachBackend {
             let before = try snapshot()
             let run = try XCTUnwrap(
-                ingest("stores_2.csv", "code,name,region,aliases\n08,Natick Mall,North,\n10,Framingham,East,Shoppers World\n21,Warwick,South,\n", as: .stores).runID)
+                ingest(
+                    "stores_2.csv",
+                    "code,name,region,aliases\n08,Natick Mall,North,\n10,Framingham,East,Shoppers World\n21,Warwick,South,\n",
+                    as: .stores
+                ).runID)
             XCTAssertEqual(try warehouse.storeDirectory().isEmpty, false)
             try warehouse.undo(run: run, cascade: false)
             XCTAssertEqual(try snapshot(), before)
@@ -194,10 +265,17 @@ final class HistoryAndUndoTests: XCTestCase {
 
     func testAnAssociateFileUndoneLeavesTheNamesAsTheyWere() throws {
         try onEachBackend {
-            ingest("associates.csv", "Store,Date,Emp #,Employee,Net Sales,Trans,Items\n08,2025-01-30,42,Ava Adams,100,1,1\n", as: .employeePerformance)
+            ingest(
+                "associates.csv",
+                "Store,Date,Emp #,Employee,Net Sales,Trans,Items\n08,2025-01-30,42,Ava Adams,100,1,1\n",
+                as: .employeePerformance)
             let before = try snapshot()
             let run = try XCTUnwrap(
-                ingest("associates_2.csv", "Store,Date,Emp #,Employee,Net Sales,Trans,Items\n08,2025-01-31,42,Ava Brown,100,1,1\n08,2025-01-31,7,Bo,5,1,1\n", as: .employeePerformance).runID)
+                ingest(
+                    "associates_2.csv",
+                    "Store,Date,Emp #,Employee,Net Sales,Trans,Items\n08,2025-01-31,42,Ava Brown,100,1,1\n08,2025-01-31,7,Bo,5,1,1\n",
+                    as: .employeePerformance
+                ).runID)
             XCTAssertEqual(try warehouse.employeeNames(), ["42": "Ava Brown", "7": "Bo"])
             try warehouse.undo(run: run, cascade: false)
             XCTAssertEqual(try warehouse.employeeNames(), ["42": "Ava Adams"])
@@ -208,7 +286,9 @@ final class HistoryAndUndoTests: XCTestCase {
     func testPrunedHistoryCannotBeUndone() throws {
         try onEachBackend {
             let run = try XCTUnwrap(ingest("sales_audit.csv", Self.sales, as: .salesAudit).runID)
-            ingest("sales_audit_b.csv", "Store,Date,Net Sales,Transactions,Items\n08,2025-01-30,1.00,1,1\n", as: .salesAudit)
+            ingest(
+                "sales_audit_b.csv", "Store,Date,Net Sales,Transactions,Items\n08,2025-01-30,1.00,1,1\n",
+                as: .salesAudit)
             XCTAssertEqual(try warehouse.pruneHistory(before: CivilDate(year: 2999, month: 1, day: 1)), 1)
             XCTAssertEqual(try warehouse.integer("SELECT count(*) FROM store_report_history"), 0)
             XCTAssertThrowsError(try warehouse.undo(run: run, cascade: false)) { error in

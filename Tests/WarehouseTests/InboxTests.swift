@@ -1,10 +1,11 @@
 import Feeds
 import Foundation
 import GRDB
-@testable import PostgresClient
 import TestSupport
-@testable import Warehouse
 import XCTest
+
+@testable import PostgresClient
+@testable import Warehouse
 
 /// The cron inbox's rules (SPEC section 5), without a warehouse: which files a run takes, in
 /// what order, and where each outcome sends its file.
@@ -33,11 +34,15 @@ final class InboxTests: XCTestCase {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
     }
 
-    private func outcome(_ path: String, _ status: IngestStatus, error: String? = nil, rejects: Int = 0) -> IngestOutcome {
+    private func outcome(_ path: String, _ status: IngestStatus, error: String? = nil, rejects: Int = 0)
+        -> IngestOutcome
+    {
         var outcome = IngestOutcome(path: path, status: status)
         outcome.error = error
         outcome.rejects = (0..<rejects).map {
-            Reject(file: "f.csv", sheet: "f", row: $0 + 2, column: "B", header: "Net Sales", value: "x", reason: "is not a number")
+            Reject(
+                file: "f.csv", sheet: "f", row: $0 + 2, column: "B", header: "Net Sales", value: "x",
+                reason: "is not a number")
         }
         outcome.rejected = rejects
         return outcome
@@ -52,8 +57,11 @@ final class InboxTests: XCTestCase {
     }
 
     func testCandidatesAreTheVisibleRegularFilesInNameOrder() throws {
-        for name in ["sales_b.csv", "Sales_c.xlsx", "credit_a.csv", ".hidden.csv", "old.csv.reason.txt"] { try put(name) }
-        try FileManager.default.createDirectory(at: inbox.folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        for name in ["sales_b.csv", "Sales_c.xlsx", "credit_a.csv", ".hidden.csv", "old.csv.reason.txt"] {
+            try put(name)
+        }
+        try FileManager.default.createDirectory(
+            at: inbox.folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
         try put("nested.csv", in: inbox.folder.appendingPathComponent("sub"))
         XCTAssertEqual(
             try inbox.candidateFiles(),
@@ -62,7 +70,8 @@ final class InboxTests: XCTestCase {
 
     func testAMissingInboxIsAMissingPath() throws {
         let gone = try Inbox(
-            folder: directory.appendingPathComponent("nowhere").path, archive: inbox.archive.path, quarantine: inbox.quarantine.path)
+            folder: directory.appendingPathComponent("nowhere").path, archive: inbox.archive.path,
+            quarantine: inbox.quarantine.path)
         XCTAssertThrowsError(try gone.candidateFiles()) { error in
             XCTAssertEqual("\(error)", "\(gone.folder.path): no such file or folder")
         }
@@ -74,7 +83,10 @@ final class InboxTests: XCTestCase {
         try put("a.csv")
         XCTAssertEqual(
             try IngestPaths.files([loose, inbox.folder.path]),
-            [loose, inbox.folder.appendingPathComponent("a.csv").path, inbox.folder.appendingPathComponent("b.csv").path])
+            [
+                loose, inbox.folder.appendingPathComponent("a.csv").path,
+                inbox.folder.appendingPathComponent("b.csv").path,
+            ])
         XCTAssertThrowsError(try IngestPaths.files(["/no/such/file.csv"])) { error in
             XCTAssertEqual((error as? MissingIngestPath)?.path, "/no/such/file.csv")
         }
@@ -90,7 +102,10 @@ final class InboxTests: XCTestCase {
     }
 
     func testAQuarantineReasonListsTheFirst50Rejects() throws {
-        guard case .quarantine(let reason) = Inbox.destination(for: outcome("a.csv", .failed, error: "too many rejects", rejects: 60)) else {
+        guard
+            case .quarantine(let reason) = Inbox.destination(
+                for: outcome("a.csv", .failed, error: "too many rejects", rejects: 60))
+        else {
             return XCTFail("a failure goes to quarantine")
         }
         let lines = reason.split(separator: "\n", omittingEmptySubsequences: false)
@@ -111,7 +126,8 @@ final class InboxTests: XCTestCase {
         XCTAssertEqual(quarantined, inbox.quarantine.appendingPathComponent("junk.csv"))
         XCTAssertEqual(try names(in: inbox.quarantine), ["junk.csv", "junk.csv.reason.txt"])
         XCTAssertEqual(
-            try String(contentsOf: inbox.quarantine.appendingPathComponent("junk.csv.reason.txt"), encoding: .utf8), "junk.csv: unreadable\n")
+            try String(contentsOf: inbox.quarantine.appendingPathComponent("junk.csv.reason.txt"), encoding: .utf8),
+            "junk.csv: unreadable\n")
         XCTAssertEqual(try names(in: inbox.folder), [])
     }
 
@@ -122,10 +138,14 @@ final class InboxTests: XCTestCase {
         try inbox.run(
             ingest: { path in
                 ingested.append(URL(fileURLWithPath: path).lastPathComponent)
-                let status: IngestStatus = path.hasSuffix("ok.csv") ? .ok : path.hasSuffix("bad.csv") ? .failed : .duplicate
+                let status: IngestStatus =
+                    path.hasSuffix("ok.csv") ? .ok : path.hasSuffix("bad.csv") ? .failed : .duplicate
                 return outcome(path, status, error: status == .failed ? "b_bad.csv: unreadable" : nil)
             },
-            report: { reported.append((URL(fileURLWithPath: $0.path).lastPathComponent, FileManager.default.fileExists(atPath: $0.path))) })
+            report: {
+                reported.append(
+                    (URL(fileURLWithPath: $0.path).lastPathComponent, FileManager.default.fileExists(atPath: $0.path)))
+            })
         XCTAssertEqual(ingested, ["a_ok.csv", "b_bad.csv", "c_dup.csv"])
         XCTAssertEqual(reported.map(\.name), ingested)
         XCTAssertTrue(reported.allSatisfy(\.stillInInbox), "each outcome is reported before its file moves")
@@ -170,13 +190,18 @@ final class InboxTests: XCTestCase {
     func testOnlyRegularFilesAreTakenAndTheRestSkippedUnopened() throws {
         try put("a.csv")
         XCTAssertEqual(mkfifo(inbox.folder.appendingPathComponent("b_fifo.csv").path, 0o644), 0)
-        try FileManager.default.createSymbolicLink(atPath: inbox.folder.appendingPathComponent("c_zero.csv").path, withDestinationPath: "/dev/zero")
+        try FileManager.default.createSymbolicLink(
+            atPath: inbox.folder.appendingPathComponent("c_zero.csv").path, withDestinationPath: "/dev/zero")
         var skipped: [String] = []
         let files = try inbox.candidateFiles(skipped: { skipped.append($0.description) })
         XCTAssertEqual(files.map { URL(fileURLWithPath: $0).lastPathComponent }, ["a.csv"])
         XCTAssertEqual(skipped.count, 2)
-        XCTAssertTrue(skipped[0].hasSuffix("b_fifo.csv: skipped, a FIFO and not a regular file (only regular files are ingested)"), skipped[0])
+        XCTAssertTrue(
+            skipped[0].hasSuffix(
+                "b_fifo.csv: skipped, a FIFO and not a regular file (only regular files are ingested)"), skipped[0])
         XCTAssertTrue(skipped[1].contains("c_zero.csv: skipped, a device"), skipped[1])
-        XCTAssertEqual(try IngestPaths.files([inbox.folder.appendingPathComponent("b_fifo.csv").path]), [], "named on the command line too")
+        XCTAssertEqual(
+            try IngestPaths.files([inbox.folder.appendingPathComponent("b_fifo.csv").path]), [],
+            "named on the command line too")
     }
 }

@@ -1,7 +1,8 @@
 import GRDB
 import TestSupport
-@testable import Warehouse
 import XCTest
+
+@testable import Warehouse
 
 final class MigrationTests: XCTestCase {
     /// A warehouse created before the feed tables were keyed date first keeps its rows.
@@ -24,7 +25,9 @@ final class MigrationTests: XCTestCase {
         }
         _ = try Warehouse(path: path)
         try DatabaseQueue(path: path).read { db in
-            XCTAssertEqual(try Int64.fetchOne(db, sql: "SELECT total_sales_cents FROM store_report WHERE store_code = '08'"), 10_000)
+            XCTAssertEqual(
+                try Int64.fetchOne(db, sql: "SELECT total_sales_cents FROM store_report WHERE store_code = '08'"),
+                10_000)
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT day_0 FROM outbound_call_report"), 5)
             let definition = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'store_report'")
             XCTAssertTrue(definition?.contains("PRIMARY KEY (date, store_code)") == true, definition ?? "")
@@ -55,7 +58,9 @@ final class MigrationTests: XCTestCase {
         let rows = try DatabaseQueue(path: path).read { db in
             try GRDB.Row.fetchAll(
                 db,
-                sql: "SELECT total_sales_cents, ccp_pct_millionths, gp_pct_millionths, upt, ads_cents, ingest_run_id FROM store_report ORDER BY date")
+                sql:
+                    "SELECT total_sales_cents, ccp_pct_millionths, gp_pct_millionths, upt, ads_cents, ingest_run_id FROM store_report ORDER BY date"
+            )
         }
         XCTAssertEqual(rows.count, 2)
         XCTAssertEqual(rows[0]["total_sales_cents"], 25_113_791 as Int64)

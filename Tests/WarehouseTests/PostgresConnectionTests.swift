@@ -10,23 +10,31 @@ final class PostgresConnectionTests: XCTestCase {
         try connection.execute("DROP TABLE IF EXISTS ddkpi_probe")
         try connection.execute("CREATE TABLE ddkpi_probe (id BIGINT PRIMARY KEY, name TEXT, cents BIGINT)")
         defer { _ = try? connection.execute("DROP TABLE IF EXISTS ddkpi_probe") }
-        let insert = try connection.execute("INSERT INTO ddkpi_probe VALUES ($1, $2, $3)", ["1", "a \"quoted\" name", nil])
+        let insert = try connection.execute(
+            "INSERT INTO ddkpi_probe VALUES ($1, $2, $3)", ["1", "a \"quoted\" name", nil])
         XCTAssertEqual(insert.affectedRows, 1)
-        let rows: [[String?]] = [["2", "tab\there", "251137"], ["3", "back\\slash\nnewline", nil], ["4", "Café ✓", "-5"]]
+        let rows: [[String?]] = [
+            ["2", "tab\there", "251137"], ["3", "back\\slash\nnewline", nil], ["4", "Café ✓", "-5"],
+        ]
         XCTAssertEqual(try connection.copy(into: "ddkpi_probe", columns: ["id", "name", "cents"], rows: rows), 3)
         let result = try connection.execute("SELECT id, name, cents FROM ddkpi_probe ORDER BY id")
         XCTAssertEqual(result.rowCount, 4)
-        XCTAssertEqual((0..<4).map { result.text(row: $0, column: 1) }, ["a \"quoted\" name", "tab\there", "back\\slash\nnewline", "Café ✓"])
+        XCTAssertEqual(
+            (0..<4).map { result.text(row: $0, column: 1) },
+            ["a \"quoted\" name", "tab\there", "back\\slash\nnewline", "Café ✓"])
         XCTAssertEqual(result.int64(row: 1, column: 2), 251_137)
         XCTAssertNil(result.text(row: 2, column: 2), "COPY's \\N is NULL")
 
-        XCTAssertThrowsError(try connection.transaction {
-            try connection.execute("INSERT INTO ddkpi_probe VALUES (5, 'x', 1)")
-            try connection.execute("INSERT INTO ddkpi_probe VALUES (5, 'again', 1)")
-        }) { error in
+        XCTAssertThrowsError(
+            try connection.transaction {
+                try connection.execute("INSERT INTO ddkpi_probe VALUES (5, 'x', 1)")
+                try connection.execute("INSERT INTO ddkpi_probe VALUES (5, 'again', 1)")
+            }
+        ) { error in
             XCTAssertEqual((error as? PostgresError)?.sqlState, "23505", "unique violation")
         }
-        XCTAssertEqual(try connection.execute("SELECT count(*) FROM ddkpi_probe").int64(row: 0, column: 0), 4, "rolled back whole")
+        XCTAssertEqual(
+            try connection.execute("SELECT count(*) FROM ddkpi_probe").int64(row: 0, column: 0), 4, "rolled back whole")
     }
 
     func testAdvisoryLocksAreExclusiveAcrossSessions() throws {
@@ -42,7 +50,9 @@ final class PostgresConnectionTests: XCTestCase {
 
     func testPasswordsNeverAppearInErrors() throws {
         let secret = "s3cr3t-pw"
-        XCTAssertThrowsError(try PostgresConnection(url: "postgresql://ddkpi:\(secret)@127.0.0.1:1/nowhere?connect_timeout=2")) { error in
+        XCTAssertThrowsError(
+            try PostgresConnection(url: "postgresql://ddkpi:\(secret)@127.0.0.1:1/nowhere?connect_timeout=2")
+        ) { error in
             let text = "\(error)"
             XCTAssertFalse(text.contains(secret), text)
             XCTAssertTrue(text.hasPrefix("cannot connect to postgresql://ddkpi:***@127.0.0.1:1/nowhere"), text)
@@ -56,26 +66,37 @@ final class PostgresConnectionTests: XCTestCase {
 
     func testAPasswordMayHoldAtSignsColonsAndSlashes() throws {
         XCTAssertEqual(PostgresURL.redacted("postgresql://u:p@ss:w@rd@h:5432/db"), "postgresql://u:***@h:5432/db")
-        XCTAssertEqual(PostgresURL.redacted("postgresql://u:Ab3/xY+z@h/db?sslmode=require"), "postgresql://u:***@h/db?sslmode=require")
         XCTAssertEqual(
-            PostgresURL.redacted("from postgresql://u:a@b@h/db and postgres://v:c/d@k/e: failed"), "from postgresql://u:***@h/db and postgres://v:***@k/e: failed")
-        XCTAssertEqual(PostgresURL.redacted("postgresql://h:5432/db?application_name=x"), "postgresql://h:5432/db?application_name=x")
+            PostgresURL.redacted("postgresql://u:Ab3/xY+z@h/db?sslmode=require"),
+            "postgresql://u:***@h/db?sslmode=require")
+        XCTAssertEqual(
+            PostgresURL.redacted("from postgresql://u:a@b@h/db and postgres://v:c/d@k/e: failed"),
+            "from postgresql://u:***@h/db and postgres://v:***@k/e: failed")
+        XCTAssertEqual(
+            PostgresURL.redacted("postgresql://h:5432/db?application_name=x"),
+            "postgresql://h:5432/db?application_name=x")
         XCTAssertEqual(PostgresURL.redacted("password=a password=b"), "password=*** password=***")
-        XCTAssertEqual(PostgresURL.forLibpq("postgresql://u:p@ss:w/rd@h:5432/db?x=y@z"), "postgresql://u:p%40ss:w%2Frd@h:5432/db?x=y@z")
+        XCTAssertEqual(
+            PostgresURL.forLibpq("postgresql://u:p@ss:w/rd@h:5432/db?x=y@z"),
+            "postgresql://u:p%40ss:w%2Frd@h:5432/db?x=y@z")
         XCTAssertEqual(PostgresURL.forLibpq("postgresql://user@server@h/db"), "postgresql://user%40server@h/db")
         XCTAssertEqual(PostgresURL.forLibpq("postgresql://u:p%40ss@h/db"), "postgresql://u:p%40ss@h/db")
         XCTAssertEqual(PostgresURL.forLibpq("host=h password=a@b"), "host=h password=a@b")
 
-        XCTAssertThrowsError(try PostgresConnection(url: "postgresql://ddkpi:p@ss:w@rd@127.0.0.1:1/nowhere?connect_timeout=2")) { error in
+        XCTAssertThrowsError(
+            try PostgresConnection(url: "postgresql://ddkpi:p@ss:w@rd@127.0.0.1:1/nowhere?connect_timeout=2")
+        ) { error in
             let text = "\(error)"
             XCTAssertTrue(text.hasPrefix("cannot connect to postgresql://ddkpi:***@127.0.0.1:1/nowhere"), text)
-            XCTAssertTrue(text.contains("port 1 failed: Connection refused; Is the server running"), "libpq went to the host, on one line: \(text)")
+            XCTAssertTrue(
+                text.contains("port 1 failed: Connection refused; Is the server running"),
+                "libpq went to the host, on one line: \(text)")
             for fragment in ["ss:w", "w@rd", "rd@"] { XCTAssertFalse(text.contains(fragment), text) }
         }
         // The server (trust authentication on loopback) is reached with such a password too.
         let url = try TestPostgres.url()
         guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@"),
-              !url[scheme.upperBound..<at].contains(":")
+            !url[scheme.upperBound..<at].contains(":")
         else { throw XCTSkip("the test server's URL has a password of its own") }
         var typed = url
         typed.insert(contentsOf: ":p@ss:w/rd", at: at)

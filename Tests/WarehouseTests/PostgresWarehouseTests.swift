@@ -2,8 +2,9 @@ import Feeds
 import PostgresClient
 import SheetStream
 import TestSupport
-@testable import Warehouse
 import XCTest
+
+@testable import Warehouse
 
 /// What only the PostgreSQL backend has to prove (SPEC section 14): its migrations are the
 /// SQLite ones, its lock is an advisory lock, and a connection lost mid-file leaves nothing.
@@ -11,7 +12,8 @@ final class PostgresWarehouseTests: XCTestCase {
     func testMigrationsHaveTheSameNamesAsSQLitesAndLeaveNothingPending() throws {
         XCTAssertEqual(PostgresMigrations.all.map(\.name), Warehouse.migrationNames)
         let location = DatabaseLocation.postgres(url: try TestWarehouses.postgresWarehouseURL())
-        XCTAssertEqual(try Warehouse.pendingMigrations(at: location), Warehouse.migrationNames, "a new database lacks them all")
+        XCTAssertEqual(
+            try Warehouse.pendingMigrations(at: location), Warehouse.migrationNames, "a new database lacks them all")
         XCTAssertThrowsError(try Warehouse(location: location, mode: .readOnly)) { error in
             XCTAssertTrue("\(error)".hasPrefix("no warehouse at postgresql://"), "\(error)")
         }
@@ -39,21 +41,27 @@ final class PostgresWarehouseTests: XCTestCase {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let warehouse = try Warehouse(location: .postgres(url: url))
-        let stores = try TestPaths.write(Array("code,name\n08,Natick\n10,Framingham\n".utf8), named: "stores.csv", in: directory)
+        let stores = try TestPaths.write(
+            Array("code,name\n08,Natick\n10,Framingham\n".utf8), named: "stores.csv", in: directory)
         XCTAssertEqual(SampleWarehouse.ingest(stores, as: .stores, into: warehouse).status, .ok)
         let sales = try TestPaths.write(
-            Array("Store,Date,Net Sales,Transactions,Items\n08,2025-07-14,100,2,3\n10,2025-07-14,50,1,1\n08,2025-07-15,70,1,1\n".utf8),
+            Array(
+                "Store,Date,Net Sales,Transactions,Items\n08,2025-07-14,100,2,3\n10,2025-07-14,50,1,1\n08,2025-07-15,70,1,1\n"
+                    .utf8),
             named: "sales_audit.csv", in: directory)
         let killer = try PostgresConnection(url: url)
         let outcome = warehouse.ingest(path: sales, options: IngestOptions()) {
             let file = try SpreadsheetFile.open(path: sales)
-            let reader = FeedFileReader(definition: FeedCatalog.definition(.salesAudit), directory: try warehouse.storeDirectory(), options: FeedOptions())
+            let reader = FeedFileReader(
+                definition: FeedCatalog.definition(.salesAudit), directory: try warehouse.storeDirectory(),
+                options: FeedOptions())
             return PreparedFeed(feed: .salesAudit) { emit in
                 var emitted = 0
                 return try reader.read(file) { record, row in
                     if emitted == 2 {
                         try killer.execute(
-                            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+                            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                        )
                     }
                     try emit(record, row)
                     emitted += 1
@@ -64,12 +72,15 @@ final class PostgresWarehouseTests: XCTestCase {
         XCTAssertTrue(outcome.error?.contains("connection") == true, outcome.error ?? "")
         XCTAssertEqual(try warehouse.integer("SELECT count(*) FROM store_report"), 0)
         XCTAssertEqual(try warehouse.runs(limit: 1).first?.status, "failed")
-        XCTAssertEqual(SampleWarehouse.ingest(sales, as: .salesAudit, into: warehouse).status, .ok, "the next attempt reconnects")
+        XCTAssertEqual(
+            SampleWarehouse.ingest(sales, as: .salesAudit, into: warehouse).status, .ok, "the next attempt reconnects")
         XCTAssertEqual(try warehouse.integer("SELECT count(*) FROM store_report"), 3)
     }
 
     func testAnUnreachableServerIsAClearErrorWithoutThePassword() throws {
-        XCTAssertThrowsError(try Warehouse(location: .postgres(url: "postgresql://ddkpi:s3cret@127.0.0.1:1/none?connect_timeout=2"))) { error in
+        XCTAssertThrowsError(
+            try Warehouse(location: .postgres(url: "postgresql://ddkpi:s3cret@127.0.0.1:1/none?connect_timeout=2"))
+        ) { error in
             let message = "\(error)"
             XCTAssertTrue(message.hasPrefix("cannot connect to postgresql://ddkpi:***@127.0.0.1:1/none"), message)
             XCTAssertFalse(message.contains("s3cret"), message)

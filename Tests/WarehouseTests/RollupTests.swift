@@ -2,8 +2,9 @@ import CivilCalendar
 import Feeds
 import GRDB
 import TestSupport
-@testable import Warehouse
 import XCTest
+
+@testable import Warehouse
 
 /// Store-month rollups (SPEC section 13): kept in step by every ingest, equal to a full
 /// recomputation, rebuilt on demand, and built for warehouses that predate them.
@@ -40,7 +41,8 @@ final class RollupTests: XCTestCase {
     private func measures(_ start: String, _ end: String, rollups: Bool) throws -> [StoreMonth: MeasureSums] {
         warehouse.usesRollups = rollups
         defer { warehouse.usesRollups = true }
-        return try warehouse.measures(from: try XCTUnwrap(CivilDate(iso8601: start)), through: try XCTUnwrap(CivilDate(iso8601: end)))
+        return try warehouse.measures(
+            from: try XCTUnwrap(CivilDate(iso8601: start)), through: try XCTUnwrap(CivilDate(iso8601: end)))
     }
 
     /// Random days of every feed, re-sent with corrections; every range agrees both ways.
@@ -54,10 +56,15 @@ final class RollupTests: XCTestCase {
                 var day = CivilDate(year: 2024, month: 12, day: 1)
                 for _ in 0..<90 {
                     for store in ["08", "10"] where Bool.random(using: &generator) {
-                        let ccp = Bool.random(using: &generator) ? "0.\(Int.random(in: 100...900, using: &generator))" : ""
-                        sales += "\(store),\(day.iso8601),\(Int.random(in: -100...99_999, using: &generator)).\(Int.random(in: 10...99, using: &generator)),\(Int.random(in: 1...40, using: &generator)),\(Int.random(in: 1...60, using: &generator)),\(ccp),0.5\n"
+                        let ccp =
+                            Bool.random(using: &generator) ? "0.\(Int.random(in: 100...900, using: &generator))" : ""
+                        sales +=
+                            "\(store),\(day.iso8601),\(Int.random(in: -100...99_999, using: &generator)).\(Int.random(in: 10...99, using: &generator)),\(Int.random(in: 1...40, using: &generator)),\(Int.random(in: 1...60, using: &generator)),\(ccp),0.5\n"
                         if day.weekdayIndex == 2 {
-                            calls += "\(store),\(day.iso8601)," + (0..<7).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined(separator: ",") + "\n"
+                            calls +=
+                                "\(store),\(day.iso8601),"
+                                + (0..<7).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined(
+                                    separator: ",") + "\n"
                         }
                         for _ in 0..<Int.random(in: 0...2, using: &generator) { credit += "\(store),\(day.iso8601)\n" }
                     }
@@ -67,24 +74,38 @@ final class RollupTests: XCTestCase {
                 ingest("calls_\(round).csv", calls, as: .outboundCalls)
                 ingest("credit_\(round).csv", credit, as: .creditApps)
                 XCTAssertEqual(try warehouse.checkRollups(), [], "round \(round)")
-                for (start, end) in [("2024-12-01", "2025-02-28"), ("2024-12-15", "2025-02-10"), ("2025-01-01", "2025-01-31"), ("2024-11-01", "2025-03-31")] {
-                    XCTAssertEqual(try measures(start, end, rollups: true), try measures(start, end, rollups: false), "\(start)…\(end)")
+                for (start, end) in [
+                    ("2024-12-01", "2025-02-28"), ("2024-12-15", "2025-02-10"), ("2025-01-01", "2025-01-31"),
+                    ("2024-11-01", "2025-03-31"),
+                ] {
+                    XCTAssertEqual(
+                        try measures(start, end, rollups: true), try measures(start, end, rollups: false),
+                        "\(start)…\(end)")
                 }
             }
             let months = Int(try warehouse.integer("SELECT count(*) FROM store_month_rollup") ?? 0)
-            XCTAssertGreaterThanOrEqual(months, 6, "two stores × December to February, and March when a late week's calls reach it")
+            XCTAssertGreaterThanOrEqual(
+                months, 6, "two stores × December to February, and March when a late week's calls reach it")
         }
     }
 
     /// A file of new keys adds its sums to the month's existing rollup rather than recomputing it.
     func testNewDaysAddToTheirMonthsRollup() throws {
         try onEachBackend {
-            ingest("sales_audit_a.csv", "Store,Date,Net Sales,Transactions,Items,GP %\n08,2025-01-05,100.10,1,1,50%\n", as: .salesAudit)
-            ingest("sales_audit_b.csv", "Store,Date,Net Sales,Transactions,Items,GP %\n08,2025-01-06,0.01,1,2,\n10,2025-01-06,0,0,0,\n", as: .salesAudit)
-            ingest("calls.csv", "Store,Week Of,Mon,Tue,Wed,Thu,Fri,Sat,Sun\n08,2025-01-29,1,0,0,0,0,0,4\n", as: .outboundCalls)
+            ingest(
+                "sales_audit_a.csv", "Store,Date,Net Sales,Transactions,Items,GP %\n08,2025-01-05,100.10,1,1,50%\n",
+                as: .salesAudit)
+            ingest(
+                "sales_audit_b.csv",
+                "Store,Date,Net Sales,Transactions,Items,GP %\n08,2025-01-06,0.01,1,2,\n10,2025-01-06,0,0,0,\n",
+                as: .salesAudit)
+            ingest(
+                "calls.csv", "Store,Week Of,Mon,Tue,Wed,Thu,Fri,Sat,Sun\n08,2025-01-29,1,0,0,0,0,0,4\n",
+                as: .outboundCalls)
             ingest("reviews.csv", "Store,Week,Reviews\n10,2025-02-26,3\n", as: .birdeyeReviews)
             XCTAssertEqual(try warehouse.checkRollups(), [])
-            let january = try XCTUnwrap(try warehouse.storedRollups(months: ["2025-01"])[StoreMonth(store: "08", month: "2025-01")])
+            let january = try XCTUnwrap(
+                try warehouse.storedRollups(months: ["2025-01"])[StoreMonth(store: "08", month: "2025-01")])
             XCTAssertEqual(january.salesCents, 10_011)
             XCTAssertEqual(january.gpSalesCents, 10_010)
             XCTAssertEqual(january.calls, 1, "Monday 01-27; Sunday's 4 calls fall on 02-02")
@@ -93,14 +114,20 @@ final class RollupTests: XCTestCase {
 
     func testCheckFindsATamperedRollupAndRebuildMendsIt() throws {
         try onEachBackend {
-            ingest("sales_audit.csv", "Store,Date,Net Sales,Transactions,Items\n08,2025-01-05,100,1,1\n10,2025-02-05,50,1,1\n", as: .salesAudit)
+            ingest(
+                "sales_audit.csv",
+                "Store,Date,Net Sales,Transactions,Items\n08,2025-01-05,100,1,1\n10,2025-02-05,50,1,1\n",
+                as: .salesAudit)
             XCTAssertEqual(try warehouse.checkRollups(), [])
             try warehouse.backend.write { session in
-                try session.execute("UPDATE store_month_rollup SET sales_cents = sales_cents + 1 WHERE store_code = '08'")
+                try session.execute(
+                    "UPDATE store_month_rollup SET sales_cents = sales_cents + 1 WHERE store_code = '08'")
                 try session.execute("DELETE FROM store_month_rollup WHERE store_code = '10'")
             }
             let differences = try warehouse.checkRollups()
-            XCTAssertEqual(differences.map(\.description), ["rollup 08 2025-01 differs from a recomputation", "rollup 10 2025-02 missing"])
+            XCTAssertEqual(
+                differences.map(\.description),
+                ["rollup 08 2025-01 differs from a recomputation", "rollup 10 2025-02 missing"])
             XCTAssertEqual(try warehouse.rebuildRollups(), 2)
             XCTAssertEqual(try warehouse.checkRollups(), [])
         }
@@ -108,9 +135,12 @@ final class RollupTests: XCTestCase {
 
     func testAFailedFileLeavesTheRollupsAsTheyWere() throws {
         try onEachBackend {
-            ingest("sales_audit.csv", "Store,Date,Net Sales,Transactions,Items\n08,2025-01-05,100,1,1\n", as: .salesAudit)
+            ingest(
+                "sales_audit.csv", "Store,Date,Net Sales,Transactions,Items\n08,2025-01-05,100,1,1\n", as: .salesAudit)
             let before = try measures("2025-01-01", "2025-01-31", rollups: true)
-            let path = try TestPaths.write(Array("Store,Date,Net Sales,Transactions,Items\n08,2025-01-06,100,1,1\n99,2025-01-06,1,1,1\n".utf8), named: "sales_audit_bad.csv", in: directory)
+            let path = try TestPaths.write(
+                Array("Store,Date,Net Sales,Transactions,Items\n08,2025-01-06,100,1,1\n99,2025-01-06,1,1,1\n".utf8),
+                named: "sales_audit_bad.csv", in: directory)
             XCTAssertEqual(SampleWarehouse.ingest(path, as: .salesAudit, into: warehouse, threshold: 0).status, .failed)
             XCTAssertEqual(try measures("2025-01-01", "2025-01-31", rollups: true), before)
             XCTAssertEqual(try warehouse.checkRollups(), [])
@@ -137,7 +167,9 @@ final class RollupTests: XCTestCase {
         let rollups = try migrated.storedRollups(months: nil)
         XCTAssertEqual(rollups[StoreMonth(store: "08", month: "2025-01")]?.salesCents, 10_000)
         XCTAssertEqual(rollups[StoreMonth(store: "08", month: "2025-01")]?.gpWeighted, 500_000 * 10_000)
-        XCTAssertEqual(rollups[StoreMonth(store: "08", month: "2025-01")]?.calls, 7, "a week total counts in its week start's month")
+        XCTAssertEqual(
+            rollups[StoreMonth(store: "08", month: "2025-01")]?.calls, 7,
+            "a week total counts in its week start's month")
         XCTAssertEqual(rollups[StoreMonth(store: "08", month: "2025-02")]?.salesCents, 5000)
     }
 }

@@ -40,7 +40,8 @@ final class WarehouseTests: XCTestCase {
         return warehouse.ingest(path: file, options: options) {
             let spreadsheet = try SpreadsheetFile.open(path: file)
             let reader = FeedFileReader(
-                definition: FeedCatalog.definition(feed), directory: try warehouse.storeDirectory(), options: FeedOptions())
+                definition: FeedCatalog.definition(feed), directory: try warehouse.storeDirectory(),
+                options: FeedOptions())
             return PreparedFeed(feed: feed) { emit in
                 var written = 0
                 return try reader.read(spreadsheet) { record, row in
@@ -64,12 +65,19 @@ final class WarehouseTests: XCTestCase {
             ("store", ["code", "name", "region", "status"]),
             ("store_alias", ["alias_key", "alias", "store_code"]),
             ("goal", ["period", "scope", "metric", "date", "target"]),
-            ("store_report", ["date", "store_code", "total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths",
-                              "gp_pct_millionths", "upt", "ads_cents", "ingest_run_id"]),
+            (
+                "store_report",
+                [
+                    "date", "store_code", "total_sales_cents", "total_transactions", "total_items",
+                    "ccp_pct_millionths",
+                    "gp_pct_millionths", "upt", "ads_cents", "ingest_run_id",
+                ]
+            ),
             ("credit_report", ["date", "store_code", "total_applications", "ingest_run_id"]),
         ]
         return try tables.flatMap { table, columns in
-            try warehouse.rows("SELECT \(columns.joined(separator: ", ")) FROM \(table) ORDER BY 1, 2", columns: columns.count)
+            try warehouse.rows(
+                "SELECT \(columns.joined(separator: ", ")) FROM \(table) ORDER BY 1, 2", columns: columns.count)
         }
     }
 
@@ -78,7 +86,9 @@ final class WarehouseTests: XCTestCase {
             let outcome = ingest("credit_small.csv", as: .creditApps)
             XCTAssertEqual(outcome.status, .ok, outcome.error ?? "")
             XCTAssertEqual(outcome.counts, UpsertCounts(inserted: 2, updated: 0, unchanged: 0))
-            XCTAssertEqual(ingest("sales_audit_small.csv", as: .salesAudit, options: IngestOptions(rejectThreshold: 0.5)).counts.inserted, 4)
+            XCTAssertEqual(
+                ingest("sales_audit_small.csv", as: .salesAudit, options: IngestOptions(rejectThreshold: 0.5)).counts
+                    .inserted, 4)
             let row = try warehouse.rows(
                 "SELECT total_sales_cents, upt, ads_cents, ccp_pct_millionths FROM store_report WHERE store_code = '08' AND date = '2025-07-14'",
                 columns: 4)
@@ -103,11 +113,18 @@ final class WarehouseTests: XCTestCase {
 
     func testCorrectedResendReplacesValues() throws {
         try onEachBackend {
-            let original = try copy("Store,Date,Net Sales,Transactions,Items\n08,2025-07-14,100,2,3\n10,2025-07-14,50,1,1\n", named: "sales_audit_a.csv")
-            let corrected = try copy("Store,Date,Net Sales,Transactions,Items\n08,2025-07-14,110,2,3\n10,2025-07-14,50,1,1\n", named: "sales_audit_b.csv")
+            let original = try copy(
+                "Store,Date,Net Sales,Transactions,Items\n08,2025-07-14,100,2,3\n10,2025-07-14,50,1,1\n",
+                named: "sales_audit_a.csv")
+            let corrected = try copy(
+                "Store,Date,Net Sales,Transactions,Items\n08,2025-07-14,110,2,3\n10,2025-07-14,50,1,1\n",
+                named: "sales_audit_b.csv")
             XCTAssertEqual(ingest("", as: .salesAudit, path: original).counts, UpsertCounts(inserted: 2))
-            XCTAssertEqual(ingest("", as: .salesAudit, path: corrected).counts, UpsertCounts(inserted: 0, updated: 1, unchanged: 1))
-            XCTAssertEqual(try warehouse.integer("SELECT total_sales_cents FROM store_report WHERE store_code = '08'"), 11_000)
+            XCTAssertEqual(
+                ingest("", as: .salesAudit, path: corrected).counts, UpsertCounts(inserted: 0, updated: 1, unchanged: 1)
+            )
+            XCTAssertEqual(
+                try warehouse.integer("SELECT total_sales_cents FROM store_report WHERE store_code = '08'"), 11_000)
             XCTAssertEqual(try count("store_report"), 2)
         }
     }
@@ -119,8 +136,10 @@ final class WarehouseTests: XCTestCase {
             let path = try copy(
                 "Store,Date,Net Sales,Transactions,Items\n08,2025-07-14,100,2,3\n10,2025-07-14,50,1,1\n08,2025-07-14,110,2,3\n08,2025-07-14,110,2,3\n",
                 named: "sales_audit_repeats.csv")
-            XCTAssertEqual(ingest("", as: .salesAudit, path: path).counts, UpsertCounts(inserted: 2, updated: 1, unchanged: 1))
-            XCTAssertEqual(try warehouse.integer("SELECT total_sales_cents FROM store_report WHERE store_code = '08'"), 11_000)
+            XCTAssertEqual(
+                ingest("", as: .salesAudit, path: path).counts, UpsertCounts(inserted: 2, updated: 1, unchanged: 1))
+            XCTAssertEqual(
+                try warehouse.integer("SELECT total_sales_cents FROM store_report WHERE store_code = '08'"), 11_000)
             XCTAssertEqual(try warehouse.checkRollups(), [])
         }
     }
@@ -133,8 +152,14 @@ final class WarehouseTests: XCTestCase {
             let outcome = warehouse.ingest(path: path, options: IngestOptions()) {
                 PreparedFeed(feed: .salesAudit) { emit in
                     let figures = SalesFigures(totalSalesCents: 100, totalTransactions: 1, totalItems: 1)
-                    try emit(.salesAudit(SalesAuditRecord(store: "08", date: CivilDate(year: 2025, month: 7, day: 14), figures: figures)), 2)
-                    try emit(.salesAudit(SalesAuditRecord(store: "99", date: CivilDate(year: 2025, month: 7, day: 14), figures: figures)), 3)
+                    try emit(
+                        .salesAudit(
+                            SalesAuditRecord(
+                                store: "08", date: CivilDate(year: 2025, month: 7, day: 14), figures: figures)), 2)
+                    try emit(
+                        .salesAudit(
+                            SalesAuditRecord(
+                                store: "99", date: CivilDate(year: 2025, month: 7, day: 14), figures: figures)), 3)
                     return FeedReadResult(feed: .salesAudit, sheet: "credit_small.csv", headerRow: 1)
                 }
             }
@@ -149,7 +174,8 @@ final class WarehouseTests: XCTestCase {
             let run = try XCTUnwrap(warehouse.runs(limit: 1).first)
             let path = TestPaths.fixture("feeds/credit_small.csv")
             XCTAssertEqual(run.sha256, try SHA256.ofFile(path).digest)
-            XCTAssertEqual(run.size, Int64(try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)))
+            XCTAssertEqual(
+                run.size, Int64(try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)))
         }
     }
 
@@ -179,11 +205,14 @@ final class WarehouseTests: XCTestCase {
 
     func testCrashMidFileLeavesNothingOfIt() throws {
         try onEachBackend {
-            let outcome = ingest("sales_audit_small.csv", as: .salesAudit, options: IngestOptions(rejectThreshold: 1), failAfter: 2)
+            let outcome = ingest(
+                "sales_audit_small.csv", as: .salesAudit, options: IngestOptions(rejectThreshold: 1), failAfter: 2)
             XCTAssertEqual(outcome.status, .failed)
             XCTAssertEqual(try count("store_report"), 0)
-            XCTAssertEqual(ingest("sales_audit_small.csv", as: .salesAudit, options: IngestOptions(rejectThreshold: 1)).status, .ok,
-                           "a failed file is not a duplicate: it can be ingested again")
+            XCTAssertEqual(
+                ingest("sales_audit_small.csv", as: .salesAudit, options: IngestOptions(rejectThreshold: 1)).status,
+                .ok,
+                "a failed file is not a duplicate: it can be ingested again")
         }
     }
 
@@ -252,7 +281,8 @@ final class WarehouseTests: XCTestCase {
                 let last = first.adding(days: days - 1)
                 let measures = try warehouse.measures(from: first, through: last).values.reduce(MeasureSums(), +)
                 XCTAssertEqual(measures.salesCents, Int128(expected), "round \(round)")
-                let stored = try warehouse.integer("SELECT sum(total_sales_cents) FROM store_report WHERE date <= ?", [last.iso8601])
+                let stored = try warehouse.integer(
+                    "SELECT sum(total_sales_cents) FROM store_report WHERE date <= ?", [last.iso8601])
                 XCTAssertEqual(stored, expected)
             }
         }

@@ -5,7 +5,7 @@ import Warehouse
 import XCTest
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// SIGKILL at any point of an ingest leaves either nothing of the file or all of it, and a
@@ -27,21 +27,27 @@ final class CrashSafetyTests: XCTestCase {
         var rows = 0
         while rows < Self.rows {
             let date = Date(timeIntervalSince1970: 946_684_800 + Double(day) * 86_400)
-            let text = ISO8601DateFormatter.string(from: date, timeZone: TimeZone(identifier: "UTC") ?? .current, formatOptions: [.withFullDate])
+            let text = ISO8601DateFormatter.string(
+                from: date, timeZone: TimeZone(identifier: "UTC") ?? .current, formatOptions: [.withFullDate])
             for store in 1...40 where rows < Self.rows {
-                sales += String(format: "%02d,", store) + text + ",\(store * 100 + day % 97).\(day % 100),\(1 + day % 9),\(2 + store % 7)\n"
+                sales +=
+                    String(format: "%02d,", store) + text
+                    + ",\(store * 100 + day % 97).\(day % 100),\(1 + day % 9),\(2 + store % 7)\n"
                 rows += 1
             }
             day += 1
         }
-        return (try TestPaths.write(Array(stores.utf8), named: "stores.csv", in: directory),
-                try TestPaths.write(Array(sales.utf8), named: "sales_audit_big.csv", in: directory))
+        return (
+            try TestPaths.write(Array(stores.utf8), named: "stores.csv", in: directory),
+            try TestPaths.write(Array(sales.utf8), named: "sales_audit_big.csv", in: directory)
+        )
     }
 
     /// A new SQLite warehouse named `name` (or, with `postgres`, a new schema on the test
     /// server) holding `stores`; what `--db` takes for it.
     private func database(_ name: String, stores: String, postgres: Bool = false) throws -> String {
-        let database = postgres ? try TestWarehouses.postgresWarehouseURL() : directory.appendingPathComponent(name).path
+        let database =
+            postgres ? try TestWarehouses.postgresWarehouseURL() : directory.appendingPathComponent(name).path
         XCTAssertEqual(try CommandRunner.ddkpi(["--db", database, "stores", "import", stores]).status, 0)
         return database
     }
@@ -54,8 +60,10 @@ final class CrashSafetyTests: XCTestCase {
             "SELECT store_code, date, total_sales_cents, total_transactions, total_items FROM store_report ORDER BY date, store_code",
             columns: 5)
         let digest = rows.map { $0.map { $0 ?? "" }.joined() }.joined(separator: ";")
-        let okRuns = Int(try warehouse.integer("SELECT count(*) FROM ingest_run WHERE status = 'ok' AND feed = 'sales-audit'") ?? -1)
-        let integrity = try warehouse.location.backendName == "sqlite"
+        let okRuns = Int(
+            try warehouse.integer("SELECT count(*) FROM ingest_run WHERE status = 'ok' AND feed = 'sales-audit'") ?? -1)
+        let integrity =
+            try warehouse.location.backendName == "sqlite"
             ? warehouse.sqliteQueue().read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" } : "ok"
         return (rows.count, digest, okRuns, integrity)
     }
@@ -95,16 +103,20 @@ final class CrashSafetyTests: XCTestCase {
             let path = try database("killed-\(fraction).sqlite", stores: stores, postgres: postgres)
             try killed(after: duration * fraction, ["--db", path, "ingest", sales])
             let after = try state(path)
-            print("kill -9 at \(fraction) of a clean run (\(Int(duration * fraction * 1000)) ms): \(after.rows) rows landed, integrity \(after.integrity)")
+            print(
+                "kill -9 at \(fraction) of a clean run (\(Int(duration * fraction * 1000)) ms): \(after.rows) rows landed, integrity \(after.integrity)"
+            )
             XCTAssertEqual(after.integrity, "ok", "killed at \(fraction)")
-            XCTAssertTrue(after.rows == 0 || after.rows == Self.rows, "killed at \(fraction): \(after.rows) rows, all or nothing")
+            XCTAssertTrue(
+                after.rows == 0 || after.rows == Self.rows, "killed at \(fraction): \(after.rows) rows, all or nothing")
             XCTAssertEqual(after.okRuns, after.rows == 0 ? 0 : 1, "an ok ledger row exactly when the data landed")
             let rerun = try CommandRunner.ddkpi(["--db", path, "ingest", sales])
             XCTAssertEqual(rerun.status, 0, rerun.stderr)
             let final = try state(path)
             XCTAssertEqual(final.digest, expected.digest, "killed at \(fraction), then re-run")
             XCTAssertEqual(final.integrity, "ok")
-            XCTAssertEqual(try CommandRunner.ddkpi(["--db", path, "rollups", "check"]).status, 0, "killed at \(fraction)")
+            XCTAssertEqual(
+                try CommandRunner.ddkpi(["--db", path, "rollups", "check"]).status, 0, "killed at \(fraction)")
         }
     }
 
@@ -124,13 +136,18 @@ final class CrashSafetyTests: XCTestCase {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             }
             try FileManager.default.copyItem(atPath: sales, toPath: folders[0] + "/" + names[0])
-            try "Store,Date\n01,2025-01-02\n".write(toFile: folders[0] + "/" + names[1], atomically: true, encoding: .utf8)
-            try "Store,Date,Net Sales,Transactions,Items\n99,2025-01-02,1,1,1\n".write(toFile: folders[0] + "/" + names[2], atomically: true, encoding: .utf8)
+            try "Store,Date\n01,2025-01-02\n".write(
+                toFile: folders[0] + "/" + names[1], atomically: true, encoding: .utf8)
+            try "Store,Date,Net Sales,Transactions,Items\n99,2025-01-02,1,1,1\n".write(
+                toFile: folders[0] + "/" + names[2], atomically: true, encoding: .utf8)
             let path = try database("inbox-\(fraction).sqlite", stores: stores)
-            let cron = ["--db", path, "ingest", "--inbox", folders[0], "--archive", folders[1], "--quarantine", folders[2]]
+            let cron = [
+                "--db", path, "ingest", "--inbox", folders[0], "--archive", folders[1], "--quarantine", folders[2],
+            ]
             try killed(after: duration * fraction, cron)
             let placed = folders.map { (try? FileManager.default.contentsOfDirectory(atPath: $0).count) ?? 0 }
-            print("inbox kill -9 at \(fraction) of the big file's clean run: files in inbox/archive/quarantine \(placed)")
+            print(
+                "inbox kill -9 at \(fraction) of the big file's clean run: files in inbox/archive/quarantine \(placed)")
             // The re-run finishes what the killed run left: exit 1 while the bad file was still
             // in the inbox, else 0 (nothing left to do).
             let rerun = try CommandRunner.ddkpi(cron)
@@ -150,7 +167,9 @@ final class CrashSafetyTests: XCTestCase {
     func testReportsRunWhileAnIngestCommits() throws {
         let (stores, sales) = try writeInputs()
         let path = try database("busy.sqlite", stores: stores)
-        let small = try TestPaths.write(Array("Store,Date,Net Sales,Transactions,Items\n01,2000-01-01,5,1,1\n".utf8), named: "sales_audit_small.csv", in: directory)
+        let small = try TestPaths.write(
+            Array("Store,Date,Net Sales,Transactions,Items\n01,2000-01-01,5,1,1\n".utf8),
+            named: "sales_audit_small.csv", in: directory)
         XCTAssertEqual(try CommandRunner.ddkpi(["--db", path, "ingest", small]).status, 0)
         let ingest = Process()
         ingest.executableURL = CommandRunner.executable

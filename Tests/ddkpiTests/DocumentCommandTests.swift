@@ -19,7 +19,8 @@ extension GoldenReportTests {
             XCTAssertEqual(sheet[0], csv[0])
             // actual, target, % to target, LY, % vs LY: sheet columns D, E, F, H, I; CSV fields 4 to 8.
             for (sheetColumn, csvField) in [(3, 3), (4, 4), (5, 5), (7, 6), (8, 7)] {
-                XCTAssertEqual(Double(sheet[sheetColumn]), Self.stored(csv[csvField]), "\(csv[0]) \(csv[2]) field \(csvField + 1)")
+                XCTAssertEqual(
+                    Double(sheet[sheetColumn]), Self.stored(csv[csvField]), "\(csv[0]) \(csv[2]) field \(csvField + 1)")
             }
         }
     }
@@ -45,7 +46,8 @@ extension GoldenReportTests {
             return
         }
         let output = URL(fileURLWithPath: try scratchPath("libreoffice"))
-        let result = try Self.run(soffice, ["--headless", "--convert-to", "pdf", "--outdir", output.path, try sampleWorkbook()])
+        let result = try Self.run(
+            soffice, ["--headless", "--convert-to", "pdf", "--outdir", output.path, try sampleWorkbook()])
         XCTAssertEqual(result, 0)
         let pdf = try Data(contentsOf: output.appendingPathComponent("review-2025Q2.pdf"))
         XCTAssertTrue(pdf.starts(with: Array("%PDF".utf8)))
@@ -53,7 +55,9 @@ extension GoldenReportTests {
 
     func testOpenpyxlLoadsTheWorkbookWithItsCharts() throws {
         guard let python = Self.tool("python3"), try Self.run(python, ["-c", "import openpyxl"]) == 0 else {
-            print("notice: python3 with openpyxl not installed (apt-get install python3-openpyxl); openpyxl check skipped")
+            print(
+                "notice: python3 with openpyxl not installed (apt-get install python3-openpyxl); openpyxl check skipped"
+            )
             return
         }
         let script = """
@@ -73,13 +77,17 @@ extension GoldenReportTests {
         let database = try sampleDatabase()
         let path = try scratchPath("review.pdf")
         guard Self.tool("chromium") != nil || Self.tool("chromium-browser") != nil else {
-            let result = try CommandRunner.ddkpi(["--db", database, "review", "--quarter", "2025Q2", "--format", "pdf", "--output", path])
+            let result = try CommandRunner.ddkpi([
+                "--db", database, "review", "--quarter", "2025Q2", "--format", "pdf", "--output", path,
+            ])
             XCTAssertEqual(result.status, 2)
             XCTAssertTrue(result.stderr.contains("apt-get install chromium"), result.stderr)
             print("notice: no chromium installed; checked only the message that asks for it")
             return
         }
-        let result = try CommandRunner.ddkpi(["--db", database, "review", "--quarter", "2025Q2", "--format", "pdf", "--output", path])
+        let result = try CommandRunner.ddkpi([
+            "--db", database, "review", "--quarter", "2025Q2", "--format", "pdf", "--output", path,
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         let pdf = try Data(contentsOf: URL(fileURLWithPath: path))
         XCTAssertTrue(pdf.starts(with: Array("%PDF".utf8)))
@@ -103,13 +111,19 @@ extension GoldenReportTests {
 
     func testKPIAsHTMLAndAsOneWorkbookSheet() throws {
         let database = try sampleDatabase()
-        let html = try CommandRunner.ddkpi(["--db", database, "kpi", "--as-of", "2025-06-15", "--region", "East", "--format", "html"])
+        let html = try CommandRunner.ddkpi([
+            "--db", database, "kpi", "--as-of", "2025-06-15", "--region", "East", "--format", "html",
+        ])
         XCTAssertEqual(html.status, 0, html.stderr)
         XCTAssertTrue(html.stdout.contains("<h1>KPIs as of 2025-06-15</h1>"))
-        XCTAssertTrue(html.stdout.contains("<th scope=\"colgroup\" colspan=\"3\">WTD 2025-06-09 to 2025-06-15</th>"), html.stdout)
-        XCTAssertEqual(html.stdout.components(separatedBy: "<section class=\"scope\">").count - 1, 4, "3 stores and the region")
+        XCTAssertTrue(
+            html.stdout.contains("<th scope=\"colgroup\" colspan=\"3\">WTD 2025-06-09 to 2025-06-15</th>"), html.stdout)
+        XCTAssertEqual(
+            html.stdout.components(separatedBy: "<section class=\"scope\">").count - 1, 4, "3 stores and the region")
         let path = try scratchPath("kpi.xlsx")
-        let written = try CommandRunner.ddkpi(["--db", database, "kpi", "--as-of", "2025-06-15", "--region", "East", "--format", "xlsx", "--output", path])
+        let written = try CommandRunner.ddkpi([
+            "--db", database, "kpi", "--as-of", "2025-06-15", "--region", "East", "--format", "xlsx", "--output", path,
+        ])
         XCTAssertEqual(written.status, 0, written.stderr)
         let sheets = try CommandRunner.ddkpi(["sheets", path])
         XCTAssertEqual(sheets.stdout, "0\tKPI\tvisible\n")
@@ -125,14 +139,24 @@ extension GoldenReportTests {
         let employees = try scratchPath("employees.xlsx")
         let arguments = ["--db", database, "employees", "--as-of", "2025-06-30", "--period", "QTD"]
         XCTAssertEqual(try CommandRunner.ddkpi(arguments + ["--format", "xlsx", "--output", employees]).status, 0)
-        let sheets = try CommandRunner.ddkpi(["sheets", employees]).stdout.split(separator: "\n").map { $0.split(separator: "\t")[1] }
-        XCTAssertEqual(sheets, [
-            "08 Natick (East)", "10 Framingham (East)", "12 Burlington (East)", "21 Warwick (South)", "23 Dartmouth (South)",
-            "27 Hyannis (South)", "All stores — top 10",
-        ])
-        let rows = Self.fields(try CommandRunner.ddkpi(["dump", employees, "--sheet", "08 Natick (East)", "--format", "csv"]).stdout)
-        XCTAssertEqual(rows.first, ["#", "ID", "Name", "Sales", "Trans", "Items", "Avg sale", "UPT", "CCP %", "GP %", "Share", "LY sales",
-                                    "vs LY", "vs LY ▲/▼", "Projected"])
+        let sheets = try CommandRunner.ddkpi(["sheets", employees]).stdout.split(separator: "\n").map {
+            $0.split(separator: "\t")[1]
+        }
+        XCTAssertEqual(
+            sheets,
+            [
+                "08 Natick (East)", "10 Framingham (East)", "12 Burlington (East)", "21 Warwick (South)",
+                "23 Dartmouth (South)",
+                "27 Hyannis (South)", "All stores — top 10",
+            ])
+        let rows = Self.fields(
+            try CommandRunner.ddkpi(["dump", employees, "--sheet", "08 Natick (East)", "--format", "csv"]).stdout)
+        XCTAssertEqual(
+            rows.first,
+            [
+                "#", "ID", "Name", "Sales", "Trans", "Items", "Avg sale", "UPT", "CCP %", "GP %", "Share", "LY sales",
+                "vs LY", "vs LY ▲/▼", "Projected",
+            ])
         let csv = Self.fields(try CommandRunner.ddkpi(arguments + ["--format", "csv"]).stdout)
         let first = try XCTUnwrap(csv.first { $0[0] == "08" && $0[1] == "1" && $0[4] == "totalSales" })
         XCTAssertEqual(rows[1][1], first[2], "the rank-1 associate's id")
@@ -153,15 +177,19 @@ extension GoldenReportTests {
         }
         if let soffice = Self.tool("soffice") {
             let output = URL(fileURLWithPath: try scratchPath("libreoffice-rankings"))
-            XCTAssertEqual(try Self.run(soffice, ["--headless", "--convert-to", "pdf", "--outdir", output.path, employees]), 0)
-            XCTAssertTrue(try Data(contentsOf: output.appendingPathComponent("employees.pdf")).starts(with: Array("%PDF".utf8)))
+            XCTAssertEqual(
+                try Self.run(soffice, ["--headless", "--convert-to", "pdf", "--outdir", output.path, employees]), 0)
+            XCTAssertTrue(
+                try Data(contentsOf: output.appendingPathComponent("employees.pdf")).starts(with: Array("%PDF".utf8)))
         }
     }
 
     /// `employees` and `merch` as pages: a section per scope; as PDF, a page per scope at least.
     func testEmployeesAndMerchAsPagesAndPDF() throws {
         let database = try sampleDatabase()
-        let html = try CommandRunner.ddkpi(["--db", database, "merch", "--quarter", "2025Q2", "--by", "category", "--format", "html"])
+        let html = try CommandRunner.ddkpi([
+            "--db", database, "merch", "--quarter", "2025Q2", "--by", "category", "--format", "html",
+        ])
         XCTAssertEqual(html.status, 0, html.stderr)
         XCTAssertEqual(html.stdout.components(separatedBy: "<section class=\"scope\">").count - 1, 9)
         XCTAssertTrue(html.stdout.contains("<th scope=\"row\" class=\"text\">Fashion</th>"), html.stdout)
@@ -170,13 +198,18 @@ extension GoldenReportTests {
         }
         let path = try scratchPath("employees.pdf")
         let result = try CommandRunner.ddkpi(
-            ["--db", database, "employees", "--as-of", "2025-06-30", "--period", "QTD", "--format", "pdf", "--output", path])
+            [
+                "--db", database, "employees", "--as-of", "2025-06-30", "--period", "QTD", "--format", "pdf",
+                "--output", path,
+            ])
         XCTAssertEqual(result.status, 0, result.stderr)
         let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
         XCTAssertTrue(text.hasPrefix("%PDF"))
         let pages = Self.pageCount(text)
         XCTAssertGreaterThanOrEqual(pages, 7, "6 stores and the chain-wide top 10, each from a new page")
-        let missing = try CommandRunner.ddkpi(["--db", database, "merch", "--quarter", "2025Q2", "--by", "vendor", "--format", "pdf"])
+        let missing = try CommandRunner.ddkpi([
+            "--db", database, "merch", "--quarter", "2025Q2", "--by", "vendor", "--format", "pdf",
+        ])
         XCTAssertEqual(missing.status, 2)
         XCTAssertTrue(missing.stderr.contains("--format pdf writes a file: give --output FILE"), missing.stderr)
     }
@@ -189,7 +222,9 @@ extension GoldenReportTests {
     /// An executable on the PATH.
     private static func tool(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 
     private static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {

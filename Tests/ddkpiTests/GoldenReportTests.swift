@@ -25,12 +25,27 @@ final class GoldenReportTests: XCTestCase {
         ("employees-2025-06-30-QTD.txt", ["employees", "--as-of", "2025-06-30", "--period", "QTD"]),
         ("employees-2025-06-30-QTD.csv", ["employees", "--as-of", "2025-06-30", "--period", "QTD", "--format", "csv"]),
         ("employees-2025-06-15.json", ["employees", "--as-of", "2025-06-15", "--format", "json", "--top", "5"]),
-        ("employees-2025-06-30-QTD.html", ["employees", "--as-of", "2025-06-30", "--period", "QTD", "--format", "html"]),
+        (
+            "employees-2025-06-30-QTD.html",
+            ["employees", "--as-of", "2025-06-30", "--period", "QTD", "--format", "html"]
+        ),
         ("merch-vendor-2025Q2.csv", ["merch", "--quarter", "2025Q2", "--by", "vendor", "--format", "csv"]),
-        ("merch-vendor-2025Q2.txt", ["merch", "--quarter", "2025Q2", "--by", "vendor", "--format", "table", "--top", "5"]),
-        ("merch-vendor-2025Q2.html", ["merch", "--quarter", "2025Q2", "--by", "vendor", "--format", "html", "--top", "5"]),
-        ("merch-category-2025-06-15-QTD.csv", ["merch", "--as-of", "2025-06-15", "--period", "QTD", "--by", "category", "--format", "csv"]),
-        ("merch-category-2025-06-15-QTD.json", ["merch", "--as-of", "2025-06-15", "--period", "QTD", "--by", "category", "--format", "json", "--top", "3"]),
+        (
+            "merch-vendor-2025Q2.txt",
+            ["merch", "--quarter", "2025Q2", "--by", "vendor", "--format", "table", "--top", "5"]
+        ),
+        (
+            "merch-vendor-2025Q2.html",
+            ["merch", "--quarter", "2025Q2", "--by", "vendor", "--format", "html", "--top", "5"]
+        ),
+        (
+            "merch-category-2025-06-15-QTD.csv",
+            ["merch", "--as-of", "2025-06-15", "--period", "QTD", "--by", "category", "--format", "csv"]
+        ),
+        (
+            "merch-category-2025-06-15-QTD.json",
+            ["merch", "--as-of", "2025-06-15", "--period", "QTD", "--by", "category", "--format", "json", "--top", "3"]
+        ),
         ("status-2025-07-01.txt", ["status", "--as-of", "2025-07-01"]),
     ]
 
@@ -39,14 +54,14 @@ final class GoldenReportTests: XCTestCase {
         if let database = Self.database { return database }
         let directory = try TestPaths.temporaryDirectory()
         let database = directory.appendingPathComponent("sample.sqlite").path
-        try ingestSamples(into: database)
+        try Self.ingestSamples(into: database)
         Self.directory = directory
         Self.database = database
         return database
     }
 
     /// Imports the stores and goals and ingests every feed of SampleFeeds into `database`.
-    private func ingestSamples(into database: String) throws {
+    static func ingestSamples(into database: String) throws {
         let samples = TestPaths.packageRoot.appendingPathComponent("SampleFeeds")
         for arguments in [
             ["stores", "import", samples.appendingPathComponent("reference/stores.csv").path],
@@ -62,17 +77,21 @@ final class GoldenReportTests: XCTestCase {
     /// and without the rollups, and the same workbook (SPEC section 14).
     func testGoldenReportsOnPostgreSQL() throws {
         let url = try TestWarehouses.postgresWarehouseURL()
-        try ingestSamples(into: url)
+        try Self.ingestSamples(into: url)
         for (name, arguments) in Self.reports {
-            let expected = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("Reports/\(name)"), encoding: .utf8)
+            let expected = try String(
+                contentsOf: TestPaths.packageRoot.appendingPathComponent("Reports/\(name)"), encoding: .utf8)
             for bypass in ["0", "1"] {
-                let result = try CommandRunner.ddkpi(["--db", url] + arguments, environment: ["NO_COLOR": "1", "DDKPI_BYPASS_ROLLUPS": bypass])
+                let result = try CommandRunner.ddkpi(
+                    ["--db", url] + arguments, environment: ["NO_COLOR": "1", "DDKPI_BYPASS_ROLLUPS": bypass])
                 XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
                 XCTAssertEqual(result.stdout, expected, "Reports/\(name) from PostgreSQL (rollups bypassed: \(bypass))")
             }
         }
         let workbook = try scratchPath("review-2025Q2-postgresql.xlsx")
-        let written = try CommandRunner.ddkpi(["--db", url, "review", "--quarter", "2025Q2", "--format", "xlsx", "--output", workbook])
+        let written = try CommandRunner.ddkpi([
+            "--db", url, "review", "--quarter", "2025Q2", "--format", "xlsx", "--output", workbook,
+        ])
         XCTAssertEqual(written.status, 0, written.stderr)
         XCTAssertEqual(
             try Data(contentsOf: URL(fileURLWithPath: workbook)),
@@ -100,7 +119,9 @@ final class GoldenReportTests: XCTestCase {
                 continue
             }
             let expected = try String(contentsOf: golden, encoding: .utf8)
-            XCTAssertEqual(result.stdout, expected, "Reports/\(name) differs; if the change is intended, run UPDATE_GOLDEN=1 swift test")
+            XCTAssertEqual(
+                result.stdout, expected,
+                "Reports/\(name) differs; if the change is intended, run UPDATE_GOLDEN=1 swift test")
         }
     }
 
@@ -109,9 +130,11 @@ final class GoldenReportTests: XCTestCase {
     func testGoldenReportsAreIdenticalWithoutRollups() throws {
         let database = try sampleDatabase()
         for (name, arguments) in Self.reports {
-            let bypassed = try CommandRunner.ddkpi(["--db", database] + arguments, environment: ["NO_COLOR": "1", "DDKPI_BYPASS_ROLLUPS": "1"])
+            let bypassed = try CommandRunner.ddkpi(
+                ["--db", database] + arguments, environment: ["NO_COLOR": "1", "DDKPI_BYPASS_ROLLUPS": "1"])
             XCTAssertEqual(bypassed.status, 0, "\(name): \(bypassed.stderr)")
-            let expected = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("Reports/\(name)"), encoding: .utf8)
+            let expected = try String(
+                contentsOf: TestPaths.packageRoot.appendingPathComponent("Reports/\(name)"), encoding: .utf8)
             XCTAssertEqual(bypassed.stdout, expected, "Reports/\(name) without rollups")
         }
         let check = try CommandRunner.ddkpi(["--db", database, "rollups", "check"])
@@ -128,7 +151,9 @@ final class GoldenReportTests: XCTestCase {
             try written.write(to: golden)
             return XCTFail("re-recorded Reports/review-2025Q2.xlsx; run again without UPDATE_GOLDEN to check it")
         }
-        XCTAssertEqual(written, try Data(contentsOf: golden), "Reports/review-2025Q2.xlsx differs; if the change is intended, run UPDATE_GOLDEN=1 swift test")
+        XCTAssertEqual(
+            written, try Data(contentsOf: golden),
+            "Reports/review-2025Q2.xlsx differs; if the change is intended, run UPDATE_GOLDEN=1 swift test")
     }
 
     /// `review --quarter 2025Q2 --format xlsx`, written once into the test's directory.
@@ -136,7 +161,9 @@ final class GoldenReportTests: XCTestCase {
         let database = try sampleDatabase()
         let path = try scratchPath("review-2025Q2.xlsx")
         if FileManager.default.fileExists(atPath: path) { return path }
-        let result = try CommandRunner.ddkpi(["--db", database, "review", "--quarter", "2025Q2", "--format", "xlsx", "--output", path])
+        let result = try CommandRunner.ddkpi([
+            "--db", database, "review", "--quarter", "2025Q2", "--format", "xlsx", "--output", path,
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         return path
     }
@@ -149,8 +176,13 @@ final class GoldenReportTests: XCTestCase {
         XCTAssertLessThanOrEqual(first.split(separator: "\n").map(\.count).max() ?? 0, 120)
         XCTAssertFalse(first.contains("\u{1B}["), "no colour when not on a terminal")
         let output = Self.directory!.appendingPathComponent("review.csv").path
-        XCTAssertEqual(try CommandRunner.ddkpi(["--db", database, "review", "--quarter", "2025Q2", "--format", "csv", "--output", output]).status, 0)
-        XCTAssertTrue(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("scope,period,metric,actual,target,pct_to_target,ly,pct_vs_ly\n08,2025-04,totalSales,"))
+        XCTAssertEqual(
+            try CommandRunner.ddkpi([
+                "--db", database, "review", "--quarter", "2025Q2", "--format", "csv", "--output", output,
+            ]).status, 0)
+        XCTAssertTrue(
+            try String(contentsOfFile: output, encoding: .utf8).hasPrefix(
+                "scope,period,metric,actual,target,pct_to_target,ly,pct_vs_ly\n08,2025-04,totalSales,"))
     }
 
     func testReportUsageErrorsExitTwo() throws {
@@ -159,7 +191,10 @@ final class GoldenReportTests: XCTestCase {
             (["review", "--quarter", "2025Q5"], "expected a quarter such as 2025Q2"),
             (["kpi", "--as-of", "2025-02-30"], "expected a date as YYYY-MM-DD"),
             (["kpi", "--as-of", "2025-06-15", "--store", "99"], "unknown store \"99\""),
-            (["kpi", "--as-of", "2025-06-15", "--region", "North"], "unknown region \"North\"; known regions: East, South"),
+            (
+                ["kpi", "--as-of", "2025-06-15", "--region", "North"],
+                "unknown region \"North\"; known regions: East, South"
+            ),
             (["kpi", "--as-of", "2031-01-01"], "no data between 2031-01-01 and 2031-01-01"),
             (["review", "--quarter", "2019Q1"], "no data in 2019Q1"),
         ]
@@ -168,7 +203,9 @@ final class GoldenReportTests: XCTestCase {
             XCTAssertEqual(result.status, 2, arguments.joined(separator: " "))
             XCTAssertTrue(result.stderr.contains(message), result.stderr)
         }
-        let filtered = try CommandRunner.ddkpi(["--db", database, "kpi", "--as-of", "2025-06-15", "--region", "south", "--format", "csv"])
+        let filtered = try CommandRunner.ddkpi([
+            "--db", database, "kpi", "--as-of", "2025-06-15", "--region", "south", "--format", "csv",
+        ])
         let scopes = Set(filtered.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[0] })
         XCTAssertEqual(scopes, ["21", "23", "27", "region:South"])
     }

@@ -4,7 +4,7 @@ import Warehouse
 import XCTest
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// End-to-end ingestion of `SampleFeeds/` with the built binary, each test on a SQLite and a
@@ -40,30 +40,50 @@ final class IngestCommandTests: XCTestCase {
     }
 
     private func importReference() throws {
-        XCTAssertEqual(try CommandRunner.ddkpi(["stores", "import", "--db", database, samples.appendingPathComponent("reference/stores.csv").path]).status, 0)
-        XCTAssertEqual(try CommandRunner.ddkpi(["goals", "import", "--db", database, samples.appendingPathComponent("reference/goals.xlsx").path]).status, 0)
+        XCTAssertEqual(
+            try CommandRunner.ddkpi([
+                "stores", "import", "--db", database, samples.appendingPathComponent("reference/stores.csv").path,
+            ]).status, 0)
+        XCTAssertEqual(
+            try CommandRunner.ddkpi([
+                "goals", "import", "--db", database, samples.appendingPathComponent("reference/goals.xlsx").path,
+            ]).status, 0)
     }
 
     func testSampleFeedsIngestOkAndASecondRunChangesNothing() throws {
         try onEachBackend {
             try importReference()
-            let first = try CommandRunner.ddkpi(["ingest", "--db", database, samples.appendingPathComponent("feeds").path])
+            let first = try CommandRunner.ddkpi([
+                "ingest", "--db", database, samples.appendingPathComponent("feeds").path,
+            ])
             XCTAssertEqual(first.status, 0, first.stderr)
             let lines = first.stdout.split(separator: "\n")
             XCTAssertEqual(lines.count, 15)
             XCTAssertTrue(lines.dropLast().allSatisfy { $0.hasPrefix("ok ") }, first.stdout)
-            XCTAssertTrue(first.stdout.contains("sales_audit_2025H1_resend_corrected.csv  feed=sales-audit read=180 inserted=0 updated=2 unchanged=178"), first.stdout)
-            XCTAssertEqual(lines.last, "14 files: 14 ok, 0 failed, 0 duplicate; 36927 rows read, 22439 inserted, 2 updated, 0 rejected")
+            XCTAssertTrue(
+                first.stdout.contains(
+                    "sales_audit_2025H1_resend_corrected.csv  feed=sales-audit read=180 inserted=0 updated=2 unchanged=178"
+                ), first.stdout)
+            XCTAssertEqual(
+                lines.last,
+                "14 files: 14 ok, 0 failed, 0 duplicate; 36927 rows read, 22439 inserted, 2 updated, 0 rejected")
 
-            let second = try CommandRunner.ddkpi(["ingest", "--db", database, samples.appendingPathComponent("feeds").path])
+            let second = try CommandRunner.ddkpi([
+                "ingest", "--db", database, samples.appendingPathComponent("feeds").path,
+            ])
             XCTAssertEqual(second.status, 0)
-            XCTAssertTrue(second.stdout.hasSuffix("14 files: 0 ok, 0 failed, 14 duplicate; 0 rows read, 0 inserted, 0 updated, 0 rejected\n"), second.stdout)
+            XCTAssertTrue(
+                second.stdout.hasSuffix(
+                    "14 files: 0 ok, 0 failed, 14 duplicate; 0 rows read, 0 inserted, 0 updated, 0 rejected\n"),
+                second.stdout)
 
             let runs = try CommandRunner.ddkpi(["runs", "--db", database, "--limit", "30", "--format", "json"])
             let decoded = try JSONSerialization.jsonObject(with: Data(runs.stdout.utf8)) as? [[String: Any]]
             XCTAssertEqual(decoded?.count, 30)
             XCTAssertEqual(decoded?.filter { $0["status"] as? String == "ok" }.count, 16)
-            let salesRun = decoded?.first { ($0["path"] as? String)?.hasSuffix("sales_audit_2024.xlsx") == true && $0["status"] as? String == "ok" }
+            let salesRun = decoded?.first {
+                ($0["path"] as? String)?.hasSuffix("sales_audit_2024.xlsx") == true && $0["status"] as? String == "ok"
+            }
             XCTAssertEqual(salesRun?["inserted"] as? Int, 2196)
             XCTAssertEqual(salesRun?["skipped"] as? Int, 23)
             XCTAssertEqual((salesRun?["sha256"] as? String)?.count, 64)
@@ -74,7 +94,8 @@ final class IngestCommandTests: XCTestCase {
         try onEachBackend {
             try importReference()
             let bad = directory.appendingPathComponent("sales_audit_bad.csv")
-            try "Store,Date,Net Sales,Transactions,Items\n99,2025-07-14,1,1,1\n".write(to: bad, atomically: true, encoding: .utf8)
+            try "Store,Date,Net Sales,Transactions,Items\n99,2025-07-14,1,1,1\n".write(
+                to: bad, atomically: true, encoding: .utf8)
             let good = samples.appendingPathComponent("feeds/sales_audit_2025H1_resend_corrected.csv").path
             let rejects = directory.appendingPathComponent("rejects.csv").path
             let result = try ddkpi(["ingest", bad.path, good, "--rejects", rejects])
@@ -83,7 +104,8 @@ final class IngestCommandTests: XCTestCase {
             XCTAssertTrue(result.stdout.contains("ok        sales_audit_2025H1_resend_corrected.csv"), result.stdout)
             XCTAssertEqual(
                 try String(contentsOfFile: rejects, encoding: .utf8),
-                "file,sheet,row,column,header,value,reason\nsales_audit_bad.csv,sales_audit_bad,2,A,Store,99,is not a known store code (99)\n")
+                "file,sheet,row,column,header,value,reason\nsales_audit_bad.csv,sales_audit_bad,2,A,Store,99,is not a known store code (99)\n"
+            )
         }
     }
 
@@ -94,7 +116,9 @@ final class IngestCommandTests: XCTestCase {
             try "Store,Date,Amount\n08,2025-07-14,3\n".write(to: odd, atomically: true, encoding: .utf8)
             let result = try ddkpi(["ingest", odd.path])
             XCTAssertEqual(result.status, 1)
-            XCTAssertTrue(result.stderr.contains("cannot tell which feed this is; headers seen: Store, Date, Amount"), result.stderr)
+            XCTAssertTrue(
+                result.stderr.contains("cannot tell which feed this is; headers seen: Store, Date, Amount"),
+                result.stderr)
         }
     }
 
@@ -109,12 +133,18 @@ final class IngestCommandTests: XCTestCase {
                 at: samples.appendingPathComponent("feeds/credit_applications_2024.csv"),
                 to: inbox.appendingPathComponent("credit_applications_2024.csv"))
             try "not,a,feed\n".write(to: inbox.appendingPathComponent("mystery.csv"), atomically: true, encoding: .utf8)
-            let result = try ddkpi(["ingest", "--inbox", inbox.path, "--archive", archive.path, "--quarantine", quarantine.path])
+            let result = try ddkpi([
+                "ingest", "--inbox", inbox.path, "--archive", archive.path, "--quarantine", quarantine.path,
+            ])
             XCTAssertEqual(result.status, 1, "one file failed")
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: inbox.path), [])
-            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: archive.path), ["credit_applications_2024.csv"])
-            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: quarantine.path).sorted(), ["mystery.csv", "mystery.csv.reason.txt"])
-            let reason = try String(contentsOf: quarantine.appendingPathComponent("mystery.csv.reason.txt"), encoding: .utf8)
+            XCTAssertEqual(
+                try FileManager.default.contentsOfDirectory(atPath: archive.path), ["credit_applications_2024.csv"])
+            XCTAssertEqual(
+                try FileManager.default.contentsOfDirectory(atPath: quarantine.path).sorted(),
+                ["mystery.csv", "mystery.csv.reason.txt"])
+            let reason = try String(
+                contentsOf: quarantine.appendingPathComponent("mystery.csv.reason.txt"), encoding: .utf8)
             XCTAssertTrue(reason.contains("cannot tell which feed this is"), reason)
         }
     }
@@ -127,7 +157,10 @@ final class IngestCommandTests: XCTestCase {
         defer { close(descriptor) }
         let inbox = directory.appendingPathComponent("inbox")
         try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
-        let result = try ddkpi(["ingest", "--lock-timeout", "0", "--inbox", inbox.path, "--archive", inbox.path + "-a", "--quarantine", inbox.path + "-q"])
+        let result = try ddkpi([
+            "ingest", "--lock-timeout", "0", "--inbox", inbox.path, "--archive", inbox.path + "-a", "--quarantine",
+            inbox.path + "-q",
+        ])
         XCTAssertEqual(result.status, 3)
         XCTAssertTrue(result.stderr.contains("another ingest holds"), result.stderr)
     }
@@ -137,21 +170,22 @@ final class IngestCommandTests: XCTestCase {
             try importReference()
             let config = directory.appendingPathComponent("ddkpi.toml")
             try """
-                week_start = "sunday"
-                day_first_dates = true
-                reject_threshold = 0
-                [aliases.credit-apps]
-                date = ["Submitted On"]
-                [file_patterns]
-                credit-apps = ["applications_export"]
-                """.write(to: config, atomically: true, encoding: .utf8)
+            week_start = "sunday"
+            day_first_dates = true
+            reject_threshold = 0
+            [aliases.credit-apps]
+            date = ["Submitted On"]
+            [file_patterns]
+            credit-apps = ["applications_export"]
+            """.write(to: config, atomically: true, encoding: .utf8)
             let feed = directory.appendingPathComponent("applications_export_0715.csv")
             try "Store,Submitted On\n08,15/07/2025\n08,16/07/2025\n".write(to: feed, atomically: true, encoding: .utf8)
             let result = try CommandRunner.ddkpi(["--config", config.path, "--db", database, "ingest", feed.path])
             XCTAssertEqual(result.status, 0, result.stderr)
             XCTAssertTrue(result.stdout.contains("feed=credit-apps read=2 inserted=2"), result.stdout)
             let kpi = try CommandRunner.ddkpi([
-                "--config", config.path, "--db", database, "kpi", "--as-of", "2025-07-16", "--store", "08", "--format", "csv",
+                "--config", config.path, "--db", database, "kpi", "--as-of", "2025-07-16", "--store", "08", "--format",
+                "csv",
             ])
             XCTAssertTrue(kpi.stdout.contains("08,WTD,2025-07-13,2025-07-16,creditApps,2,"), kpi.stdout)
         }
@@ -185,13 +219,16 @@ final class OutsideFailureCommandTests: XCTestCase {
         return paths
     }
 
-    private func count(_ folder: String) -> Int { (try? FileManager.default.contentsOfDirectory(atPath: folder).count) ?? -1 }
+    private func count(_ folder: String) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: folder).count) ?? -1
+    }
 
     /// The PostgreSQL server stopped under a cron run: the run stops with exit 2, nothing is
     /// quarantined, the files not ingested wait in the inbox, and the next run takes them.
     func testPostgreSQLLostDuringACronRunLeavesTheRestInTheInbox() throws {
         let server = try ThrowawayPostgres()
-        let stores = try TestPaths.write(Array("code,name\n08,Natick\n10,Framingham\n".utf8), named: "stores.csv", in: directory)
+        let stores = try TestPaths.write(
+            Array("code,name\n08,Natick\n10,Framingham\n".utf8), named: "stores.csv", in: directory)
         XCTAssertEqual(try CommandRunner.ddkpi(["--db", server.url, "stores", "import", stores]).status, 0)
         let (inbox, archive, quarantine) = try { () throws -> (String, String, String) in
             let paths = try folders()
@@ -202,10 +239,13 @@ final class OutsideFailureCommandTests: XCTestCase {
             var text = "Store,Date,Net Sales,Transactions,Items\n"
             for month in 1...12 {
                 for day in 1...28 {
-                    for store in ["08", "10"] { text += String(format: "%@,%04d-%02d-%02d,%d.25,1,1\n", store, 2000 + file, month, day, day) }
+                    for store in ["08", "10"] {
+                        text += String(format: "%@,%04d-%02d-%02d,%d.25,1,1\n", store, 2000 + file, month, day, day)
+                    }
                 }
             }
-            try TestPaths.write(Array(text.utf8), named: String(format: "sales_audit_%02d.csv", file), in: URL(fileURLWithPath: inbox))
+            try TestPaths.write(
+                Array(text.utf8), named: String(format: "sales_audit_%02d.csv", file), in: URL(fileURLWithPath: inbox))
         }
         let cron = ["--db", server.url, "ingest", "--inbox", inbox, "--archive", archive, "--quarantine", quarantine]
         let process = Process()
@@ -238,14 +278,19 @@ final class OutsideFailureCommandTests: XCTestCase {
         let stores = try TestPaths.write(Array("code,name\n08,Natick\n".utf8), named: "stores.csv", in: directory)
         XCTAssertEqual(try CommandRunner.ddkpi(["--db", database, "stores", "import", stores]).status, 0)
         let paths = try folders()
-        let sales = try TestPaths.write(Array("Store,Date,Net Sales,Transactions,Items\n08,2025-01-02,1,1,1\n".utf8), named: "sales_audit.csv", in: URL(fileURLWithPath: paths[0]))
+        let sales = try TestPaths.write(
+            Array("Store,Date,Net Sales,Transactions,Items\n08,2025-01-02,1,1,1\n".utf8), named: "sales_audit.csv",
+            in: URL(fileURLWithPath: paths[0]))
         let holder = try Warehouse(path: database)
         let lock = try XCTUnwrap(try holder.tryIngestLock())
         let started = Date()
         let plain = try CommandRunner.ddkpi(["--db", database, "ingest", "--lock-timeout", "0.5", sales])
         XCTAssertEqual(plain.status, 3, plain.stderr)
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.5, "it waited")
-        let cron = try CommandRunner.ddkpi(["--db", database, "ingest", "--lock-timeout", "0.2", "--inbox", paths[0], "--archive", paths[1], "--quarantine", paths[2]])
+        let cron = try CommandRunner.ddkpi([
+            "--db", database, "ingest", "--lock-timeout", "0.2", "--inbox", paths[0], "--archive", paths[1],
+            "--quarantine", paths[2],
+        ])
         XCTAssertEqual(cron.status, 3, cron.stderr)
         XCTAssertEqual([count(paths[0]), count(paths[1]), count(paths[2])], [1, 0, 0])
         lock.release()

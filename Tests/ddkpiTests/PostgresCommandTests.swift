@@ -16,7 +16,8 @@ final class PostgresCommandTests: XCTestCase {
         XCTAssertTrue(migrate.stdout.contains("applied \(Warehouse.migrationNames.count) migrations"), migrate.stdout)
         XCTAssertTrue(try CommandRunner.ddkpi(["--db", url, "migrate"]).stdout.contains("the schema is current"))
         let stores = TestPaths.packageRoot.appendingPathComponent("SampleFeeds/reference/stores.csv").path
-        let imported = try CommandRunner.ddkpi(["--db", url, "stores", "import", stores], environment: ["DDKPI_DB": "ignored.sqlite"])
+        let imported = try CommandRunner.ddkpi(
+            ["--db", url, "stores", "import", stores], environment: ["DDKPI_DB": "ignored.sqlite"])
         XCTAssertEqual(imported.status, 0, imported.stderr)
         let runs = try CommandRunner.ddkpi(["runs", "--format", "json"], environment: ["DDKPI_DB": url])
         XCTAssertEqual(runs.status, 0, runs.stderr)
@@ -31,7 +32,10 @@ final class PostgresCommandTests: XCTestCase {
         let lock = try XCTUnwrap(try holder.tryIngestLock())
         let inbox = directory.appendingPathComponent("inbox")
         try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
-        let cron = ["--db", url, "ingest", "--inbox", inbox.path, "--archive", inbox.path + "-a", "--quarantine", inbox.path + "-q"]
+        let cron = [
+            "--db", url, "ingest", "--inbox", inbox.path, "--archive", inbox.path + "-a", "--quarantine",
+            inbox.path + "-q",
+        ]
         let blocked = try CommandRunner.ddkpi(cron + ["--lock-timeout", "0"])
         XCTAssertEqual(blocked.status, 3)
         XCTAssertTrue(blocked.stderr.contains("another ingest holds the lock"), blocked.stderr)
@@ -41,7 +45,8 @@ final class PostgresCommandTests: XCTestCase {
 
     func testAServerThatIsNotThereExitsTwoAndNeverShowsThePassword() throws {
         for arguments in [["kpi", "--as-of", "2025-06-15"], ["ingest", "x.csv"], ["migrate"]] {
-            let result = try CommandRunner.ddkpi(["--db", "postgresql://analyst:s3cret@127.0.0.1:1/warehouse?connect_timeout=2"] + arguments)
+            let result = try CommandRunner.ddkpi(
+                ["--db", "postgresql://analyst:s3cret@127.0.0.1:1/warehouse?connect_timeout=2"] + arguments)
             XCTAssertEqual(result.status, 2, arguments.joined(separator: " "))
             XCTAssertTrue(result.stderr.contains("postgresql://analyst:***@127.0.0.1:1/warehouse"), result.stderr)
             XCTAssertFalse(result.stderr.contains("s3cret") || result.stdout.contains("s3cret"), result.stderr)

@@ -49,7 +49,9 @@ final class ReaderCommandTests: XCTestCase {
             "dump", TestPaths.fixture("openpyxl_sales_audit.xlsx"), "--sheet", "Hidden Notes", "--format", "json",
         ])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdout.hasSuffix("\"sheet\":\"Hidden Notes\",\"rows\":[\n{\"row\":1,\"cells\":[\"note\"]}\n]}\n"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.hasSuffix("\"sheet\":\"Hidden Notes\",\"rows\":[\n{\"row\":1,\"cells\":[\"note\"]}\n]}\n"),
+            result.stdout)
     }
 
     func testDumpReadsCSVToo() throws {
@@ -67,7 +69,10 @@ final class ReaderCommandTests: XCTestCase {
             ("billion_laughs.xlsx", "xl/sharedStrings.xml line 1: a DOCTYPE declaration is not allowed"),
             ("not_a_zip.xlsx", "not a zip container"),
             ("shared_string_out_of_range.xlsx", "!S row 1, column A: shared string index 5 is out of range"),
-            ("duplicate_part_name_case.xlsx", "entries \"xl/worksheets/sheet1.xml\" and \"XL/Worksheets/Sheet1.xml\" name the same part"),
+            (
+                "duplicate_part_name_case.xlsx",
+                "entries \"xl/worksheets/sheet1.xml\" and \"XL/Worksheets/Sheet1.xml\" name the same part"
+            ),
         ]
         for (fixture, message) in cases {
             let result = try CommandRunner.ddkpi(["dump", TestPaths.fixture(fixture)])
@@ -84,14 +89,17 @@ final class ReaderCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertEqual(result.stdout, "1\n")
         XCTAssertTrue(
-            result.stderr.contains("\(fixture)!Fuzzed row: row r=\"231999999999940\" (after row 1): expected a row number 1…1048576"),
+            result.stderr.contains(
+                "\(fixture)!Fuzzed row: row r=\"231999999999940\" (after row 1): expected a row number 1…1048576"),
             result.stderr)
     }
 
     /// Issue 20: an empty `<sheets/>` printed `has no sheet named ""` and usage text, though no
     /// `--sheet` was given; it is an input failure of the file (exit 1, as for a corrupt file).
     func testDumpOfAWorkbookWithNoWorksheetsSaysSo() throws {
-        for (fixture, sheets) in [("no_worksheets.xlsx", ""), ("chartsheet_only.xlsx", "; its sheets: Chart1 (chart sheet)")] {
+        for (fixture, sheets) in [
+            ("no_worksheets.xlsx", ""), ("chartsheet_only.xlsx", "; its sheets: Chart1 (chart sheet)"),
+        ] {
             let path = TestPaths.fixture(fixture)
             let result = try CommandRunner.ddkpi(["dump", path])
             XCTAssertEqual(result.status, 1, fixture)
@@ -111,7 +119,9 @@ final class ReaderCommandTests: XCTestCase {
         XCTAssertEqual(chart.status, 2)
         XCTAssertEqual(chart.stdout, "")
         XCTAssertTrue(
-            chart.stderr.contains("\(path): sheet \"Chart1\" is a chart sheet, not a worksheet: it has no rows to dump; its worksheets: Data"),
+            chart.stderr.contains(
+                "\(path): sheet \"Chart1\" is a chart sheet, not a worksheet: it has no rows to dump; its worksheets: Data"
+            ),
             chart.stderr)
         let sheets = try CommandRunner.ddkpi(["sheets", path])
         XCTAssertEqual(sheets.status, 0, sheets.stderr)
@@ -119,7 +129,9 @@ final class ReaderCommandTests: XCTestCase {
     }
 
     func testUsageErrorsExitTwo() throws {
-        let unknownSheet = try CommandRunner.ddkpi(["dump", TestPaths.fixture("minimal_deflate.xlsx"), "--sheet", "Nope"])
+        let unknownSheet = try CommandRunner.ddkpi([
+            "dump", TestPaths.fixture("minimal_deflate.xlsx"), "--sheet", "Nope",
+        ])
         XCTAssertEqual(unknownSheet.status, 2)
         XCTAssertTrue(unknownSheet.stderr.contains("has no sheet named \"Nope\"; its sheets: S"), unknownSheet.stderr)
         XCTAssertEqual(try CommandRunner.ddkpi(["dump"]).status, 2)

@@ -4,7 +4,7 @@ import Warehouse
 import XCTest
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `ingest --undo`, `runs show` and `history prune` through the binary (SPEC section 16): a
@@ -34,7 +34,8 @@ final class UndoCommandTests: XCTestCase {
         for (name, arguments) in GoldenReportTests.reports {
             let result = try ddkpi(database, arguments)
             XCTAssertEqual(result.status, 0, "\(name): \(result.stderr)")
-            let expected = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("Reports/\(name)"), encoding: .utf8)
+            let expected = try String(
+                contentsOf: TestPaths.packageRoot.appendingPathComponent("Reports/\(name)"), encoding: .utf8)
             XCTAssertEqual(result.stdout, expected, "Reports/\(name) \(context)")
         }
         let check = try ddkpi(database, ["rollups", "check"])
@@ -52,7 +53,8 @@ final class UndoCommandTests: XCTestCase {
             """, columns: 5)
         {
             let cents = (Int(row[2] ?? "0") ?? 0) * 10
-            text += "\(row[0] ?? ""),\(row[1] ?? ""),\(cents / 100).\(String(format: "%02d", abs(cents % 100))),\(row[3] ?? ""),\(row[4] ?? "")\n"
+            text +=
+                "\(row[0] ?? ""),\(row[1] ?? ""),\(cents / 100).\(String(format: "%02d", abs(cents % 100))),\(row[3] ?? ""),\(row[4] ?? "")\n"
         }
         return text + "08,2025-07-02,123.45,3,4\n"
     }
@@ -60,7 +62,7 @@ final class UndoCommandTests: XCTestCase {
     func testAWrongFileUndoneLeavesEveryReportAsItWasOnEachBackend() throws {
         for database in [directory.appendingPathComponent("w.sqlite").path] + (try postgresIfAny()) {
             print("backend: \(database.hasPrefix("postgres") ? "postgresql" : "sqlite")")
-            try ingestSamples(into: database)
+            try GoldenReportTests.ingestSamples(into: database)
             let wrong = try write("sales_audit_wrong.csv", try wrongSales(database))
             XCTAssertEqual(try ddkpi(database, ["ingest", wrong]).status, 0)
             let first = try lastRun(database)
@@ -73,7 +75,8 @@ final class UndoCommandTests: XCTestCase {
             XCTAssertTrue(shown.stdout.contains("store_report 2025-05-01 "), shown.stdout)
 
             // A later run over one of the same keys: a plain undo names it; --cascade undoes both.
-            let later = try write("sales_audit_later.csv", "Store,Date,Net Sales,Transactions,Items\n08,2025-06-01,1.00,1,1\n")
+            let later = try write(
+                "sales_audit_later.csv", "Store,Date,Net Sales,Transactions,Items\n08,2025-06-01,1.00,1,1\n")
             XCTAssertEqual(try ddkpi(database, ["ingest", later]).status, 0)
             let second = try lastRun(database)
             let refused = try ddkpi(database, ["ingest", "--undo", "\(first)"])
@@ -91,9 +94,12 @@ final class UndoCommandTests: XCTestCase {
             XCTAssertEqual(try ddkpi(database, ["ingest", "--undo", "\(first)"]).status, 2, "an undone run")
 
             // A goals import with other targets, undone: the old targets are back.
-            let goals = try write("goals_wrong.csv", "period,scope,metric,target\n2025-06,global,totalSales,1\n2025-06,08,upt,9\n")
+            let goals = try write(
+                "goals_wrong.csv", "period,scope,metric,target\n2025-06,global,totalSales,1\n2025-06,08,upt,9\n")
             XCTAssertEqual(try ddkpi(database, ["goals", "import", goals]).status, 0)
-            XCTAssertNotEqual(try ddkpi(database, ["kpi", "--as-of", "2025-06-15", "--format", "csv"]).stdout, try golden("kpi-2025-06-15.csv"))
+            XCTAssertNotEqual(
+                try ddkpi(database, ["kpi", "--as-of", "2025-06-15", "--format", "csv"]).stdout,
+                try golden("kpi-2025-06-15.csv"))
             XCTAssertEqual(try ddkpi(database, ["ingest", "--undo", "\(try lastRun(database))"]).status, 0)
             try assertGoldenReports(database, "after undoing the goals import")
         }
@@ -101,8 +107,16 @@ final class UndoCommandTests: XCTestCase {
 
     func testPrunedRunsCannotBeUndoneAndRunsSaysSo() throws {
         let database = directory.appendingPathComponent("p.sqlite").path
-        XCTAssertEqual(try ddkpi(database, ["stores", "import", try write("stores.csv", "code,name\n08,Natick\n")]).status, 0)
-        XCTAssertEqual(try ddkpi(database, ["ingest", try write("sales_audit.csv", "Store,Date,Net Sales,Transactions,Items\n08,2025-06-01,1,1,1\n")]).status, 0)
+        XCTAssertEqual(
+            try ddkpi(database, ["stores", "import", try write("stores.csv", "code,name\n08,Natick\n")]).status, 0)
+        XCTAssertEqual(
+            try ddkpi(
+                database,
+                [
+                    "ingest",
+                    try write("sales_audit.csv", "Store,Date,Net Sales,Transactions,Items\n08,2025-06-01,1,1,1\n"),
+                ]
+            ).status, 0)
         let run = try lastRun(database)
         let pruned = try ddkpi(database, ["history", "prune", "--before", "2999-01-01"])
         XCTAssertEqual(pruned.status, 0, pruned.stderr)
@@ -115,7 +129,15 @@ final class UndoCommandTests: XCTestCase {
     }
 
     /// SIGKILL at any point of an undo leaves the warehouse as it was before the undo or after it.
-    func testSIGKILLDuringAnUndoLeavesBeforeOrAfter() throws {
+    func testSIGKILLDuringAnUndoLeavesBeforeOrAfter() throws { try killDuringAnUndo(postgres: false) }
+
+    /// The same on PostgreSQL: the server rolls back the transaction of a client that died.
+    func testSIGKILLDuringAnUndoOnPostgreSQLLeavesBeforeOrAfter() throws {
+        _ = try TestPostgres.url()
+        try killDuringAnUndo(postgres: true)
+    }
+
+    private func killDuringAnUndo(postgres: Bool) throws {
         var stores = "code,name\n"
         for store in 1...40 { stores += String(format: "%02d,Store %d\n", store, store) }
         var first = "Store,Date,Net Sales,Transactions,Items\n"
@@ -132,7 +154,8 @@ final class UndoCommandTests: XCTestCase {
         let firstPath = try write("sales_audit_a.csv", first)
         let secondPath = try write("sales_audit_b.csv", second)
         func prepared(_ name: String) throws -> (database: String, run: Int64) {
-            let database = directory.appendingPathComponent(name).path
+            let database =
+                postgres ? try TestWarehouses.postgresWarehouseURL() : directory.appendingPathComponent(name).path
             for arguments in [["stores", "import", storesPath], ["ingest", firstPath], ["ingest", secondPath]] {
                 XCTAssertEqual(try ddkpi(database, arguments).status, 0)
             }
@@ -140,8 +163,11 @@ final class UndoCommandTests: XCTestCase {
         }
         func state(_ database: String) throws -> String {
             let warehouse = try Warehouse(location: DatabaseLocation(database), mode: .readOnly)
-            let rows = try warehouse.rows("SELECT store_code, date, total_sales_cents, ingest_run_id FROM store_report ORDER BY date, store_code", columns: 4)
-            let rollups = try warehouse.rows("SELECT store_code, month, sales_cents FROM store_month_rollup ORDER BY month, store_code", columns: 3)
+            let rows = try warehouse.rows(
+                "SELECT store_code, date, total_sales_cents, ingest_run_id FROM store_report ORDER BY date, store_code",
+                columns: 4)
+            let rollups = try warehouse.rows(
+                "SELECT store_code, month, sales_cents FROM store_month_rollup ORDER BY month, store_code", columns: 3)
             let status = try warehouse.rows("SELECT status FROM ingest_run ORDER BY id", columns: 1)
             return "\(rows)|\(rollups)|\(status)"
         }
@@ -165,8 +191,11 @@ final class UndoCommandTests: XCTestCase {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             let now = try state(database)
-            print("kill -9 at \(fraction) of an undo (\(Int(duration * fraction * 1000)) ms): \(now == beforeState ? "before" : now == afterState ? "after" : "neither")")
-            XCTAssertTrue(now == beforeState || now == afterState, "killed at \(fraction): neither before nor after the undo")
+            print(
+                "kill -9 at \(fraction) of an undo (\(Int(duration * fraction * 1000)) ms): \(now == beforeState ? "before" : now == afterState ? "after" : "neither")"
+            )
+            XCTAssertTrue(
+                now == beforeState || now == afterState, "killed at \(fraction): neither before nor after the undo")
             XCTAssertEqual(try ddkpi(database, ["rollups", "check"]).status, 0)
         }
     }
@@ -179,17 +208,6 @@ final class UndoCommandTests: XCTestCase {
         do { return [try TestWarehouses.postgresWarehouseURL()] } catch is XCTSkip { return [] }
     }
 
-    private func ingestSamples(into database: String) throws {
-        let samples = TestPaths.packageRoot.appendingPathComponent("SampleFeeds")
-        for arguments in [
-            ["stores", "import", samples.appendingPathComponent("reference/stores.csv").path],
-            ["goals", "import", samples.appendingPathComponent("reference/goals.xlsx").path],
-            ["ingest", samples.appendingPathComponent("feeds").path],
-        ] {
-            let result = try ddkpi(database, arguments)
-            XCTAssertEqual(result.status, 0, result.stderr)
-        }
-    }
 }
 
 /// A day as `YYYY-MM-DD` that steps forward, for generated files.
@@ -202,7 +220,9 @@ private struct CivilDateText {
     }()
 
     init(year: Int, month: Int, day: Int) {
-        date = Self.calendar.date(from: DateComponents(year: year, month: month, day: day)) ?? Date(timeIntervalSince1970: 0)
+        date =
+            Self.calendar.date(from: DateComponents(year: year, month: month, day: day))
+            ?? Date(timeIntervalSince1970: 0)
     }
 
     var text: String {

@@ -4,7 +4,7 @@ import TestSupport
 import XCTest
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How commands open the warehouse (SPEC section 5): read-only commands never create or
@@ -24,41 +24,57 @@ final class WarehouseOpeningTests: XCTestCase {
     func testReadOnlyCommandsOnAMissingWarehouseExitTwoAndCreateNothing() throws {
         let database = directory.appendingPathComponent("missing.sqlite").path
         let commands: [[String]] = [
-            ["runs"], ["kpi", "--as-of", "2025-06-15"], ["review", "--quarter", "2025Q2"], ["employees", "--as-of", "2025-06-15"],
-            ["merch", "--quarter", "2025Q2", "--by", "vendor"], ["status", "--as-of", "2025-06-15"], ["rollups", "check"],
+            ["runs"], ["kpi", "--as-of", "2025-06-15"], ["review", "--quarter", "2025Q2"],
+            ["employees", "--as-of", "2025-06-15"],
+            ["merch", "--quarter", "2025Q2", "--by", "vendor"], ["status", "--as-of", "2025-06-15"],
+            ["rollups", "check"],
         ]
         for command in commands {
             let result = try CommandRunner.ddkpi(["--db", database] + command)
             XCTAssertEqual(result.status, 2, command.joined(separator: " "))
-            XCTAssertEqual(result.stderr, "ddkpi: error: no warehouse at \(database) (run `ddkpi stores import` first)\n")
+            XCTAssertEqual(
+                result.stderr, "ddkpi: error: no warehouse at \(database) (run `ddkpi stores import` first)\n")
         }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [], "no file, -wal, -shm or lock")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path), [], "no file, -wal, -shm or lock")
     }
 
     func testAnOlderSchemaAsksForMigrateWhichAppliesItUnderTheLock() throws {
         let database = directory.appendingPathComponent("old.sqlite").path
-        let stores = try TestPaths.write(Array("code,name,region\n08,Natick,East\n".utf8), named: "stores.csv", in: directory)
-        let sales = try TestPaths.write(Array("Store,Date,Net Sales,Transactions,Items\n08,2025-06-02,100,1,1\n".utf8), named: "sales_audit.csv", in: directory)
+        let stores = try TestPaths.write(
+            Array("code,name,region\n08,Natick,East\n".utf8), named: "stores.csv", in: directory)
+        let sales = try TestPaths.write(
+            Array("Store,Date,Net Sales,Transactions,Items\n08,2025-06-02,100,1,1\n".utf8), named: "sales_audit.csv",
+            in: directory)
         XCTAssertEqual(try CommandRunner.ddkpi(["--db", database, "stores", "import", stores]).status, 0)
         XCTAssertEqual(try CommandRunner.ddkpi(["--db", database, "ingest", sales]).status, 0)
         // Make it a warehouse of the build before the rollups: drop the last migration's work.
-        let downgrade = try CommandRunner.run("python3", [
-            "-c",
-            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(\"DELETE FROM grdb_migrations WHERE identifier = 'v5: store-month rollups'\"); c.execute('DROP TABLE store_month_rollup'); c.commit()",
-            database,
-        ])
+        let downgrade = try CommandRunner.run(
+            "python3",
+            [
+                "-c",
+                "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(\"DELETE FROM grdb_migrations WHERE identifier = 'v5: store-month rollups'\"); c.execute('DROP TABLE store_month_rollup'); c.commit()",
+                database,
+            ])
         XCTAssertEqual(downgrade.status, 0, downgrade.stderr)
 
         let kpi = try CommandRunner.ddkpi(["--db", database, "kpi", "--as-of", "2025-06-15"])
         XCTAssertEqual(kpi.status, 2)
-        XCTAssertEqual(kpi.stderr, "ddkpi: error: the warehouse \(database) has an older schema (pending: v5: store-month rollups); run `ddkpi migrate`\n")
+        XCTAssertEqual(
+            kpi.stderr,
+            "ddkpi: error: the warehouse \(database) has an older schema (pending: v5: store-month rollups); run `ddkpi migrate`\n"
+        )
 
         let migrate = try CommandRunner.ddkpi(["--db", database, "migrate"])
         XCTAssertEqual(migrate.status, 0, migrate.stderr)
         XCTAssertEqual(migrate.stdout, "\(database): applied 1 migration: v5: store-month rollups\n")
-        XCTAssertEqual(try CommandRunner.ddkpi(["--db", database, "rollups", "check"]).status, 0, "the migration built the rollups")
+        XCTAssertEqual(
+            try CommandRunner.ddkpi(["--db", database, "rollups", "check"]).status, 0, "the migration built the rollups"
+        )
         XCTAssertEqual(try CommandRunner.ddkpi(["--db", database, "kpi", "--as-of", "2025-06-15"]).status, 0)
-        XCTAssertEqual(try CommandRunner.ddkpi(["--db", database, "migrate"]).stdout, "\(database): the schema is current; nothing to migrate\n")
+        XCTAssertEqual(
+            try CommandRunner.ddkpi(["--db", database, "migrate"]).stdout,
+            "\(database): the schema is current; nothing to migrate\n")
     }
 
     func testAFailedFileNamesItsPathOnce() throws {
@@ -69,14 +85,18 @@ final class WarehouseOpeningTests: XCTestCase {
         let result = try CommandRunner.ddkpi(["--db", database, "ingest", "--feed", "sales-audit", malformed])
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr.components(separatedBy: malformed).count, 2, "the path once: \(result.stderr)")
-        XCTAssertTrue(result.stderr.hasPrefix("ddkpi: error: \(malformed): xl/worksheets/sheet1.xml byte "), result.stderr)
+        XCTAssertTrue(
+            result.stderr.hasPrefix("ddkpi: error: \(malformed): xl/worksheets/sheet1.xml byte "), result.stderr)
     }
 
     func testValidationErrorsHaveOnePrefixAndHelpNamesNoSpecSection() throws {
         let result = try CommandRunner.ddkpi(["kpi", "--as-of", "2025-13-01"])
         XCTAssertEqual(result.status, 2)
-        XCTAssertTrue(result.stderr.hasPrefix("ddkpi: error: --as-of 2025-13-01: expected a date as YYYY-MM-DD\n"), result.stderr)
-        for command in [["--help"], ["dump", "--help"], ["ingest", "--help"], ["kpi", "--help"], ["status", "--help"]] {
+        XCTAssertTrue(
+            result.stderr.hasPrefix("ddkpi: error: --as-of 2025-13-01: expected a date as YYYY-MM-DD\n"), result.stderr)
+        for command in [
+            ["--help"], ["dump", "--help"], ["ingest", "--help"], ["kpi", "--help"], ["status", "--help"],
+        ] {
             let help = try CommandRunner.ddkpi(command)
             XCTAssertFalse((help.stdout + help.stderr).contains("SPEC"), command.joined(separator: " "))
         }
@@ -116,12 +136,14 @@ final class WarehouseOpeningTests: XCTestCase {
     /// may not write, `immutable` would miss them, so the command exits 2 and says why.
     func testAReadOnlyWarehouseCanBeReadWithItsWriteAheadLogOrIsRefusedClearly() throws {
         let database = try sampleWarehouse()
-        let leaveLog = try CommandRunner.run("python3", [
-            "-c",
-            "import os, sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA wal_autocheckpoint = 0'); "
-                + "c.execute(\"UPDATE store SET name = name || ' (logged)'\"); c.commit(); os._exit(0)",
-            database,
-        ])
+        let leaveLog = try CommandRunner.run(
+            "python3",
+            [
+                "-c",
+                "import os, sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA wal_autocheckpoint = 0'); "
+                    + "c.execute(\"UPDATE store SET name = name || ' (logged)'\"); c.commit(); os._exit(0)",
+                database,
+            ])
         XCTAssertEqual(leaveLog.status, 0, leaveLog.stderr)
         let logSize = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: database + "-wal")[.size] as? Int)
         XCTAssertGreaterThan(logSize, 0, "the commit is in the log only")
@@ -146,7 +168,8 @@ final class WarehouseOpeningTests: XCTestCase {
                 + "(\(logOnly)-shm) in \(folder), which you may not write; ask someone who may write that folder to run "
                 + "`ddkpi migrate` there, which folds the log into the file\n")
         XCTAssertEqual(
-            try FileManager.default.contentsOfDirectory(atPath: folder).sorted(), ["warehouse.sqlite", "warehouse.sqlite-wal"],
+            try FileManager.default.contentsOfDirectory(atPath: folder).sorted(),
+            ["warehouse.sqlite", "warehouse.sqlite-wal"],
             "nothing written beside it")
 
         // What the message advises: `migrate` folds the log into the file, which then reads alone.
@@ -160,12 +183,15 @@ final class WarehouseOpeningTests: XCTestCase {
 
     /// Write commands, then read-only ones, on a database that must not be touched.
     private func everyKindOfCommand() throws -> [[String]] {
-        let stores = try TestPaths.write(Array("code,name,region\n08,Natick,East\n".utf8), named: "stores.csv", in: directory)
+        let stores = try TestPaths.write(
+            Array("code,name,region\n08,Natick,East\n".utf8), named: "stores.csv", in: directory)
         let sales = try TestPaths.write(
-            Array("Store,Date,Net Sales,Transactions,Items\n08,2025-06-02,100,1,1\n".utf8), named: "sales_audit.csv", in: directory)
+            Array("Store,Date,Net Sales,Transactions,Items\n08,2025-06-02,100,1,1\n".utf8), named: "sales_audit.csv",
+            in: directory)
         return [
             ["stores", "import", stores], ["ingest", sales], ["migrate"], ["rollups", "rebuild"],
-            ["runs"], ["kpi", "--as-of", "2025-06-15"], ["review", "--quarter", "2025Q2"], ["status", "--as-of", "2025-06-15"],
+            ["runs"], ["kpi", "--as-of", "2025-06-15"], ["review", "--quarter", "2025Q2"],
+            ["status", "--as-of", "2025-06-15"],
             ["rollups", "check"],
         ]
     }
@@ -175,14 +201,16 @@ final class WarehouseOpeningTests: XCTestCase {
     /// commands alike, and left byte for byte as it was, with nothing beside it.
     func testAnotherApplicationsSQLiteFileIsRefusedNotExtended() throws {
         let database = directory.appendingPathComponent("crm.sqlite").path
-        let made = try CommandRunner.run("python3", [
-            "-c",
-            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
-                + "c.execute('CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)'); "
-                + "c.execute('CREATE TABLE orders (id INTEGER PRIMARY KEY, customer INTEGER REFERENCES customers(id))'); "
-                + "c.execute(\"INSERT INTO customers VALUES (1, 'Ada')\"); c.commit(); c.close()",
-            database,
-        ])
+        let made = try CommandRunner.run(
+            "python3",
+            [
+                "-c",
+                "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+                    + "c.execute('CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)'); "
+                    + "c.execute('CREATE TABLE orders (id INTEGER PRIMARY KEY, customer INTEGER REFERENCES customers(id))'); "
+                    + "c.execute(\"INSERT INTO customers VALUES (1, 'Ada')\"); c.commit(); c.close()",
+                database,
+            ])
         XCTAssertEqual(made.status, 0, made.stderr)
         let commands = try everyKindOfCommand()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: database))
@@ -195,8 +223,11 @@ final class WarehouseOpeningTests: XCTestCase {
                 "ddkpi: error: \(database) has tables (customers, orders) but is not a ddkpi warehouse; ddkpi leaves it as "
                     + "it is (give --db a ddkpi warehouse or a new one)\n", command.joined(separator: " "))
         }
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: database)), bytes, "the same bytes, so the same tables")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), listing, "no -wal, -shm or lock")
+        XCTAssertEqual(
+            try Data(contentsOf: URL(fileURLWithPath: database)), bytes, "the same bytes, so the same tables")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), listing,
+            "no -wal, -shm or lock")
     }
 
     /// Issue 20, defect 6: an empty file, or a SQLite file without tables, is not another
@@ -205,11 +236,16 @@ final class WarehouseOpeningTests: XCTestCase {
         let empty = directory.appendingPathComponent("empty.sqlite").path
         XCTAssertTrue(FileManager.default.createFile(atPath: empty, contents: nil))
         let noTables = directory.appendingPathComponent("no-tables.sqlite").path
-        let made = try CommandRunner.run("python3", [
-            "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version = 7'); c.close()", noTables,
-        ])
+        let made = try CommandRunner.run(
+            "python3",
+            [
+                "-c",
+                "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version = 7'); c.close()",
+                noTables,
+            ])
         XCTAssertEqual(made.status, 0, made.stderr)
-        let stores = try TestPaths.write(Array("code,name,region\n08,Natick,East\n".utf8), named: "stores.csv", in: directory)
+        let stores = try TestPaths.write(
+            Array("code,name,region\n08,Natick,East\n".utf8), named: "stores.csv", in: directory)
         for database in [empty, noTables] {
             let imported = try CommandRunner.ddkpi(["--db", database, "stores", "import", stores])
             XCTAssertEqual(imported.status, 0, imported.stderr)
@@ -236,7 +272,8 @@ final class WarehouseOpeningTests: XCTestCase {
             XCTAssertEqual(
                 result.stderr,
                 "ddkpi: error: the schema \(schema) of \(PostgresURL.redacted(url)) has tables (customers) but is not a ddkpi "
-                    + "warehouse; ddkpi leaves it as it is (give --db a ddkpi warehouse or a new one)\n", command.joined(separator: " "))
+                    + "warehouse; ddkpi leaves it as it is (give --db a ddkpi warehouse or a new one)\n",
+                command.joined(separator: " "))
             XCTAssertFalse(result.stderr.contains("not-for-messages"))
         }
         let tables = try setup.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")

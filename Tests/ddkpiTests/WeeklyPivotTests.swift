@@ -42,9 +42,12 @@ final class WeeklyPivotTests: XCTestCase {
         var calls: [String: Int] = [:]
         for row in rows {
             var start = date(row.week)
-            while weekdayName(start) != weekStartName { start = calendar.date(byAdding: .day, value: -1, to: start) ?? start }
+            while weekdayName(start) != weekStartName {
+                start = calendar.date(byAdding: .day, value: -1, to: start) ?? start
+            }
             for offset in 0..<7 {
-                guard let day = calendar.date(byAdding: .day, value: offset, to: start), let count = row.counts[weekdayName(day)]
+                guard let day = calendar.date(byAdding: .day, value: offset, to: start),
+                    let count = row.counts[weekdayName(day)]
                 else { continue }
                 calls[iso(day), default: 0] += count
             }
@@ -62,7 +65,8 @@ final class WeeklyPivotTests: XCTestCase {
             // Week dates on every weekday in turn; some rows give only some weekday columns.
             let given = calendar.date(byAdding: .day, value: index % 7, to: start) ?? start
             let columns = index % 3 == 0 ? ["Mon", "Wed", "Sun"] : Self.weekdayNames
-            rows.append((iso(given), Dictionary(uniqueKeysWithValues: columns.map { ($0, Int(generator.next() % 40)) })))
+            rows.append(
+                (iso(given), Dictionary(uniqueKeysWithValues: columns.map { ($0, Int(generator.next() % 40)) })))
             // A fortnight apart, so no two rows share a week (a file is authoritative for its weeks).
             start = calendar.date(byAdding: .day, value: 14, to: start) ?? start
         }
@@ -71,7 +75,9 @@ final class WeeklyPivotTests: XCTestCase {
         for (layoutIndex, layout) in [Self.weekdayNames, ["Mon", "Wed", "Sun"]].enumerated() {
             let chosen = rows.filter { Set($0.counts.keys) == Set(layout) }
             var text = "Outbound calls by week\nStore,Week Starting," + layout.joined(separator: ",") + "\n"
-            for row in chosen { text += "08,\(row.week)," + layout.map { String(row.counts[$0] ?? 0) }.joined(separator: ",") + "\n" }
+            for row in chosen {
+                text += "08,\(row.week)," + layout.map { String(row.counts[$0] ?? 0) }.joined(separator: ",") + "\n"
+            }
             let file = directory.appendingPathComponent("calls_weekly_\(layoutIndex).csv")
             try text.write(to: file, atomically: true, encoding: .utf8)
             files.append(file)
@@ -88,7 +94,8 @@ final class WeeklyPivotTests: XCTestCase {
 
             let expected = expectedCalls(rows: rows, weekStartName: weekStartName)
             for asOf in ["2025-04-09", "2025-05-18", "2025-06-30", "2025-07-22"] {
-                let result = try CommandRunner.ddkpi(common + ["kpi", "--as-of", asOf, "--store", "08", "--format", "json"])
+                let result = try CommandRunner.ddkpi(
+                    common + ["kpi", "--as-of", asOf, "--store", "08", "--format", "json"])
                 XCTAssertEqual(result.status, 0, result.stderr)
                 let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
                 let scope = (json?["scopes"] as? [[String: Any]])?.first

@@ -27,7 +27,9 @@ public enum FeedCatalog {
         "Employee ID", "Emp ID", "Emp #", "Employee #", "Associate ID", "Salesperson ID", "Clerk #", "Employee No",
         "Emp No", "Associate #",
     ]
-    static let employeeNameAliases = ["Employee", "Employee Name", "Associate", "Salesperson", "Sales Associate", "Clerk", "Associate Name"]
+    static let employeeNameAliases = [
+        "Employee", "Employee Name", "Associate", "Salesperson", "Sales Associate", "Clerk", "Associate Name",
+    ]
     static let vendorAliases = ["Vendor", "Vendor Name", "Brand", "Designer", "Supplier"]
     static let vendorIdAliases = ["Vendor ID", "Vendor #", "Vendor No", "Vendor Code"]
     static let categoryAliases = ["Category", "Dept", "Department", "Class", "Product Category", "Category Name"]
@@ -54,9 +56,12 @@ public enum FeedCatalog {
     static let salesAudit = FeedDefinition(
         id: .salesAudit,
         fields: salesFields.merging([
-            .store: storeAliases, .date: dateAliases, .upt: ["UPT"], .ads: ["ADS", "Avg Sale", "Average Sale", "Avg Ticket"],
+            .store: storeAliases, .date: dateAliases, .upt: ["UPT"],
+            .ads: ["ADS", "Avg Sale", "Average Sale", "Avg Ticket"],
         ]) { $1 },
-        layouts: [[.field(.store), .field(.date), .field(.totalSales), .field(.totalTransactions), .field(.totalItems)]])
+        layouts: [
+            [.field(.store), .field(.date), .field(.totalSales), .field(.totalTransactions), .field(.totalItems)]
+        ])
 
     static let employeePerformance = FeedDefinition(
         id: .employeePerformance,
@@ -66,7 +71,8 @@ public enum FeedCatalog {
         ]) { $1 },
         layouts: [
             [
-                .field(.employeeId), .field(.store), .anyOf([.date, .period]), .field(.totalSales), .field(.totalTransactions),
+                .field(.employeeId), .field(.store), .anyOf([.date, .period]), .field(.totalSales),
+                .field(.totalTransactions),
                 .field(.totalItems),
             ]
         ],
@@ -88,7 +94,8 @@ public enum FeedCatalog {
         signature: vendorAliases + vendorIdAliases + categoryAliases)
 
     static let creditApps = FeedDefinition(
-        id: .creditApps, fields: [.store: storeAliases, .date: dateAliases], layouts: [[.field(.store), .field(.date)]],
+        id: .creditApps, fields: [.store: storeAliases, .date: dateAliases],
+        layouts: [[.field(.store), .field(.date)]],
         signature: ["Application Date", "App Date", "Applicant", "Applicant Name", "Credit Limit"])
 
     static let birdeyeReviews = FeedDefinition(
@@ -98,13 +105,15 @@ public enum FeedCatalog {
             .reviewCount: ["Reviews", "Review Count", "# Reviews"], .rating: ["Rating", "Star Rating", "Stars"],
         ]) { $1 },
         layouts: [
-            [.field(.store), .field(.weekStart), .field(.reviewCount)], [.field(.store), .field(.weekStart), .anyWeekday()],
+            [.field(.store), .field(.weekStart), .field(.reviewCount)],
+            [.field(.store), .field(.weekStart), .anyWeekday()],
             [.field(.store), .field(.date)],
         ],
         signature: ["Rating", "Star Rating", "Stars", "Review Date", "Reviews", "Review Count", "Reviewer"])
 
     static let crmIntakes = FeedDefinition(
-        id: .crmIntakes, fields: [.store: storeAliases, .date: dateAliases], layouts: [[.field(.store), .field(.date)]],
+        id: .crmIntakes, fields: [.store: storeAliases, .date: dateAliases],
+        layouts: [[.field(.store), .field(.date)]],
         signature: ["Intake Date", "Company", "Intake"])
 
     static let outboundCalls = FeedDefinition(
@@ -124,7 +133,8 @@ public enum FeedCatalog {
     static let goals = FeedDefinition(
         id: .goals,
         fields: [
-            .period: ["Period", "Month"], .scope: ["Scope", "Store"], .metric: ["Metric", "KPI"], .target: ["Target", "Goal"],
+            .period: ["Period", "Month"], .scope: ["Scope", "Store"], .metric: ["Metric", "KPI"],
+            .target: ["Target", "Goal"],
             .date: ["Date", "Day"],
         ],
         layouts: [[.field(.period), .field(.scope), .field(.metric), .field(.target)]])

@@ -24,7 +24,8 @@ public struct FeedDefinition: Sendable {
 
     /// A feed of `fields` (field → header aliases), accepting `layouts`, recognised by any
     /// header of `signature`.
-    public init(id: FeedID, fields: [CanonicalField: [String]], layouts: [[FieldRequirement]], signature: [String] = []) {
+    public init(id: FeedID, fields: [CanonicalField: [String]], layouts: [[FieldRequirement]], signature: [String] = [])
+    {
         self.id = id
         self.layouts = layouts
         self.signature = Set(signature.map(HeaderKey.normalize))

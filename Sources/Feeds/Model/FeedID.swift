@@ -33,7 +33,9 @@ public enum CanonicalField: Int, CaseIterable, Sendable {
     case employeeId, employeeName, vendor, vendorId, category
 
     /// The weekday columns in calendar order, Monday first.
-    public static let weekdays: [CanonicalField] = [.monday, .tuesday, .wednesday, .thursday, .friday, .saturday, .sunday]
+    public static let weekdays: [CanonicalField] = [
+        .monday, .tuesday, .wednesday, .thursday, .friday, .saturday, .sunday,
+    ]
 
     /// The field's name, as the config file spells it (`totalSales`).
     public var name: String { String(describing: self) }

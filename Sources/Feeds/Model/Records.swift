@@ -11,7 +11,10 @@ public struct SalesFigures: Equatable, Sendable {
     /// Gross-profit margin in millionths of one, when given.
     public var gpPctMillionths: Int64?
 
-    public init(totalSalesCents: Int64, totalTransactions: Int, totalItems: Int, ccpPctMillionths: Int64? = nil, gpPctMillionths: Int64? = nil) {
+    public init(
+        totalSalesCents: Int64, totalTransactions: Int, totalItems: Int, ccpPctMillionths: Int64? = nil,
+        gpPctMillionths: Int64? = nil
+    ) {
         self.totalSalesCents = totalSalesCents
         self.totalTransactions = totalTransactions
         self.totalItems = totalItems
@@ -110,7 +113,8 @@ public struct GoalRecord: Equatable, Sendable {
 
     /// The metric keys goals may name (SPEC section 7).
     public static let metrics: Set<String> = [
-        "totalSales", "avgAds", "upt", "ccpPct", "gpPct", "creditApps", "birdeyeReviews", "guestCapture", "outboundCalls",
+        "totalSales", "avgAds", "upt", "ccpPct", "gpPct", "creditApps", "birdeyeReviews", "guestCapture",
+        "outboundCalls",
     ]
 }
 
@@ -203,7 +207,8 @@ public struct MerchSalesRecord: Equatable, Sendable {
     public var totalItems: Int
 
     public init(
-        store: String, grain: ReportGrain, vendorKey: String, vendorName: String, category: String, totalSalesCents: Int64,
+        store: String, grain: ReportGrain, vendorKey: String, vendorName: String, category: String,
+        totalSalesCents: Int64,
         totalItems: Int
     ) {
         self.store = store

@@ -12,7 +12,8 @@ public struct Reject: Equatable, Sendable, Codable {
     public var value: String
     public var reason: String
 
-    public init(file: String, sheet: String, row: Int, column: String?, header: String?, value: String, reason: String) {
+    public init(file: String, sheet: String, row: Int, column: String?, header: String?, value: String, reason: String)
+    {
         self.file = file
         self.sheet = sheet
         self.row = row

@@ -17,8 +17,10 @@ public struct DateText: Sendable {
     }
 
     private static let months: [String: Int] = {
-        let names = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-                     "november", "december"]
+        let names = [
+            "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+            "november", "december",
+        ]
         var table: [String: Int] = [:]
         for (index, name) in names.enumerated() {
             table[name] = index + 1
@@ -83,11 +85,14 @@ public struct DateText: Sendable {
 
     private func datePart(_ tokens: [Token]) -> (Int, Int, Int, Int)? {
         func number(_ index: Int, digits: ClosedRange<Int>) -> Int? {
-            guard index < tokens.count, case .number(let value, let count) = tokens[index], digits.contains(count) else { return nil }
+            guard index < tokens.count, case .number(let value, let count) = tokens[index], digits.contains(count)
+            else { return nil }
             return value
         }
         func symbol(_ index: Int, _ allowed: Set<Character>) -> Character? {
-            guard index < tokens.count, case .symbol(let character) = tokens[index], allowed.contains(character) else { return nil }
+            guard index < tokens.count, case .symbol(let character) = tokens[index], allowed.contains(character) else {
+                return nil
+            }
             return character
         }
         func month(_ index: Int) -> Int? {
@@ -95,14 +100,16 @@ public struct DateText: Sendable {
             return Self.months[word]
         }
         // YYYY-MM-DD or YYYY/MM/DD
-        if let year = number(0, digits: 4...4), let separator = symbol(1, ["-", "/"]), let month = number(2, digits: 1...2),
-           symbol(3, [separator]) != nil, let day = number(4, digits: 1...2)
+        if let year = number(0, digits: 4...4), let separator = symbol(1, ["-", "/"]),
+            let month = number(2, digits: 1...2),
+            symbol(3, [separator]) != nil, let day = number(4, digits: 1...2)
         {
             return (year, month, day, 5)
         }
         // M/D/YYYY, M/D/YY (D/M/… when day-first)
-        if let first = number(0, digits: 1...2), let separator = symbol(1, ["/", "-"]), let second = number(2, digits: 1...2),
-           symbol(3, [separator]) != nil, let year = number(4, digits: 2...4), year >= 0
+        if let first = number(0, digits: 1...2), let separator = symbol(1, ["/", "-"]),
+            let second = number(2, digits: 1...2),
+            symbol(3, [separator]) != nil, let year = number(4, digits: 2...4), year >= 0
         {
             return dayFirst ? (year, second, first, 5) : (year, first, second, 5)
         }
@@ -128,11 +135,13 @@ public struct DateText: Sendable {
     /// `H:MM[:SS[.fff]] [AM|PM]` as seconds of the day.
     private static func timePart(_ tokens: [Token]) -> Int? {
         guard tokens.count >= 3, case .number(var hour, _) = tokens[0], tokens[1] == .symbol(":"),
-              case .number(let minute, 2) = tokens[2], minute < 60
+            case .number(let minute, 2) = tokens[2], minute < 60
         else { return nil }
         var index = 3
         var second = 0
-        if index + 1 < tokens.count, tokens[index] == .symbol(":"), case .number(let value, 2) = tokens[index + 1], value < 60 {
+        if index + 1 < tokens.count, tokens[index] == .symbol(":"), case .number(let value, 2) = tokens[index + 1],
+            value < 60
+        {
             second = value
             index += 2
             if index + 1 < tokens.count, tokens[index] == .symbol("."), case .number = tokens[index + 1] { index += 2 }

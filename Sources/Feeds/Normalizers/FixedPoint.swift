@@ -51,7 +51,7 @@ public enum FixedPoint {
                 pointPosition = mantissa.count
             } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
                 guard let parsed = Int(String(decoding: utf8[utf8.index(after: index)...], as: UTF8.self)),
-                      abs(parsed) < 400
+                    abs(parsed) < 400
                 else { return nil }
                 exponent = parsed
                 index = utf8.endIndex

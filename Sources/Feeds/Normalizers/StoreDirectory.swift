@@ -26,7 +26,9 @@ public struct StoreDirectory: Sendable {
     public func resolve(_ cell: Cell) -> Result<String, NormalizationFailure> {
         switch cell {
         case .number(let value):
-            guard value >= 0, value == value.rounded(), value < 1e9 else { return .failure(.invalid("is not a store code")) }
+            guard value >= 0, value == value.rounded(), value < 1e9 else {
+                return .failure(.invalid("is not a store code"))
+            }
             return known(Self.code(Int(value)))
         case .string(let raw):
             guard let text = TextNormalizer.clean(raw) else { return .failure(.missing) }
@@ -49,7 +51,8 @@ public struct StoreDirectory: Sendable {
     /// when a number comes first; `8.0` is read as 8.
     public static func leadingCode(_ text: String) -> String? {
         var rest = Substring(text)
-        for prefix in ["store no.", "store no", "store #", "store", "no.", "#"] where rest.lowercased().hasPrefix(prefix) {
+        for prefix in ["store no.", "store no", "store #", "store", "no.", "#"]
+        where rest.lowercased().hasPrefix(prefix) {
             rest = rest.dropFirst(prefix.count).drop { $0 == " " }
             break
         }

@@ -47,7 +47,7 @@ public enum ValueNormalizer {
     public static func count(_ cell: Cell) -> Result<Int, NormalizationFailure> {
         // Plain digits (nearly every CSV count) need no floating point.
         if case .string(let raw) = cell, (1...15).contains(raw.utf8.count),
-           raw.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            raw.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         {
             return .success(raw.utf8.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) })
         }
@@ -72,7 +72,8 @@ public enum ValueNormalizer {
             let points = text.hasSuffix("%")
             if points { text.removeLast() }
             guard let (negative, magnitude) = signedMagnitude(text) else { return .failure(notPercent) }
-            var millionths = points ? FixedPoint.scaled(text: magnitude, digits: 4) : FixedPoint.scaled(text: magnitude, digits: 6)
+            var millionths =
+                points ? FixedPoint.scaled(text: magnitude, digits: 4) : FixedPoint.scaled(text: magnitude, digits: 6)
             if !points, let fraction = millionths, fraction > 1_500_000 {
                 millionths = FixedPoint.scaled(text: magnitude, digits: 4)
             }
@@ -118,7 +119,9 @@ public enum ValueNormalizer {
 
     /// A calendar month (its first day): a date cell or serial (its month), or text `YYYY-MM`,
     /// `Jul 2025`, `July 2025`, `7/2025`.
-    public static func month(_ cell: Cell, parser: DateText, dateSystem: ExcelDateSystem) -> Result<CivilDate, NormalizationFailure> {
+    public static func month(_ cell: Cell, parser: DateText, dateSystem: ExcelDateSystem) -> Result<
+        CivilDate, NormalizationFailure
+    > {
         if case .string(let raw) = cell, let text = TextNormalizer.clean(raw), let first = parser.parseMonth(text) {
             return .success(first)
         }
@@ -150,7 +153,9 @@ public enum ValueNormalizer {
 
     /// A date: a date cell, an Excel serial in the workbook's date system, or text in one of
     /// SPEC's forms (see `DateText`).
-    public static func date(_ cell: Cell, parser: DateText, dateSystem: ExcelDateSystem) -> Result<CivilDate, NormalizationFailure> {
+    public static func date(_ cell: Cell, parser: DateText, dateSystem: ExcelDateSystem) -> Result<
+        CivilDate, NormalizationFailure
+    > {
         switch cell {
         case .date(let value) where !value.isTimeOnly: return .success(value.civil)
         case .number(let serial):
@@ -161,7 +166,11 @@ public enum ValueNormalizer {
         case .string(let raw):
             guard let text = TextNormalizer.clean(raw) else { return .failure(.missing) }
             guard let value = parser.parse(text) else {
-                return .failure(.invalid(parser.dayFirst ? "is not a date (expected YYYY-MM-DD, D/M/YYYY, D-Mon-YYYY or Mon D, YYYY)" : "is not a date (expected YYYY-MM-DD, M/D/YYYY, D-Mon-YYYY or Mon D, YYYY)"))
+                return .failure(
+                    .invalid(
+                        parser.dayFirst
+                            ? "is not a date (expected YYYY-MM-DD, D/M/YYYY, D-Mon-YYYY or Mon D, YYYY)"
+                            : "is not a date (expected YYYY-MM-DD, M/D/YYYY, D-Mon-YYYY or Mon D, YYYY)"))
             }
             return .success(value.civil)
         case .empty: return .failure(.missing)

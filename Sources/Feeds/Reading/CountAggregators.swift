@@ -2,7 +2,10 @@ import CivilCalendar
 
 /// Counts per store and day, for feeds with one row per event (credit applications, intakes).
 struct DailyCounter {
-    private struct Key: Hashable { let store: String; let day: Int }
+    private struct Key: Hashable {
+        let store: String
+        let day: Int
+    }
     private var counts: [Key: (count: Int, firstRow: Int)] = [:]
 
     /// Adds `count` events of a store-day read at source row `row`.
@@ -14,7 +17,11 @@ struct DailyCounter {
     /// first source row that counted in it.
     var records: [(record: DailyCountRecord, row: Int)] {
         counts.sorted { ($0.key.store, $0.key.day) < ($1.key.store, $1.key.day) }.map {
-            (DailyCountRecord(store: $0.key.store, date: CivilDate(daysSinceEpoch: $0.key.day), count: $0.value.count), $0.value.firstRow)
+            (
+                DailyCountRecord(
+                    store: $0.key.store, date: CivilDate(daysSinceEpoch: $0.key.day), count: $0.value.count),
+                $0.value.firstRow
+            )
         }
     }
 }
@@ -22,7 +29,10 @@ struct DailyCounter {
 /// Counts per store and week (weeks start on the configured weekday), with per-day counts
 /// when the source gives dates, or only totals when it gives weekly summaries.
 struct WeeklyCounter {
-    private struct Key: Hashable { let store: String; let weekStart: Int }
+    private struct Key: Hashable {
+        let store: String
+        let weekStart: Int
+    }
     private struct Counts {
         var total = 0
         var days: [Int]?

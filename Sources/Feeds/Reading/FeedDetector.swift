@@ -11,7 +11,8 @@ public struct FeedDetector: Sendable {
 
     public static let defaultNamePatterns: [(token: String, feed: FeedID)] = [
         ("salesaudit", .salesAudit), ("sales_audit", .salesAudit), ("sales-audit", .salesAudit),
-        ("sales audit", .salesAudit), ("credit", .creditApps), ("birdeye", .birdeyeReviews), ("review", .birdeyeReviews),
+        ("sales audit", .salesAudit), ("credit", .creditApps), ("birdeye", .birdeyeReviews),
+        ("review", .birdeyeReviews),
         ("crm", .crmIntakes), ("intake", .crmIntakes), ("call", .outboundCalls), ("employee", .employeePerformance),
         ("associate", .employeePerformance), ("salesperson", .employeePerformance), ("vendor", .merchSales),
         ("category", .merchSales), ("merch", .merchSales),
@@ -39,11 +40,13 @@ public struct FeedDetector: Sendable {
         var candidates = Set<FeedID>()
         // With a name that decides, a file whose rows cannot be read is the reader's to report.
         let scan = { (inspect: (Row, Set<String>) -> Bool) in
-            do { try scanHeaderRows(of: file, inspect) } catch where byName != nil {}
+            do { try scanHeaderRows(of: file, inspect) } catch  where byName != nil {}
         }
         try scan { row, keys in
             // Associates and merch first: their header rows satisfy sales-audit as well.
-            if let feed = FeedCatalog.signatureFirst.first(where: { !FeedCatalog.definition($0).signature.isDisjoint(with: keys) }) {
+            if let feed = FeedCatalog.signatureFirst.first(where: {
+                !FeedCatalog.definition($0).signature.isDisjoint(with: keys)
+            }) {
                 if HeaderMap.match(row, definition: options.definition(feed)) != nil {
                     candidates = [feed]
                     return true
@@ -54,7 +57,8 @@ public struct FeedDetector: Sendable {
             }
             // The name decides when no associate or merch header row is found.
             if byName != nil { return false }
-            for feed in FeedID.dataFeeds where !FeedCatalog.signatureFirst.contains(feed)
+            for feed in FeedID.dataFeeds
+            where !FeedCatalog.signatureFirst.contains(feed)
                 && HeaderMap.match(row, definition: options.definition(feed)) != nil
             {
                 if !FeedCatalog.definition(feed).signature.isDisjoint(with: keys) { candidates.insert(feed) }
@@ -66,10 +70,15 @@ public struct FeedDetector: Sendable {
         if let byName, !FeedCatalog.signatureFirst.contains(where: candidates.contains) { return byName }
         if candidates.count == 1, let feed = candidates.first { return feed }
         let name = FeedFileReader.fileName(file.path)
-        let which = candidates.isEmpty ? "cannot tell which feed this is" : "its headers fit several feeds (\(candidates.map(\.rawValue).sorted().joined(separator: ", ")))"
+        let which =
+            candidates.isEmpty
+            ? "cannot tell which feed this is"
+            : "its headers fit several feeds (\(candidates.map(\.rawValue).sorted().joined(separator: ", ")))"
         throw FeedError(
             file: name,
-            message: "\(which); \(seen.described(quotingCells: options.errorsQuoteCells)). Name it with --feed (\(FeedID.dataFeeds.map(\.rawValue).joined(separator: ", ")))")
+            message:
+                "\(which); \(seen.described(quotingCells: options.errorsQuoteCells)). Name it with --feed (\(FeedID.dataFeeds.map(\.rawValue).joined(separator: ", ")))"
+        )
     }
 
     /// Shows `inspect` each row of the header search area of every worksheet (or the CSV), with

@@ -38,7 +38,8 @@ public struct FeedFileReader {
     /// The file is parsed on a background thread; rows are mapped, and `emit` and `progress`
     /// called, on the calling thread.
     public func read(
-        _ file: SpreadsheetFile, progress: ((Int) -> Void)? = nil, emitWithRow emit: (FeedRecord, _ row: Int) throws -> Void
+        _ file: SpreadsheetFile, progress: ((Int) -> Void)? = nil,
+        emitWithRow emit: (FeedRecord, _ row: Int) throws -> Void
     ) throws -> FeedReadResult {
         let (sheet, header) = try findHeader(in: file)
         var state = FeedRowMapper(
@@ -78,7 +79,9 @@ public struct FeedFileReader {
         }
         throw FeedError(
             file: Self.fileName(file.path),
-            message: "no \(definition.id.rawValue) header row in the first \(options.headerSearchRows) rows of any sheet: expected columns for \(layouts.joined(separator: " or ")); \(seen.described(quotingCells: options.errorsQuoteCells))")
+            message:
+                "no \(definition.id.rawValue) header row in the first \(options.headerSearchRows) rows of any sheet: expected columns for \(layouts.joined(separator: " or ")); \(seen.described(quotingCells: options.errorsQuoteCells))"
+        )
     }
 
     /// The last path component of a path.

@@ -19,7 +19,9 @@ struct FeedRowMapper {
     let cache: NormalizationCache
     var progress: ((Int) -> Void)?
 
-    init(reader: FeedFileReader, header: HeaderMap, file: String, sheet: String, isCSV: Bool, dateSystem: ExcelDateSystem) {
+    init(
+        reader: FeedFileReader, header: HeaderMap, file: String, sheet: String, isCSV: Bool, dateSystem: ExcelDateSystem
+    ) {
         self.reader = reader
         self.header = header
         source = RowSource(header: header, file: file, sheet: sheet)
@@ -27,7 +29,8 @@ struct FeedRowMapper {
         self.dateSystem = dateSystem
         result = FeedReadResult(feed: reader.definition.id, sheet: sheet, headerRow: header.row)
         weekly = WeeklyCounter(weekStart: reader.options.weekStart)
-        cache = NormalizationCache(directory: reader.directory, dateText: reader.options.dateText, dateSystem: dateSystem)
+        cache = NormalizationCache(
+            directory: reader.directory, dateText: reader.options.dateText, dateSystem: dateSystem)
     }
 
     private var definition: FeedDefinition { reader.definition }
@@ -63,11 +66,13 @@ struct FeedRowMapper {
         case .outboundCalls: for (record, row) in weekly.records { try emit(.outboundCalls(record), row) }
         case .employeePerformance:
             for (id, latest) in employeeNames.sorted(by: { $0.key < $1.key }) {
-                try emit(.employeeName(EmployeeNameRecord(employeeId: id, name: latest.name, asOf: latest.asOf)), latest.row)
+                try emit(
+                    .employeeName(EmployeeNameRecord(employeeId: id, name: latest.name, asOf: latest.asOf)), latest.row)
             }
         case .merchSales:
             for (key, latest) in vendorNames.sorted(by: { $0.key < $1.key }) {
-                try emit(.vendorName(VendorNameRecord(vendorKey: key, name: latest.name, asOf: latest.asOf)), latest.row)
+                try emit(
+                    .vendorName(VendorNameRecord(vendorKey: key, name: latest.name, asOf: latest.asOf)), latest.row)
             }
         case .salesAudit, .stores, .goals: break
         }
@@ -96,9 +101,9 @@ struct FeedRowMapper {
     /// A store-day of the sales audit, warning when a given UPT or ADS is more than 1 % off.
     private mutating func salesAuditRecord(_ fields: inout RowFields) -> FeedRecord? {
         guard let code = fields.required(.store, store), let day = fields.required(.date, date),
-              let figures = Self.salesFigures(&fields),
-              let givenUPT = fields.optional(.upt, ValueNormalizer.number),
-              let givenADS = fields.optional(.ads, ValueNormalizer.number)
+            let figures = Self.salesFigures(&fields),
+            let givenUPT = fields.optional(.upt, ValueNormalizer.number),
+            let givenADS = fields.optional(.ads, ValueNormalizer.number)
         else { return nil }
         checkGiven("UPT", givenUPT, figures.upt, row: fields.row.number)
         checkGiven("ADS", givenADS, figures.ads, row: fields.row.number)
@@ -107,14 +112,17 @@ struct FeedRowMapper {
 
     /// An associate's day or month at a store; the latest name seen per associate is kept for `finish`.
     private mutating func employeeSalesRecord(_ fields: inout RowFields) -> FeedRecord? {
-        guard let id = fields.required(.employeeId, ValueNormalizer.identifier), let code = fields.required(.store, store),
-              let grain = self.grain(&fields), let figures = Self.salesFigures(&fields),
-              let name = fields.optional(.employeeName, ValueNormalizer.key)
+        guard let id = fields.required(.employeeId, ValueNormalizer.identifier),
+            let code = fields.required(.store, store),
+            let grain = self.grain(&fields), let figures = Self.salesFigures(&fields),
+            let name = fields.optional(.employeeName, ValueNormalizer.key)
         else { return nil }
         if let name {
             // One dictionary access per row: the entry is read and replaced in place.
             let asOf = grain.lastDay
-            Self.keepLatest(&employeeNames[id, default: (asOf, name, fields.row.number)], asOf: asOf, name: name, row: fields.row.number)
+            Self.keepLatest(
+                &employeeNames[id, default: (asOf, name, fields.row.number)], asOf: asOf, name: name,
+                row: fields.row.number)
         }
         return .employeeSales(EmployeeSalesRecord(employeeId: id, store: code, grain: grain, figures: figures))
     }
@@ -122,18 +130,19 @@ struct FeedRowMapper {
     /// A vendor and/or category day or month at a store.
     private mutating func merchSalesRecord(_ fields: inout RowFields) -> FeedRecord? {
         guard let code = fields.required(.store, store), let grain = self.grain(&fields),
-              let vendorName = fields.optional(.vendor, ValueNormalizer.key),
-              let vendorId = fields.optional(.vendorId, ValueNormalizer.identifier),
-              let category = fields.optional(.category, ValueNormalizer.key),
-              let sales = fields.required(.totalSales, ValueNormalizer.money),
-              let items = fields.required(.totalItems, ValueNormalizer.count)
+            let vendorName = fields.optional(.vendor, ValueNormalizer.key),
+            let vendorId = fields.optional(.vendorId, ValueNormalizer.identifier),
+            let category = fields.optional(.category, ValueNormalizer.key),
+            let sales = fields.required(.totalSales, ValueNormalizer.money),
+            let items = fields.required(.totalItems, ValueNormalizer.count)
         else { return nil }
         guard vendorName != nil || vendorId != nil || category != nil else {
             fields.failRow("has neither a vendor nor a category")
             return nil
         }
         let record = MerchSalesRecord(
-            store: code, grain: grain, vendorKey: vendorId ?? vendorName ?? "", vendorName: vendorName ?? vendorId ?? "",
+            store: code, grain: grain, vendorKey: vendorId ?? vendorName ?? "",
+            vendorName: vendorName ?? vendorId ?? "",
             category: category ?? "", totalSalesCents: sales, totalItems: items)
         if !record.vendorKey.isEmpty {
             let asOf: String
@@ -164,7 +173,7 @@ struct FeedRowMapper {
             weekly.add(store: code, date: day, row: fields.row.number)
         } else if fields.has(.reviewCount) {
             guard let week = fields.required(.weekStart, date),
-                  let count = fields.required(.reviewCount, ValueNormalizer.count)
+                let count = fields.required(.reviewCount, ValueNormalizer.count)
             else { return }
             weekly.add(store: code, weekOf: week, total: count, row: fields.row.number)
         } else if CanonicalField.weekdays.contains(where: fields.has) {
@@ -173,9 +182,13 @@ struct FeedRowMapper {
             // weekday's date inside it, so a row's counts never move to another week.
             let week = given.weekStart(on: reader.options.weekStart)
             for day in CanonicalField.weekdays where fields.has(day) {
-                guard let count = fields.optional(day, ValueNormalizer.count), let weekday = day.weekdayIndex else { return }
+                guard let count = fields.optional(day, ValueNormalizer.count), let weekday = day.weekdayIndex else {
+                    return
+                }
                 let columnDate = week.adding(days: (weekday - reader.options.weekStart + 7) % 7)
-                if let count, count != 0 { weekly.add(store: code, date: columnDate, count: count, row: fields.row.number) }
+                if let count, count != 0 {
+                    weekly.add(store: code, date: columnDate, count: count, row: fields.row.number)
+                }
             }
         } else {
             // A week column but neither counts nor weekday columns: the row needs its date.
@@ -186,18 +199,21 @@ struct FeedRowMapper {
     /// A store of the directory, with its aliases.
     private func storeRecord(_ fields: inout RowFields) -> FeedRecord? {
         guard let code = fields.required(.code, Self.storeCode), let name = fields.required(.name, Self.text),
-              let region = fields.optional(.region, Self.text), let status = fields.optional(.status, Self.text),
-              let aliases = fields.optional(.aliases, Self.text)
+            let region = fields.optional(.region, Self.text), let status = fields.optional(.status, Self.text),
+            let aliases = fields.optional(.aliases, Self.text)
         else { return nil }
         let aliasList = (aliases ?? "").split(separator: ";").compactMap { TextNormalizer.clean(String($0)) }
-        return .store(StoreRecord(code: code, name: name, region: region, status: status?.lowercased() ?? "active", aliases: aliasList))
+        return .store(
+            StoreRecord(
+                code: code, name: name, region: region, status: status?.lowercased() ?? "active", aliases: aliasList))
     }
 
     /// A month's (or a day's) target.
     private func goalRecord(_ fields: inout RowFields) -> FeedRecord? {
         guard let period = fields.required(.period, Self.period), let scope = fields.required(.scope, goalScope),
-              let metric = fields.required(.metric, Self.metric), let target = fields.required(.target, ValueNormalizer.number),
-              let day = fields.optional(.date, date)
+            let metric = fields.required(.metric, Self.metric),
+            let target = fields.required(.target, ValueNormalizer.number),
+            let day = fields.optional(.date, date)
         else { return nil }
         if let day, String(day.iso8601.prefix(7)) != period {
             fields.failRow("has date \(day.iso8601) outside its period \(period)")
@@ -207,19 +223,23 @@ struct FeedRowMapper {
     }
 
     /// Replaces `entry` with the name as of `asOf` when that is no earlier (a later row wins ties).
-    private static func keepLatest(_ entry: inout (asOf: CivilDate, name: String, row: Int), asOf: CivilDate, name: String, row: Int) {
+    private static func keepLatest(
+        _ entry: inout (asOf: CivilDate, name: String, row: Int), asOf: CivilDate, name: String, row: Int
+    ) {
         if entry.asOf <= asOf { entry = (asOf, name, row) }
     }
 
     /// Sales, transactions, items and the optional CCP and GP percents of a sales row.
     private static func salesFigures(_ fields: inout RowFields) -> SalesFigures? {
         guard let sales = fields.required(.totalSales, ValueNormalizer.money),
-              let transactions = fields.required(.totalTransactions, ValueNormalizer.count),
-              let items = fields.required(.totalItems, ValueNormalizer.count),
-              let ccp = fields.optional(.ccpPct, ValueNormalizer.percent),
-              let gp = fields.optional(.gpPct, ValueNormalizer.percent)
+            let transactions = fields.required(.totalTransactions, ValueNormalizer.count),
+            let items = fields.required(.totalItems, ValueNormalizer.count),
+            let ccp = fields.optional(.ccpPct, ValueNormalizer.percent),
+            let gp = fields.optional(.gpPct, ValueNormalizer.percent)
         else { return nil }
-        return SalesFigures(totalSalesCents: sales, totalTransactions: transactions, totalItems: items, ccpPctMillionths: ccp, gpPctMillionths: gp)
+        return SalesFigures(
+            totalSalesCents: sales, totalTransactions: transactions, totalItems: items, ccpPctMillionths: ccp,
+            gpPctMillionths: gp)
     }
 
     /// A row's day (its date column) or, without a date, its month (the period column).
@@ -229,14 +249,18 @@ struct FeedRowMapper {
             return fields.required(.date, { cache.date($0) }).map(ReportGrain.day)
         }
         let (parser, system) = (reader.options.dateText, dateSystem)
-        return fields.required(.period, { ValueNormalizer.month($0, parser: parser, dateSystem: system) }).map(ReportGrain.month)
+        return fields.required(.period, { ValueNormalizer.month($0, parser: parser, dateSystem: system) }).map(
+            ReportGrain.month)
     }
 
     private mutating func checkGiven(_ name: String, _ given: Double?, _ recomputed: Double?, row: Int) {
-        guard let given, let recomputed, recomputed != 0, abs(given - recomputed) / abs(recomputed) > 0.01 else { return }
+        guard let given, let recomputed, recomputed != 0, abs(given - recomputed) / abs(recomputed) > 0.01 else {
+            return
+        }
         if result.warnings.count < 20 {
             result.warnings.append(
-                "\(source.file)!\(source.sheet) row \(row): given \(name) \(CellText.number(given)) is more than 1% off the recomputed \(CellText.number((recomputed * 10_000).rounded() / 10_000)); the recomputed value is stored")
+                "\(source.file)!\(source.sheet) row \(row): given \(name) \(CellText.number(given)) is more than 1% off the recomputed \(CellText.number((recomputed * 10_000).rounded() / 10_000)); the recomputed value is stored"
+            )
         }
     }
 
@@ -266,16 +290,23 @@ struct FeedRowMapper {
 
     private static func period(_ cell: Cell) -> Result<String, NormalizationFailure> {
         let text: String?
-        if case .date(let value) = cell { text = String(value.civil.iso8601.prefix(7)) } else { text = TextNormalizer.text(of: cell) }
+        if case .date(let value) = cell {
+            text = String(value.civil.iso8601.prefix(7))
+        } else {
+            text = TextNormalizer.text(of: cell)
+        }
         guard let text else { return .failure(.missing) }
-        guard CivilDate(iso8601: text + "-01") != nil, text.count == 7 else { return .failure(.invalid("is not a period (expected YYYY-MM)")) }
+        guard CivilDate(iso8601: text + "-01") != nil, text.count == 7 else {
+            return .failure(.invalid("is not a period (expected YYYY-MM)"))
+        }
         return .success(text)
     }
 
     private static func metric(_ cell: Cell) -> Result<String, NormalizationFailure> {
         guard let text = TextNormalizer.text(of: cell) else { return .failure(.missing) }
         guard GoalRecord.metrics.contains(text) else {
-            return .failure(.invalid("is not a metric (expected one of \(GoalRecord.metrics.sorted().joined(separator: ", ")))"))
+            return .failure(
+                .invalid("is not a metric (expected one of \(GoalRecord.metrics.sorted().joined(separator: ", ")))"))
         }
         return .success(text)
     }
@@ -307,7 +338,9 @@ final class NormalizationCache {
     }
 
     func date(_ cell: Cell) -> Result<CivilDate, NormalizationFailure> {
-        guard case .string(let text) = cell else { return ValueNormalizer.date(cell, parser: dateText, dateSystem: dateSystem) }
+        guard case .string(let text) = cell else {
+            return ValueNormalizer.date(cell, parser: dateText, dateSystem: dateSystem)
+        }
         if let known = dates[text] { return known }
         let result = ValueNormalizer.date(cell, parser: dateText, dateSystem: dateSystem)
         if dates.count >= Self.limit { dates.removeAll(keepingCapacity: true) }

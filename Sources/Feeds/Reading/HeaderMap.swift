@@ -28,7 +28,8 @@ public struct HeaderMap: Sendable {
         guard satisfied else { return nil }
         var columnByField = Array(repeating: -1, count: CanonicalField.allCases.count)
         for (field, column) in columns { columnByField[field.rawValue] = column }
-        return HeaderMap(row: row.number, columns: columns, columnByField: columnByField, headers: headers, width: row.cells.count)
+        return HeaderMap(
+            row: row.number, columns: columns, columnByField: columnByField, headers: headers, width: row.cells.count)
     }
 
     /// The column of a field, if the header has it.
@@ -45,12 +46,14 @@ public struct HeaderMap: Sendable {
             // Every alias has a letter (or a '#'): text without one (a number, a date, money)
             // cannot name a field, and is told apart without normalising it.
             guard case .string(let text) = row[column],
-                  text.utf8.contains(where: { ($0 | 0x20) &- UInt8(ascii: "a") < 26 || $0 == UInt8(ascii: "#") || $0 >= 0x80 })
+                text.utf8.contains(where: {
+                    ($0 | 0x20) &- UInt8(ascii: "a") < 26 || $0 == UInt8(ascii: "#") || $0 >= 0x80
+                })
             else { return false }
         }
         for (field, column) in columns {
             guard case .string(let raw) = row[column], let text = TextNormalizer.clean(raw),
-                  text == headers[column] || definition.field(forHeader: text) == field
+                text == headers[column] || definition.field(forHeader: text) == field
             else { return false }
         }
         return true
@@ -69,7 +72,7 @@ enum TotalRow {
 
     private static func isTotalLabel(_ cell: Cell) -> Bool {
         guard case .string(let raw) = cell, TextNormalizer.containsASCII(raw, "total"),
-              let text = TextNormalizer.clean(raw)
+            let text = TextNormalizer.clean(raw)
         else { return false }
         var key = text.lowercased()
         while key.hasSuffix(":") { key.removeLast() }

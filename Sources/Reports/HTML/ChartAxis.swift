@@ -14,17 +14,28 @@ struct ChartAxis {
             let at = scale(tick)
             switch side {
             case .left:
-                nodes.append(SVG.line(x1: across.lowerBound, y1: at, x2: across.upperBound, y2: at, className: tick == 0 ? "zero" : "grid"))
-                nodes.append(SVG.text(label(tick), x: across.lowerBound - 6, y: at + 4, anchor: "end", className: "tick"))
+                nodes.append(
+                    SVG.line(
+                        x1: across.lowerBound, y1: at, x2: across.upperBound, y2: at,
+                        className: tick == 0 ? "zero" : "grid"))
+                nodes.append(
+                    SVG.text(label(tick), x: across.lowerBound - 6, y: at + 4, anchor: "end", className: "tick"))
             case .bottom:
-                nodes.append(SVG.line(x1: at, y1: across.lowerBound, x2: at, y2: across.upperBound, className: tick == 0 ? "zero" : "grid"))
-                nodes.append(SVG.text(label(tick), x: at, y: across.upperBound + 14, anchor: "middle", className: "tick"))
+                nodes.append(
+                    SVG.line(
+                        x1: at, y1: across.lowerBound, x2: at, y2: across.upperBound,
+                        className: tick == 0 ? "zero" : "grid"))
+                nodes.append(
+                    SVG.text(label(tick), x: at, y: across.upperBound + 14, anchor: "middle", className: "tick"))
             }
         }
         let middle = (scale.pixelsFrom + scale.pixelsTo) / 2
         switch side {
-        case .left: nodes.append(SVG.text(title, x: 14, y: middle, anchor: "middle", className: "axis-title", rotate: true))
-        case .bottom: nodes.append(SVG.text(title, x: middle, y: across.upperBound + 32, anchor: "middle", className: "axis-title"))
+        case .left:
+            nodes.append(SVG.text(title, x: 14, y: middle, anchor: "middle", className: "axis-title", rotate: true))
+        case .bottom:
+            nodes.append(
+                SVG.text(title, x: middle, y: across.upperBound + 32, anchor: "middle", className: "axis-title"))
         }
         return nodes
     }

@@ -27,8 +27,10 @@ public struct ColumnChart {
     public var valueLabel: (Double) -> String
     public var width = 420.0, height = 250.0
 
-    public init(title: String, categories: [String], series: [Series], categoryTitle: String, valueTitle: String,
-                valueLabel: @escaping (Double) -> String) {
+    public init(
+        title: String, categories: [String], series: [Series], categoryTitle: String, valueTitle: String,
+        valueLabel: @escaping (Double) -> String
+    ) {
         self.title = title
         self.categories = categories
         self.series = series
@@ -56,7 +58,10 @@ public struct ColumnChart {
                 guard category < series.values.count, let value = series.values[category] else { continue }
                 let x = plot.left + band * (Double(category) + 0.15) + barWidth * Double(index)
                 let top = min(scale(value), scale(0))
-                bars.append(Bar(x: x, y: top, width: barWidth, height: abs(scale(value) - scale(0)), series: index, category: category))
+                bars.append(
+                    Bar(
+                        x: x, y: top, width: barWidth, height: abs(scale(value) - scale(0)), series: index,
+                        category: category))
             }
         }
         return bars
@@ -66,14 +71,21 @@ public struct ColumnChart {
         let band = (plot.right - plot.left) / Double(max(1, categories.count))
         var nodes = [SVG.text(title, x: width / 2, y: 18, anchor: "middle", className: "chart-title")]
         nodes += legend
-        nodes += ChartAxis(scale: scale, side: .left, title: valueTitle, label: valueLabel).svg(across: plot.left...plot.right)
+        nodes += ChartAxis(scale: scale, side: .left, title: valueTitle, label: valueLabel).svg(
+            across: plot.left...plot.right)
         nodes += bars.map { bar in
             SVG.rect(x: bar.x, y: bar.y, width: bar.width, height: bar.height, className: series[bar.series].className)
         }
         for (index, category) in categories.enumerated() {
-            nodes.append(SVG.text(category, x: plot.left + band * (Double(index) + 0.5), y: plot.bottom + 16, anchor: "middle", className: "tick"))
+            nodes.append(
+                SVG.text(
+                    category, x: plot.left + band * (Double(index) + 0.5), y: plot.bottom + 16, anchor: "middle",
+                    className: "tick"))
         }
-        nodes.append(SVG.text(categoryTitle, x: (plot.left + plot.right) / 2, y: height - 8, anchor: "middle", className: "axis-title"))
+        nodes.append(
+            SVG.text(
+                categoryTitle, x: (plot.left + plot.right) / 2, y: height - 8, anchor: "middle", className: "axis-title"
+            ))
         return SVG.root(width: width, height: height, title: title, nodes)
     }
 
@@ -81,8 +93,10 @@ public struct ColumnChart {
     private var legend: [SVG.Content] {
         series.enumerated().flatMap { index, series -> [SVG.Content] in
             let x = plot.left + Double(index) * 110
-            return [SVG.rect(x: x, y: 28, width: 12, height: 12, className: series.className),
-                    SVG.text(series.name, x: x + 17, y: 38.5, anchor: "start", className: "legend")]
+            return [
+                SVG.rect(x: x, y: 28, width: 12, height: 12, className: series.className),
+                SVG.text(series.name, x: x + 17, y: 38.5, anchor: "start", className: "legend"),
+            ]
         }
     }
 }

@@ -23,7 +23,9 @@ public struct DivergingBarChart {
     var plot: (left: Double, right: Double, top: Double) { (170, width - 90, 34) }
     var height: Double { plot.top + rowHeight * Double(max(1, rows.count)) + 44 }
 
-    var scale: LinearScale { LinearScale(covering: rows.compactMap(\.value), ticks: 6, pixels: (plot.left, plot.right)) }
+    var scale: LinearScale {
+        LinearScale(covering: rows.compactMap(\.value), ticks: 6, pixels: (plot.left, plot.right))
+    }
 
     /// The bar of each row, `nil` for a row without a value.
     public var bars: [Bar?] {
@@ -31,7 +33,9 @@ public struct DivergingBarChart {
         return rows.enumerated().map { index, row in
             guard let value = row.value else { return nil }
             let y = plot.top + rowHeight * Double(index) + 3
-            return Bar(x: min(scale(value), scale(0)), y: y, width: abs(scale(value) - scale(0)), height: rowHeight - 6, isNegative: value < 0)
+            return Bar(
+                x: min(scale(value), scale(0)), y: y, width: abs(scale(value) - scale(0)), height: rowHeight - 6,
+                isNegative: value < 0)
         }
     }
 
@@ -39,8 +43,10 @@ public struct DivergingBarChart {
         let scale = self.scale
         let bottom = plot.top + rowHeight * Double(max(1, rows.count))
         var nodes = [SVG.text(title, x: width / 2, y: 18, anchor: "middle", className: "chart-title")]
-        nodes += ChartAxis(scale: scale, side: .bottom, title: valueTitle, label: { NumberText.formatted($0, .percent) })
-            .svg(across: plot.top...bottom)
+        nodes += ChartAxis(
+            scale: scale, side: .bottom, title: valueTitle, label: { NumberText.formatted($0, .percent) }
+        )
+        .svg(across: plot.top...bottom)
         for ((row, bar), index) in zip(zip(rows, bars), rows.indices) {
             let middle = plot.top + rowHeight * (Double(index) + 0.5) + 4
             nodes.append(SVG.text(row.label, x: plot.left - 8, y: middle, anchor: "end", className: "label"))
@@ -48,11 +54,15 @@ public struct DivergingBarChart {
                 nodes.append(SVG.text("no target", x: scale(0) + 4, y: middle, anchor: "start", className: "note"))
                 continue
             }
-            nodes.append(SVG.rect(x: bar.x, y: bar.y, width: bar.width, height: bar.height, className: bar.isNegative ? "down" : "up"))
+            nodes.append(
+                SVG.rect(
+                    x: bar.x, y: bar.y, width: bar.width, height: bar.height, className: bar.isNegative ? "down" : "up")
+            )
             let text = NumberText.change(row.value)
-            nodes.append(bar.isNegative
-                ? SVG.text(text, x: bar.x - 4, y: middle, anchor: "end", className: "value down-text")
-                : SVG.text(text, x: bar.x + bar.width + 4, y: middle, anchor: "start", className: "value up-text"))
+            nodes.append(
+                bar.isNegative
+                    ? SVG.text(text, x: bar.x - 4, y: middle, anchor: "end", className: "value down-text")
+                    : SVG.text(text, x: bar.x + bar.width + 4, y: middle, anchor: "start", className: "value up-text"))
         }
         return SVG.root(width: width, height: height, title: title, nodes)
     }

@@ -15,10 +15,11 @@ public enum HTMLReport {
         case .review(let quarter):
             title = "Quarterly review \(quarter)"
             sections = report.scopes.enumerated().map { index, scope in
-                .component(Deferred {
-                    let isLast = index == report.scopes.count - 1 && !isStore(scope)
-                    return reviewSection(scope, storeBars: isLast ? storeBars(report) : nil)
-                })
+                .component(
+                    Deferred {
+                        let isLast = index == report.scopes.count - 1 && !isStore(scope)
+                        return reviewSection(scope, storeBars: isLast ? storeBars(report) : nil)
+                    })
             }
         case .kpi(let asOf):
             title = "KPIs as of \(asOf)"
@@ -70,7 +71,9 @@ public enum HTMLReport {
             rows: stores.map { (label: $0.title, value: $0.periods.last?.metrics[0].pctToTarget) })
     }
 
-    private static func isStore(_ scope: ScopeValues) -> Bool { scope.scope != "ALL" && !scope.scope.hasPrefix("region:") }
+    private static func isStore(_ scope: ScopeValues) -> Bool {
+        scope.scope != "ALL" && !scope.scope.hasPrefix("region:")
+    }
 
     private static func quarterTable(_ scope: ScopeValues) -> Node<HTML.BodyContext> {
         guard let quarter = scope.periods.last else { return .empty }
@@ -80,8 +83,10 @@ public enum HTMLReport {
             columns: ["Actual", "Target", "vs target", "LY", "vs LY"],
             cells: { index, metric in
                 let value = quarter.metrics[index]
-                return [amount(value.actual, metric), amount(value.target, metric), change(value.pctToTarget),
-                        amount(value.ly, metric), change(value.pctVsLY)]
+                return [
+                    amount(value.actual, metric), amount(value.target, metric), change(value.pctToTarget),
+                    amount(value.ly, metric), change(value.pctVsLY),
+                ]
             })
     }
 
@@ -126,23 +131,34 @@ public enum HTMLReport {
         caption: String, groups: [(String, Int)], columns: [String],
         cells: (Int, MetricDefinition) -> [Node<HTML.TableRowContext>]
     ) -> Node<HTML.BodyContext> {
-        let groupRow: Node<HTML.TableContext> = groups.isEmpty ? .empty : .tr(
-            .element(named: "td"),
-            .forEach(groups) { title, span in
-                .element(named: "th", nodes: [
-                    .attribute(named: "scope", value: "colgroup"), .attribute(named: "colspan", value: String(span)), .text(title),
-                ])
-            })
+        let groupRow: Node<HTML.TableContext> =
+            groups.isEmpty
+            ? .empty
+            : .tr(
+                .element(named: "td"),
+                .forEach(groups) { title, span in
+                    .element(
+                        named: "th",
+                        nodes: [
+                            .attribute(named: "scope", value: "colgroup"),
+                            .attribute(named: "colspan", value: String(span)), .text(title),
+                        ])
+                })
         return .table(
             .caption(.text(caption)),
             .thead(
                 groupRow,
                 .tr(
                     .element(named: "th", nodes: [.attribute(named: "scope", value: "col"), .text("Metric")]),
-                    .forEach(columns) { .element(named: "th", nodes: [.attribute(named: "scope", value: "col"), .text($0)]) })),
-            .tbody(.forEach(Array(MetricDefinition.all.enumerated())) { index, metric in
-                .tr(.element(named: "th", nodes: [.attribute(named: "scope", value: "row"), .text(metric.label)]), .group(cells(index, metric)))
-            })
+                    .forEach(columns) {
+                        .element(named: "th", nodes: [.attribute(named: "scope", value: "col"), .text($0)])
+                    })),
+            .tbody(
+                .forEach(Array(MetricDefinition.all.enumerated())) { index, metric in
+                    .tr(
+                        .element(named: "th", nodes: [.attribute(named: "scope", value: "row"), .text(metric.label)]),
+                        .group(cells(index, metric)))
+                })
         )
     }
 

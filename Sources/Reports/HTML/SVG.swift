@@ -11,22 +11,33 @@ enum SVG {
 
     /// The root (inline in HTML, so without a namespace): a `role="img"` picture `width` × `height` pixels, described by `title` for screen readers.
     static func root(width: Double, height: Double, title: String, _ children: [Content]) -> Content {
-        element("svg", [
-            ("viewBox", "0 0 \(number(width)) \(number(height))"),
-            ("width", number(width)), ("height", number(height)), ("role", "img"),
-        ], [element("title", [], [.text(title)])] + children)
+        element(
+            "svg",
+            [
+                ("viewBox", "0 0 \(number(width)) \(number(height))"),
+                ("width", number(width)), ("height", number(height)), ("role", "img"),
+            ], [element("title", [], [.text(title)])] + children)
     }
 
     static func rect(x: Double, y: Double, width: Double, height: Double, className: String) -> Content {
-        element("rect", [("x", number(x)), ("y", number(y)), ("width", number(width)), ("height", number(height)), ("class", className)])
+        element(
+            "rect",
+            [
+                ("x", number(x)), ("y", number(y)), ("width", number(width)), ("height", number(height)),
+                ("class", className),
+            ])
     }
 
     static func line(x1: Double, y1: Double, x2: Double, y2: Double, className: String) -> Content {
-        element("line", [("x1", number(x1)), ("y1", number(y1)), ("x2", number(x2)), ("y2", number(y2)), ("class", className)])
+        element(
+            "line",
+            [("x1", number(x1)), ("y1", number(y1)), ("x2", number(x2)), ("y2", number(y2)), ("class", className)])
     }
 
     /// Text at a point; `anchor` is `start`, `middle` or `end`.
-    static func text(_ text: String, x: Double, y: Double, anchor: String, className: String, rotate: Bool = false) -> Content {
+    static func text(_ text: String, x: Double, y: Double, anchor: String, className: String, rotate: Bool = false)
+        -> Content
+    {
         var attributes = [("x", number(x)), ("y", number(y)), ("text-anchor", anchor), ("class", className)]
         if rotate { attributes.append(("transform", "rotate(-90 \(number(x)) \(number(y)))")) }
         return element("text", attributes, [.text(text)])

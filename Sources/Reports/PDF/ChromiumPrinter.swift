@@ -12,7 +12,8 @@ public struct ChromiumPrinter {
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         if let configured = environment["DDKPI_CHROMIUM"], !configured.isEmpty {
             guard FileManager.default.isExecutableFile(atPath: configured) else {
-                throw DocumentError("DDKPI_CHROMIUM=\(configured): not an executable file; expected the path of a Chromium browser")
+                throw DocumentError(
+                    "DDKPI_CHROMIUM=\(configured): not an executable file; expected the path of a Chromium browser")
             }
             executable = configured
             return

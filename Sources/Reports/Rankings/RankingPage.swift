@@ -12,7 +12,9 @@ public enum RankingPage {
             .body(
                 .h1(.text(document.title)),
                 .forEach(document.tables) { table in
-                    .section(.class("scope"), .h2(.text(table.title)), table.rows.isEmpty ? .p(.text(table.emptyText)) : render(table))
+                    .section(
+                        .class("scope"), .h2(.text(table.title)),
+                        table.rows.isEmpty ? .p(.text(table.emptyText)) : render(table))
                 })
         )
         return page.render() + "\n"
@@ -21,16 +23,23 @@ public enum RankingPage {
     private static func render(_ table: RankingTable) -> Node<HTML.BodyContext> {
         .table(
             .caption(.text(table.caption)),
-            .thead(.tr(.forEach(table.columns) { column in
-                .element(named: "th", nodes: [
-                    .attribute(named: "scope", value: "col"), .class(isText(column) ? "text" : "number"), .text(column.title),
-                ])
-            })),
-            .tbody(.forEach(table.rows) { cells in
-                .tr(.forEach(Array(zip(cells, table.columns).enumerated())) { index, pair in
-                    cell(pair.0, pair.1, isRowHeader: index == table.rowHeaderColumn)
+            .thead(
+                .tr(
+                    .forEach(table.columns) { column in
+                        .element(
+                            named: "th",
+                            nodes: [
+                                .attribute(named: "scope", value: "col"), .class(isText(column) ? "text" : "number"),
+                                .text(column.title),
+                            ])
+                    })),
+            .tbody(
+                .forEach(table.rows) { cells in
+                    .tr(
+                        .forEach(Array(zip(cells, table.columns).enumerated())) { index, pair in
+                            cell(pair.0, pair.1, isRowHeader: index == table.rowHeaderColumn)
+                        })
                 })
-            })
         )
     }
 
@@ -39,7 +48,9 @@ public enum RankingPage {
         return false
     }
 
-    private static func cell(_ cell: RankingTable.Cell, _ column: RankingTable.Column, isRowHeader: Bool) -> Node<HTML.TableRowContext> {
+    private static func cell(_ cell: RankingTable.Cell, _ column: RankingTable.Column, isRowHeader: Bool) -> Node<
+        HTML.TableRowContext
+    > {
         let text: String
         var className = isText(column) ? "text" : "number"
         switch (cell, column.kind) {
@@ -51,7 +62,8 @@ public enum RankingPage {
         case (.number(let value), .text): text = value.map { NumberText.formatted($0, .count) } ?? ""
         }
         if isRowHeader {
-            return .element(named: "th", nodes: [.attribute(named: "scope", value: "row"), .class(className), .text(text)])
+            return .element(
+                named: "th", nodes: [.attribute(named: "scope", value: "row"), .class(className), .text(text)])
         }
         return .td(.class(className), .text(text))
     }

@@ -54,23 +54,30 @@ public struct RankingDocument: Sendable {
         title = "Associates, \(report.period) \(report.range.start.iso8601) to \(report.range.end.iso8601)"
         date = report.range.end
         let metricColumns: [RankingTable.Column] = [
-            .init(title: "Sales", kind: .number(.money), width: 13), .init(title: "Trans", kind: .number(.count), width: 8),
-            .init(title: "Items", kind: .number(.count), width: 8), .init(title: "Avg sale", kind: .number(.moneyWithCents), width: 10),
-            .init(title: "UPT", kind: .number(.decimal), width: 7), .init(title: "CCP %", kind: .number(.percent), width: 8),
-            .init(title: "GP %", kind: .number(.percent), width: 8), .init(title: "Share", kind: .number(.percent), width: 8),
+            .init(title: "Sales", kind: .number(.money), width: 13),
+            .init(title: "Trans", kind: .number(.count), width: 8),
+            .init(title: "Items", kind: .number(.count), width: 8),
+            .init(title: "Avg sale", kind: .number(.moneyWithCents), width: 10),
+            .init(title: "UPT", kind: .number(.decimal), width: 7),
+            .init(title: "CCP %", kind: .number(.percent), width: 8),
+            .init(title: "GP %", kind: .number(.percent), width: 8),
+            .init(title: "Share", kind: .number(.percent), width: 8),
         ]
-        let columns: [RankingTable.Column] = [
-            .init(title: "#", kind: .number(.count), width: 5), .init(title: "ID", kind: .text, width: 9),
-            .init(title: "Name", kind: .text, width: 24),
-        ] + metricColumns + [
-            .init(title: "LY sales", kind: .number(.money), width: 13), .init(title: "vs LY", kind: .change, width: 9),
-            .init(title: "Projected", kind: .number(.money), width: 13),
-        ]
+        let columns: [RankingTable.Column] =
+            [
+                .init(title: "#", kind: .number(.count), width: 5), .init(title: "ID", kind: .text, width: 9),
+                .init(title: "Name", kind: .text, width: 24),
+            ] + metricColumns + [
+                .init(title: "LY sales", kind: .number(.money), width: 13),
+                .init(title: "vs LY", kind: .change, width: 9),
+                .init(title: "Projected", kind: .number(.money), width: 13),
+            ]
         tables = report.scopes.map { scope in
             RankingTable(
                 title: scope.title, caption: "\(scope.title) — associates, \(report.period)", columns: columns,
                 rows: scope.associates.map { row in
-                    [.number(Double(row.rank)), .text(row.employeeId), .text(row.name)] + row.metrics.map { .number($0.value) }
+                    [.number(Double(row.rank)), .text(row.employeeId), .text(row.name)]
+                        + row.metrics.map { .number($0.value) }
                         + [.number(row.lySales), .number(row.pctVsLY), .number(row.projectedSales)]
                 },
                 rowHeaderColumn: 2, emptyText: "No associate sales.")
@@ -80,12 +87,15 @@ public struct RankingDocument: Sendable {
     /// The vendor or category report: per scope, each key's sales, items, share and LY.
     public init(_ report: MerchReport) {
         let by = report.dimension == .vendor ? "Vendor" : "Category"
-        title = "Sales by \(report.dimension.rawValue), \(report.period) \(report.range.start.iso8601) to \(report.range.end.iso8601)"
+        title =
+            "Sales by \(report.dimension.rawValue), \(report.period) \(report.range.start.iso8601) to \(report.range.end.iso8601)"
         date = report.range.end
         let columns: [RankingTable.Column] = [
             .init(title: "#", kind: .number(.count), width: 5), .init(title: by, kind: .text, width: 32),
-            .init(title: "Sales", kind: .number(.money), width: 13), .init(title: "Items", kind: .number(.count), width: 9),
-            .init(title: "Avg price", kind: .number(.moneyWithCents), width: 11), .init(title: "Share", kind: .number(.percent), width: 8),
+            .init(title: "Sales", kind: .number(.money), width: 13),
+            .init(title: "Items", kind: .number(.count), width: 9),
+            .init(title: "Avg price", kind: .number(.moneyWithCents), width: 11),
+            .init(title: "Share", kind: .number(.percent), width: 8),
             .init(title: "LY sales", kind: .number(.money), width: 13), .init(title: "vs LY", kind: .change, width: 9),
             .init(title: "LY #", kind: .number(.count), width: 6),
         ]
@@ -95,7 +105,8 @@ public struct RankingDocument: Sendable {
                 columns: columns,
                 rows: scope.rows.map { row in
                     [
-                        .number(row.rank.map(Double.init)), .text(row.name), .number(row.sales), .number(Double(row.items)),
+                        .number(row.rank.map(Double.init)), .text(row.name), .number(row.sales),
+                        .number(Double(row.items)),
                         .number(row.averagePrice), .number(row.share), .number(row.lySales), .number(row.pctVsLY),
                         .number(row.rankLY.map(Double.init)),
                     ]

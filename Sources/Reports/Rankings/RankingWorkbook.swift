@@ -43,7 +43,8 @@ public enum RankingWorkbook {
                 case (.number(let value), .change):
                     try sheet.write(value, row: offset + 1, column: column, format: styles.change(value))
                     column += 1
-                    try sheet.write(NumberText.change(value), row: offset + 1, column: column, format: styles.changeText)
+                    try sheet.write(
+                        NumberText.change(value), row: offset + 1, column: column, format: styles.changeText)
                 case (.number(let value), .number(let format)):
                     try sheet.write(value, row: offset + 1, column: column, format: styles.number(format))
                 case (.number(let value), .text):

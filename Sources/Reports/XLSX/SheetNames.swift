@@ -29,10 +29,12 @@ public struct SheetNames {
     /// `wanted` with forbidden characters replaced, control characters dropped, leading and
     /// trailing apostrophes and spaces removed, cut to 31 characters; `Sheet` when nothing is left.
     public static func sanitised(_ wanted: String) -> String {
-        var name = String(wanted.compactMap { character -> Character? in
-            if forbidden.contains(character) { return "_" }
-            return character.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control } ? character : nil
-        })
+        var name = String(
+            wanted.compactMap { character -> Character? in
+                if forbidden.contains(character) { return "_" }
+                return character.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control }
+                    ? character : nil
+            })
         let trimmed: (Character) -> Bool = { $0 == "'" || $0 == " " }
         while let first = name.first, trimmed(first) { name.removeFirst() }
         name = prefix(name, maximumLength)

@@ -1,5 +1,5 @@
-import CivilCalendar
 import CXLSXWriter
+import CivilCalendar
 import KPI
 
 /// A report as an XLSX workbook (SPEC section 12), written by libxlsxwriter in constant-memory
@@ -14,7 +14,8 @@ public enum XLSXReport {
     public static func write(_ report: KPIReport, to path: String) throws {
         switch report.kind {
         case .review(let quarter):
-            let workbook = try XLSXWorkbookWriter(path: path, title: "Quarterly review \(quarter)", created: reviewDate(report))
+            let workbook = try XLSXWorkbookWriter(
+                path: path, title: "Quarterly review \(quarter)", created: reviewDate(report))
             try ReviewWorkbook(workbook: workbook, styles: XLSXStyles(workbook)).write(report)
             try workbook.close()
         case .kpi(let asOf):
@@ -58,7 +59,10 @@ public enum XLSXReport {
         for scope in report.scopes {
             for period in scope.periods {
                 for (metric, value) in zip(MetricDefinition.all, period.metrics) {
-                    let labels = [scope.scope, scope.title, period.label, period.range.start.iso8601, period.range.end.iso8601, metric.label]
+                    let labels = [
+                        scope.scope, scope.title, period.label, period.range.start.iso8601, period.range.end.iso8601,
+                        metric.label,
+                    ]
                     for (column, label) in labels.enumerated() { try sheet.write(label, row: row, column: column) }
                     try writeValues(value, metric.format, sheet: sheet, row: row, column: labels.count, styles: styles)
                     row += 1
@@ -113,7 +117,8 @@ private struct ReviewWorkbook {
             for period in scope.periods {
                 try sheet.write(metric.label, row: row, column: 0)
                 try sheet.write(period.label, row: row, column: 1)
-                try XLSXReport.writeValues(period.metrics[index], metric.format, sheet: sheet, row: row, column: 2, styles: styles)
+                try XLSXReport.writeValues(
+                    period.metrics[index], metric.format, sheet: sheet, row: row, column: 2, styles: styles)
                 row += 1
             }
         }

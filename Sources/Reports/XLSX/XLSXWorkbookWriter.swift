@@ -1,7 +1,8 @@
-import CivilCalendar
 import CXLSXWriter
+import CivilCalendar
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A workbook written by libxlsxwriter in `constant_memory` mode: each sheet's rows go to a
@@ -95,13 +96,15 @@ struct XLSXSheetWriter {
     /// A number, or nothing when there is none (an empty cell, as the CSV's empty field).
     func write(_ value: Double?, row: Int, column: Int, format: UnsafeMutablePointer<lxw_format>?) throws {
         guard let value, value.isFinite else { return }
-        try check(worksheet_write_number(sheet, lxw_row_t(row), lxw_col_t(column), value, format),
-                  "row \(row + 1), column \(column + 1): writing the number \(value)")
+        try check(
+            worksheet_write_number(sheet, lxw_row_t(row), lxw_col_t(column), value, format),
+            "row \(row + 1), column \(column + 1): writing the number \(value)")
     }
 
     func write(_ text: String, row: Int, column: Int, format: UnsafeMutablePointer<lxw_format>? = nil) throws {
-        try check(worksheet_write_string(sheet, lxw_row_t(row), lxw_col_t(column), text, format),
-                  "row \(row + 1), column \(column + 1): writing the text \"\(text)\"")
+        try check(
+            worksheet_write_string(sheet, lxw_row_t(row), lxw_col_t(column), text, format),
+            "row \(row + 1), column \(column + 1): writing the text \"\(text)\"")
     }
 
     /// A bold header row (left-aligned over the first `labelColumns`, right-aligned over the
@@ -109,7 +112,8 @@ struct XLSXSheetWriter {
     /// prints landscape on A4, one page wide.
     func writeHeader(_ titles: [String], labelColumns: Int, styles: XLSXStyles) throws {
         for (column, title) in titles.enumerated() {
-            try write(title, row: 0, column: column, format: column < labelColumns ? styles.header : styles.numberHeader)
+            try write(
+                title, row: 0, column: column, format: column < labelColumns ? styles.header : styles.numberHeader)
         }
         worksheet_freeze_panes(sheet, 1, 0)
         try check(worksheet_repeat_rows(sheet, 0, 0), "repeating the header row")
@@ -121,14 +125,16 @@ struct XLSXSheetWriter {
     /// Column widths in characters, from column 0.
     func setWidths(_ widths: [Double]) throws {
         for (column, width) in widths.enumerated() {
-            try check(worksheet_set_column(sheet, lxw_col_t(column), lxw_col_t(column), width, nil),
-                      "setting the width of column \(column + 1)")
+            try check(
+                worksheet_set_column(sheet, lxw_col_t(column), lxw_col_t(column), width, nil),
+                "setting the width of column \(column + 1)")
         }
     }
 
     /// An autofilter over the header row and the `rows - 1` rows below it.
     func autofilter(rows: Int, columns: Int) throws {
-        try check(worksheet_autofilter(sheet, 0, 0, lxw_row_t(max(0, rows - 1)), lxw_col_t(columns - 1)), "the autofilter")
+        try check(
+            worksheet_autofilter(sheet, 0, 0, lxw_row_t(max(0, rows - 1)), lxw_col_t(columns - 1)), "the autofilter")
     }
 
     /// A chart at a cell, 1.3 × 1.6 times Excel's default size (about 620 × 460 pixels), with
@@ -139,7 +145,9 @@ struct XLSXSheetWriter {
             options.x_scale = 1.3
             options.y_scale = 1.6
             options.description = UnsafeMutablePointer(mutating: text)
-            try check(worksheet_insert_chart_opt(sheet, lxw_row_t(row), lxw_col_t(column), chart, &options), "inserting the chart")
+            try check(
+                worksheet_insert_chart_opt(sheet, lxw_row_t(row), lxw_col_t(column), chart, &options),
+                "inserting the chart")
         }
     }
 

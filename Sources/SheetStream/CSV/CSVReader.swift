@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Options for reading CSV files.
@@ -54,7 +54,8 @@ public final class CSVReader {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw CSVError(
-                file: path, record: 0, line: 0, byteOffset: 0, message: "cannot open: \(String(cString: strerror(errno)))")
+                file: path, record: 0, line: 0, byteOffset: 0,
+                message: "cannot open: \(String(cString: strerror(errno)))")
         }
         descriptor = fd
         let sampleSize = max(options.chunkSize, 64 << 10)
@@ -67,8 +68,10 @@ public final class CSVReader {
             throw error
         }
         bomLength = chunk.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        delimiter = options.delimiter
-            ?? DelimiterSniffer.sniff(chunk.prefix(sampleSize).dropFirst(bomLength), isWholeFile: chunk.count <= sampleSize)
+        delimiter =
+            options.delimiter
+            ?? DelimiterSniffer.sniff(
+                chunk.prefix(sampleSize).dropFirst(bomLength), isWholeFile: chunk.count <= sampleSize)
         if chunk.starts(with: [0xFF, 0xFE]) || chunk.starts(with: [0xFE, 0xFF]) {
             throw CSVError(
                 file: path, record: 1, line: 1, byteOffset: 0,
@@ -129,7 +132,8 @@ enum DelimiterSniffer {
         var best = (delimiter: UInt8(ascii: ","), agreeing: 0, width: 1)
         for candidate in candidates {
             var counts: [Int: Int] = [:]
-            for width in fieldCounts(sample, delimiter: candidate, isWholeFile: isWholeFile, records: records) where width > 1 {
+            for width in fieldCounts(sample, delimiter: candidate, isWholeFile: isWholeFile, records: records)
+            where width > 1 {
                 counts[width, default: 0] += 1
             }
             guard let mode = counts.max(by: { ($0.value, $0.key) < ($1.value, $1.key) }) else { continue }
@@ -153,8 +157,12 @@ enum DelimiterSniffer {
                 continue
             }
             switch byte {
-            case UInt8(ascii: "\""): inQuotes = true; lineHasContent = true
-            case delimiter: fields += 1; lineHasContent = true
+            case UInt8(ascii: "\""):
+                inQuotes = true
+                lineHasContent = true
+            case delimiter:
+                fields += 1
+                lineHasContent = true
             case 0x0A, 0x0D:
                 if lineHasContent { counts.append(fields) }
                 if counts.count == records { return counts }

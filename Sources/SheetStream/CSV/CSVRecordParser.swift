@@ -103,7 +103,8 @@ struct CSVRecordParser {
             case .quoteInQuoted:
                 let byte = bytes[index]
                 if byte == Self.quote {
-                    try append(UnsafeBufferPointer(rebasing: bytes[index..<(index + 1)]), at: fileOffset + index, line: line)
+                    try append(
+                        UnsafeBufferPointer(rebasing: bytes[index..<(index + 1)]), at: fileOffset + index, line: line)
                     state = .quoted
                     index += 1
                 } else if byte == delimiter || byte == Self.lineFeed || byte == Self.carriageReturn {
@@ -153,7 +154,8 @@ struct CSVRecordParser {
     }
 
     /// Appends a field's cell; `isASCII` is known when the scan already saw every byte.
-    private mutating func storeField(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, isASCII: Bool = false) throws {
+    private mutating func storeField(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, isASCII: Bool = false) throws
+    {
         guard row.cells.count < options.maxFields else {
             throw error(at: offset, "record has more than \(options.maxFields) fields (the limit)")
         }
@@ -167,7 +169,8 @@ struct CSVRecordParser {
 
     private func fallbackDecode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         reader.warn(
-            "\(reader.path) record \(row.number) (line \(recordLine)), field \(row.cells.count + 1): not valid UTF-8; decoded as Windows-1252")
+            "\(reader.path) record \(row.number) (line \(recordLine)), field \(row.cells.count + 1): not valid UTF-8; decoded as Windows-1252"
+        )
         return Windows1252.decode(bytes)
     }
 
@@ -188,7 +191,9 @@ struct CSVRecordParser {
         let fieldRoom = options.maxFieldBytes - field.count
         let recordRoom = options.maxRecordBytes - recordBytes - field.count
         guard segment.count > fieldRoom || segment.count > recordRoom else { return }
-        throw limitError(segment, at: offset, line: line, afterCarriageReturn: afterCarriageReturn, fieldRoom: fieldRoom, recordRoom: recordRoom)
+        throw limitError(
+            segment, at: offset, line: line, afterCarriageReturn: afterCarriageReturn, fieldRoom: fieldRoom,
+            recordRoom: recordRoom)
     }
 
     /// The error for the byte of `segment` that crosses a limit, placed at that byte: its file
@@ -201,13 +206,17 @@ struct CSVRecordParser {
         var crossingLine = line
         var previousWasCarriageReturn = afterCarriageReturn
         for byte in segment[..<crossing] {
-            if byte == Self.carriageReturn || (byte == Self.lineFeed && !previousWasCarriageReturn) { crossingLine += 1 }
+            if byte == Self.carriageReturn || (byte == Self.lineFeed && !previousWasCarriageReturn) {
+                crossingLine += 1
+            }
             previousWasCarriageReturn = byte == Self.carriageReturn
         }
-        let message = fieldRoom <= recordRoom
+        let message =
+            fieldRoom <= recordRoom
             ? "field \(row.cells.count + 1) is longer than \(options.maxFieldBytes) bytes (the limit)"
             : "record is longer than \(options.maxRecordBytes) bytes (the limit)"
-        return CSVError(file: reader.path, record: row.number, line: crossingLine, byteOffset: offset + crossing, message: message)
+        return CSVError(
+            file: reader.path, record: row.number, line: crossingLine, byteOffset: offset + crossing, message: message)
     }
 
     private func error(at offset: Int, _ message: String) -> CSVError {

@@ -50,7 +50,9 @@
             if libxml2 {
                 try XMLStreamParser.parse(MemorySource(bytes), handler: handler, file: "fuzz", part: "sheet.xml")
             } else {
-                let outcome = try XMLScanner(source: MemorySource(bytes), handler: handler, file: "fuzz", part: "sheet.xml").parse()
+                let outcome = try XMLScanner(
+                    source: MemorySource(bytes), handler: handler, file: "fuzz", part: "sheet.xml"
+                ).parse()
                 // The scanner hands parts that are not UTF-8 to libxml2, as the workbook reader does.
                 if outcome != .parsed { return worksheetRows(bytes, libxml2: true) }
             }

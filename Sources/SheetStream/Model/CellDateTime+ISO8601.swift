@@ -9,8 +9,8 @@ extension CellDateTime {
         }
         scanner = DigitScanner(text)
         guard let year = scanner.number(digits: 4...4), scanner.skip("-"), let month = scanner.number(digits: 1...2),
-              scanner.skip("-"), let day = scanner.number(digits: 1...2),
-              let date = CellDateTime(year: year, month: month, day: day)
+            scanner.skip("-"), let day = scanner.number(digits: 1...2),
+            let date = CellDateTime(year: year, month: month, day: day)
         else { return nil }
         self = date
         if scanner.skip("T") || scanner.skip(" ") {

@@ -22,7 +22,7 @@ public struct CellDateTime: Hashable, Comparable, Sendable {
     /// Creates a value from a proleptic Gregorian civil date and time; `nil` when out of range.
     public init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
         guard (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year),
-              (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
+            (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
         else { return nil }
         self.init(
             daysSinceEpoch: CivilDate.daysSinceEpoch(year: year, month: month, day: day),
@@ -38,7 +38,8 @@ public struct CellDateTime: Hashable, Comparable, Sendable {
 
     /// ISO 8601 text: `2025-07-15`, `2025-07-15T13:45:00` with a time, `13:45:00` for time-only values.
     public var iso8601: String {
-        let time = CivilDate.twoDigits(secondsOfDay / 3600) + ":" + CivilDate.twoDigits(secondsOfDay / 60 % 60) + ":"
+        let time =
+            CivilDate.twoDigits(secondsOfDay / 3600) + ":" + CivilDate.twoDigits(secondsOfDay / 60 % 60) + ":"
             + CivilDate.twoDigits(secondsOfDay % 60)
         if isTimeOnly { return time }
         let date = civil.iso8601

@@ -53,7 +53,7 @@ enum UTF8Text {
     /// valid UTF-8 (or ends past the buffer).
     static func scalar(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (scalar: UInt32, length: Int)? {
         guard index < bytes.count, let (length, lower, upper) = sequence(bytes[index]), index + length <= bytes.count,
-              bytes[index + 1] >= lower, bytes[index + 1] <= upper
+            bytes[index + 1] >= lower, bytes[index + 1] <= upper
         else { return nil }
         var scalar = UInt32(bytes[index]) & (0xFF >> UInt32(length + 1))
         for offset in 1..<length {

@@ -6,11 +6,10 @@ final class ContentTypesHandler: SAXHandler {
 
     override func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
         guard name.is("Override"), let part = attributes.string("PartName"),
-              let type = attributes.string("ContentType")
+            let type = attributes.string("ContentType")
         else { return }
         overrides.append((PartPath.resolve(part, from: ""), type))
     }
-
 
     /// Relationships rebuilt from content types: worksheets in the numeric order of their part
     /// names (`sheet2.xml` before `sheet10.xml`), given ids `fallback1`, `fallback2`, ….

@@ -61,14 +61,23 @@ enum DecimalParser {
         var sawDigit = false
         while index < end, let digit = digitValue(bytes[index]) {
             sawDigit = true
-            if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(digit); if mantissa > 0 { digits += 1 } } else { scale += 1 }
+            if digits < 19 {
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                if mantissa > 0 { digits += 1 }
+            } else {
+                scale += 1
+            }
             index += 1
         }
         if index < end, bytes[index] == UInt8(ascii: ".") {
             index += 1
             while index < end, let digit = digitValue(bytes[index]) {
                 sawDigit = true
-                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(digit); if mantissa > 0 { digits += 1 }; scale -= 1 }
+                if digits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(digit)
+                    if mantissa > 0 { digits += 1 }
+                    scale -= 1
+                }
                 index += 1
             }
         }

@@ -45,7 +45,7 @@ public enum NumberFormat {
                 let inside = bytes[start..<min(index, bytes.count)].map { $0 | 0x20 }
                 index += 1
                 if let first = inside.first, [UInt8(ascii: "h"), UInt8(ascii: "m"), UInt8(ascii: "s")].contains(first),
-                   inside.allSatisfy({ $0 == first })
+                    inside.allSatisfy({ $0 == first })
                 {
                     return .duration
                 }

@@ -14,8 +14,9 @@ enum OOXMLEscapes {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "_"), let unit = codeUnit(bytes, at: index) {
-                if (0xD800...0xDBFF).contains(unit), let low = codeUnit(bytes, at: index + 7), (0xDC00...0xDFFF).contains(low),
-                   let scalar = Unicode.Scalar(0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00))
+                if (0xD800...0xDBFF).contains(unit), let low = codeUnit(bytes, at: index + 7),
+                    (0xDC00...0xDFFF).contains(low),
+                    let scalar = Unicode.Scalar(0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00))
                 {
                     output.append(contentsOf: Array(String(Character(scalar)).utf8))
                     index += 14
@@ -51,7 +52,7 @@ enum OOXMLEscapes {
     /// The UTF-16 code unit of an `_xHHHH_` escape starting at `index`, if there is one.
     @inline(__always) private static func codeUnit(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt16? {
         guard index + 6 < bytes.count, bytes[index] == UInt8(ascii: "_"), bytes[index + 1] == UInt8(ascii: "x"),
-              bytes[index + 6] == UInt8(ascii: "_")
+            bytes[index + 6] == UInt8(ascii: "_")
         else { return nil }
         var value: UInt16 = 0
         for offset in 2...5 {

@@ -46,7 +46,7 @@ final class RelationshipsHandler: SAXHandler {
 
     override func startElement(_ name: XMLName, _ attributes: XMLAttributes) {
         guard name.is("Relationship"), let id = attributes.string("Id"), let type = attributes.string("Type"),
-              let target = attributes.string("Target")
+            let target = attributes.string("Target")
         else { return }
         let kind = type.split(separator: "/").last.map(String.init) ?? type
         relationships.append(

@@ -89,7 +89,9 @@ final class SharedStringsHandler: SAXHandler {
     override func characters(_ chunk: UnsafeBufferPointer<UInt8>) {
         guard inText else { return }
         guard scratch.pointee.text.count + chunk.count <= limits.maxCellBytes else {
-            stop("shared string \(scratch.pointee.strings.count) is longer than \(limits.maxCellBytes) bytes (the limit)")
+            stop(
+                "shared string \(scratch.pointee.strings.count) is longer than \(limits.maxCellBytes) bytes (the limit)"
+            )
             inText = false
             return
         }

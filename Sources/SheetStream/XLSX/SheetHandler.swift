@@ -195,7 +195,11 @@ final class SheetHandler: SAXHandler {
         attributes.forEachSingleLetter { letter, value in
             switch letter {
             case UInt8(ascii: "r"):
-                if let reference = CellReference.parse(value) { referencedColumn = reference.column } else { invalidReference = value }
+                if let reference = CellReference.parse(value) {
+                    referencedColumn = reference.column
+                } else {
+                    invalidReference = value
+                }
             case UInt8(ascii: "t"): cellType = Self.cellType(value)
             case UInt8(ascii: "s"): styleIndex = Self.parseInt(value) ?? 0
             default: break

@@ -44,22 +44,27 @@ public final class XLSXWorkbook {
         }
         var warnings: [String] = []
         let packageRelationships: Result<[Relationship], Error> = Result { try Self.relationships(of: "", in: archive) }
-        if let office = (try? packageRelationships.get())?.first(where: { $0.kind == "officeDocument" && !$0.isExternal }) {
+        if let office = (try? packageRelationships.get())?.first(where: {
+            $0.kind == "officeDocument" && !$0.isExternal
+        }) {
             workbookPart = PartPath.resolve(office.target, from: "")
         } else {
             // A missing or corrupt package relationships part is an index, not data: find the
             // workbook through the content types (then at its usual name), and say so.
-            guard let fallback = Self.workbookPartFromContentTypes(in: archive)
-                ?? (archive.entry(named: "xl/workbook.xml") != nil ? "xl/workbook.xml" : nil)
+            guard
+                let fallback = Self.workbookPartFromContentTypes(in: archive)
+                    ?? (archive.entry(named: "xl/workbook.xml") != nil ? "xl/workbook.xml" : nil)
             else {
                 if case .failure(let error) = packageRelationships { throw error }
                 throw XLSXError(
-                    file: path, part: "_rels/.rels", message: "no officeDocument relationship: not a spreadsheet package")
+                    file: path, part: "_rels/.rels",
+                    message: "no officeDocument relationship: not a spreadsheet package")
             }
             let reason: String
             switch packageRelationships {
             case .failure(let error): reason = "\(error)"
-            case .success(let found): reason = found.isEmpty ? "\(path): _rels/.rels is missing" : "\(path): _rels/.rels names no workbook"
+            case .success(let found):
+                reason = found.isEmpty ? "\(path): _rels/.rels is missing" : "\(path): _rels/.rels names no workbook"
             }
             warnings.append("\(reason); workbook \(fallback) located through [Content_Types].xml instead")
             workbookPart = fallback
@@ -179,7 +184,9 @@ public final class XLSXWorkbook {
         guard let entry = archive.entry(named: "[Content_Types].xml") else { return nil }
         let handler = ContentTypesHandler()
         guard (try? XMLPartReader.parse(entry, in: archive, handler: handler)) != nil else { return nil }
-        let main = handler.overrides.first { $0.contentType.contains(".spreadsheetml.") && $0.contentType.hasSuffix(".main+xml") }
+        let main = handler.overrides.first {
+            $0.contentType.contains(".spreadsheetml.") && $0.contentType.hasSuffix(".main+xml")
+        }
         guard let part = main?.part, archive.entry(named: part) != nil else { return nil }
         return part
     }

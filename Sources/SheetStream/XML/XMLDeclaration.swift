@@ -13,39 +13,56 @@ enum XMLDeclaration {
         /// `name = "value"` (either quote); the value, or `nil` when `name` is not next.
         func pseudoAttribute(_ name: String) throws -> String? {
             let bytes = Array(name.utf8)
-            guard content.count - index >= bytes.count, Array(content[index..<(index + bytes.count)]) == bytes else { return nil }
+            guard content.count - index >= bytes.count, Array(content[index..<(index + bytes.count)]) == bytes else {
+                return nil
+            }
             index += bytes.count
             _ = skipSpace()
-            guard index < content.count, content[index] == UInt8(ascii: "=") else { throw error("the XML declaration's \(name) has no '='") }
+            guard index < content.count, content[index] == UInt8(ascii: "=") else {
+                throw error("the XML declaration's \(name) has no '='")
+            }
             index += 1
             _ = skipSpace()
-            guard index < content.count, content[index] == UInt8(ascii: "\"") || content[index] == UInt8(ascii: "'") else {
+            guard index < content.count, content[index] == UInt8(ascii: "\"") || content[index] == UInt8(ascii: "'")
+            else {
                 throw error("the XML declaration's \(name) is not quoted")
             }
             let quote = content[index]
-            guard let close = content[(index + 1)...].firstIndex(of: quote) else { throw error("the XML declaration's \(name) is not closed") }
+            guard let close = content[(index + 1)...].firstIndex(of: quote) else {
+                throw error("the XML declaration's \(name) is not closed")
+            }
             let value = String(decoding: content[(index + 1)..<close], as: UTF8.self)
             index = close + 1
             return value
         }
-        guard skipSpace(), let version = try pseudoAttribute("version") else { throw error("the XML declaration has no version") }
-        guard version.hasPrefix("1."), version.count > 2, version.dropFirst(2).allSatisfy({ $0.isASCII && $0.isNumber }) else {
+        guard skipSpace(), let version = try pseudoAttribute("version") else {
+            throw error("the XML declaration has no version")
+        }
+        guard version.hasPrefix("1."), version.count > 2, version.dropFirst(2).allSatisfy({ $0.isASCII && $0.isNumber })
+        else {
             throw error("the XML declaration's version \"\(version)\" is not 1.x")
         }
         var encoding: String?
         var spaced = skipSpace()
         if spaced, let declared = try pseudoAttribute("encoding") {
             guard let first = declared.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic,
-                  declared.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) })
+                declared.unicodeScalars.allSatisfy({
+                    $0.isASCII
+                        && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0))
+                })
             else { throw error("the XML declaration's encoding \"\(declared)\" is not an encoding name") }
             encoding = declared
             spaced = skipSpace()
         }
         if spaced, let standalone = try pseudoAttribute("standalone") {
-            guard standalone == "yes" || standalone == "no" else { throw error("the XML declaration's standalone is not yes or no") }
+            guard standalone == "yes" || standalone == "no" else {
+                throw error("the XML declaration's standalone is not yes or no")
+            }
             _ = skipSpace()
         }
-        guard index == content.count else { throw error("the XML declaration has something unexpected at byte \(index + 5)") }
+        guard index == content.count else {
+            throw error("the XML declaration has something unexpected at byte \(index + 5)")
+        }
         return encoding
     }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #else
-import Darwin
+    import Darwin
 #endif
 
 /// An element or attribute local name (the part after any prefix), valid only during the
@@ -82,7 +82,9 @@ struct XMLAttributes {
         guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
         var decoded = ByteBuffer(capacity: bytes.count)
         defer { decoded.deallocate() }
-        guard (try? XMLReferences.decode(bytes, into: &decoded)) != nil else { return String(decoding: bytes, as: UTF8.self) }
+        guard (try? XMLReferences.decode(bytes, into: &decoded)) != nil else {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         return String(decoding: decoded.bytes, as: UTF8.self)
     }
 }

@@ -51,7 +51,7 @@ enum XMLReferences {
             let digits = name.dropFirst()
             let hexadecimal = digits.first == UInt8(ascii: "x")
             guard let value = number(hexadecimal ? digits.dropFirst() : digits, radix: hexadecimal ? 16 : 10),
-                  isXMLCharacter(value)
+                isXMLCharacter(value)
             else { return nil }
             return Unicode.Scalar(value)
         }

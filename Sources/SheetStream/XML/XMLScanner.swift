@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #else
-import Darwin
+    import Darwin
 #endif
 
 /// Reads one XML part as a stream of SAX events for a `SAXHandler`, for the bulk parts of a
@@ -193,9 +193,12 @@ final class XMLScanner {
         while true {
             if let close = find("?>", from: position) {
                 // Between `<?xml` and `?>`.
-                let declaration = Array(UnsafeBufferPointer(start: buffer + position + 5, count: close - 2 - (position + 5)))
+                let declaration = Array(
+                    UnsafeBufferPointer(start: buffer + position + 5, count: close - 2 - (position + 5)))
                 position = close
-                guard let encoding = try XMLDeclaration.encoding(declaration, error: { self.error($0) }) else { return nil }
+                guard let encoding = try XMLDeclaration.encoding(declaration, error: { self.error($0) }) else {
+                    return nil
+                }
                 return ["utf-8", "utf8", "us-ascii", "ascii"].contains(encoding.lowercased()) ? nil : encoding
             }
             guard try fill() else { throw error("the XML declaration is not closed") }
@@ -249,19 +252,25 @@ final class XMLScanner {
             switch buffer[index] {
             case UInt8(ascii: ">"):
                 if scratch.pointee.attributes.count == 0, depth > 0, depth < Self.maxDepth,
-                   let next = leafElement(qualifiedName: nameStart..<nameEnd, localStart: localStart, textStart: index + 1) {
+                    let next = leafElement(
+                        qualifiedName: nameStart..<nameEnd, localStart: localStart, textStart: index + 1)
+                {
                     return next
                 }
                 try open(qualifiedName: nameStart..<nameEnd, localStart: localStart)
                 return index + 1
             case UInt8(ascii: "/"):
                 guard index + 1 < end else { return nil }
-                guard buffer[index + 1] == UInt8(ascii: ">") else { throw error("'/' not followed by '>' in <\(name(nameStart..<nameEnd))>") }
+                guard buffer[index + 1] == UInt8(ascii: ">") else {
+                    throw error("'/' not followed by '>' in <\(name(nameStart..<nameEnd))>")
+                }
                 try open(qualifiedName: nameStart..<nameEnd, localStart: localStart)
                 close(localStart: localStart, nameEnd: nameEnd)
                 return index + 2
             default:
-                guard spaced else { throw error("attributes of <\(name(nameStart..<nameEnd))> must be separated by white space") }
+                guard spaced else {
+                    throw error("attributes of <\(name(nameStart..<nameEnd))> must be separated by white space")
+                }
                 let attributeStart = index
                 if let next = plainAttribute(at: index) {
                     index = next
@@ -282,7 +291,7 @@ final class XMLScanner {
         while index < end, (buffer[index] | 0x20) &- UInt8(ascii: "a") < 26 { index += 1 }
         let nameEnd = index
         guard nameEnd > start, nameEnd + 1 < end, buffer[nameEnd] == UInt8(ascii: "="),
-              buffer[nameEnd + 1] == UInt8(ascii: "\""), nameEnd - start != 5 || memcmp(buffer + start, "xmlns", 5) != 0
+            buffer[nameEnd + 1] == UInt8(ascii: "\""), nameEnd - start != 5 || memcmp(buffer + start, "xmlns", 5) != 0
         else { return nil }
         var close = nameEnd + 2
         while close < end, buffer[close] != UInt8(ascii: "\"") {
@@ -326,7 +335,9 @@ final class XMLScanner {
                 throw error("the value of attribute \(name(start..<nameEnd)) in <\(name(element))> contains '<'")
             }
             if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
-                throw error("the value of attribute \(name(start..<nameEnd)) in <\(name(element))> contains the control character \(byte)")
+                throw error(
+                    "the value of attribute \(name(start..<nameEnd)) in <\(name(element))> contains the control character \(byte)"
+                )
             }
             special = special || byte >= 0x80 || byte == UInt8(ascii: "&")
             close += 1
@@ -351,7 +362,8 @@ final class XMLScanner {
         if !isNamespaceDeclaration {
             scratch.pointee.attributes.append(
                 XMLAttribute(
-                    name: XMLName(bytes: buffer + localStart, count: nameEnd - localStart), namespaced: prefixed, value: value))
+                    name: XMLName(bytes: buffer + localStart, count: nameEnd - localStart), namespaced: prefixed,
+                    value: value))
         }
         return close + 1
     }
@@ -383,7 +395,7 @@ final class XMLScanner {
         guard let textEnd = plainShortText(from: textStart) else { return nil }
         let closing = textEnd + 2 + qualifiedName.count
         guard closing < end, buffer[textEnd + 1] == UInt8(ascii: "/"), buffer[closing] == UInt8(ascii: ">"),
-              Self.equal(buffer + textEnd + 2, buffer + qualifiedName.lowerBound, count: qualifiedName.count)
+            Self.equal(buffer + textEnd + 2, buffer + qualifiedName.lowerBound, count: qualifiedName.count)
         else { return nil }
         handler.leafElement(
             XMLName(bytes: buffer + localStart, count: qualifiedName.upperBound - localStart),
@@ -430,7 +442,8 @@ final class XMLScanner {
             let length = openNameEnds[depth] - openStart
             let closing = nameStart + length
             if closing < end, buffer[closing] == UInt8(ascii: ">"),
-               Self.equal(scratch.pointee.openNames.base + openStart, buffer + nameStart, count: length) {
+                Self.equal(scratch.pointee.openNames.base + openStart, buffer + nameStart, count: length)
+            {
                 close(localStart: nameStart + openLocalOffsets[depth], nameEnd: closing)
                 return closing + 1
             }
@@ -441,8 +454,9 @@ final class XMLScanner {
             throw error("malformed end tag </\(name(nameStart..<nameEnd))")
         }
         guard depth > 0, openNameEnds[depth] - openNameEnds[depth - 1] == nameEnd - nameStart,
-              Self.equal(
-                  scratch.pointee.openNames.base + openNameEnds[depth - 1], buffer + nameStart, count: nameEnd - nameStart)
+            Self.equal(
+                scratch.pointee.openNames.base + openNameEnds[depth - 1], buffer + nameStart, count: nameEnd - nameStart
+            )
         else {
             let expected = depth == 0 ? "no open element" : "<\(openName)> is open"
             throw error("the end tag </\(name(nameStart..<nameEnd))> does not match: \(expected)")
@@ -457,7 +471,10 @@ final class XMLScanner {
         let targetEnd = min(scanName(from: position + 2).end, next - 2)
         guard targetEnd > position + 2 else { throw error("a processing instruction has no target") }
         try checkName((position + 2)..<targetEnd)
-        if targetEnd - position - 2 == 3, String(decoding: UnsafeBufferPointer(start: buffer + position + 2, count: 3), as: UTF8.self).lowercased() == "xml" {
+        if targetEnd - position - 2 == 3,
+            String(decoding: UnsafeBufferPointer(start: buffer + position + 2, count: 3), as: UTF8.self).lowercased()
+                == "xml"
+        {
             throw error("an XML declaration is only allowed at the start of the part")
         }
         guard targetEnd == next - 2 || Self.isSpace(buffer[targetEnd]) else {
@@ -473,7 +490,9 @@ final class XMLScanner {
         var nonASCII = false
         for index in range {
             let byte = buffer[index]
-            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { throw error("\(what) contains the control character \(byte)") }
+            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+                throw error("\(what) contains the control character \(byte)")
+            }
             if byte >= 0x80 { nonASCII = true }
         }
         if nonASCII, !UTF8Text.isValidUTF8(UnsafeBufferPointer(start: buffer + range.lowerBound, count: range.count)) {
@@ -488,7 +507,9 @@ final class XMLScanner {
             let content = (position + 4)..<(next - 3)
             try checkCharacters(content, in: "a comment")
             // XML 1.0 §2.5: no "--" inside a comment, and no '-' just before its end.
-            if content.contains(where: { buffer[$0] == UInt8(ascii: "-") && ($0 + 1 == content.upperBound || buffer[$0 + 1] == UInt8(ascii: "-")) }) {
+            if content.contains(where: {
+                buffer[$0] == UInt8(ascii: "-") && ($0 + 1 == content.upperBound || buffer[$0 + 1] == UInt8(ascii: "-"))
+            }) {
                 throw error("a comment contains \"--\" or ends with '-'")
             }
             return next
@@ -498,11 +519,13 @@ final class XMLScanner {
         if memcmp(start, "<![CDATA[", 9) == 0 {
             guard let next = find("]]>", from: position + 9) else { return nil }
             guard depth > 0 else { throw error("a CDATA section outside the root element") }
-            try emitText(UnsafeBufferPointer(start: start + 9, count: next - 3 - position - 9), decodingReferences: false)
+            try emitText(
+                UnsafeBufferPointer(start: start + 9, count: next - 3 - position - 9), decodingReferences: false)
             return next
         }
         if memcmp(start, "<!DOCTYPE", 9) == 0 {
-            throw error("a DOCTYPE declaration is not allowed in an OOXML part (entity expansion and DTD loading are refused)")
+            throw error(
+                "a DOCTYPE declaration is not allowed in an OOXML part (entity expansion and DTD loading are refused)")
         }
         throw error("unexpected markup \"\(name(position..<(position + 9)))\"")
     }
@@ -594,7 +617,7 @@ final class XMLScanner {
         var nonASCII = false
         for (index, byte) in text.enumerated() {
             if byte == UInt8(ascii: ">"), decodingReferences, index >= 2, text[index - 1] == UInt8(ascii: "]"),
-               text[index - 2] == UInt8(ascii: "]")
+                text[index - 2] == UInt8(ascii: "]")
             {
                 // XML 1.0 §2.4: "]]>" may only end a CDATA section.
                 throw error("\"]]>\" in text (it may only end a CDATA section)")
@@ -602,7 +625,8 @@ final class XMLScanner {
                 if byte == UInt8(ascii: "\r") {
                     needsDecoding = true
                 } else if byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\n") {
-                    throw error("control character 0x\(String(byte, radix: 16, uppercase: true)) in text (not allowed in XML)")
+                    throw error(
+                        "control character 0x\(String(byte, radix: 16, uppercase: true)) in text (not allowed in XML)")
                 }
             } else if byte == UInt8(ascii: "&") {
                 needsDecoding = needsDecoding || decodingReferences
@@ -656,14 +680,21 @@ final class XMLScanner {
             let byte = buffer[index]
             if byte < 0x80 {
                 let kind = Self.asciiNameKinds[Int(byte)]
-                guard kind == 2 || (kind == 1 && !first) else { throw error("\"\(name(range))\" is not a valid XML name") }
+                guard kind == 2 || (kind == 1 && !first) else {
+                    throw error("\"\(name(range))\" is not a valid XML name")
+                }
                 index += 1
                 continue
             }
-            guard let (scalar, length) = UTF8Text.scalar(at: index, in: UnsafeBufferPointer(start: buffer, count: range.upperBound)) else {
+            guard
+                let (scalar, length) = UTF8Text.scalar(
+                    at: index, in: UnsafeBufferPointer(start: buffer, count: range.upperBound))
+            else {
                 throw error("a name is not valid UTF-8")
             }
-            guard Self.isNameCharacter(scalar, start: first) else { throw error("\"\(name(range))\" is not a valid XML name") }
+            guard Self.isNameCharacter(scalar, start: first) else {
+                throw error("\"\(name(range))\" is not a valid XML name")
+            }
             index += length
         }
     }
@@ -671,9 +702,17 @@ final class XMLScanner {
     /// Per ASCII byte: 2 a name start character, 1 a name character only, 0 neither.
     private static let asciiNameKinds: [UInt8] = (0..<128).map { value -> UInt8 in
         let byte = UInt8(value)
-        if (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") { return 2 }
-        if (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") { return 1 }
+        if (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":")
+        {
+            return 2
+        }
+        if (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
+            || byte == UInt8(ascii: ".")
+        {
+            return 1
+        }
         return 0
     }
 
@@ -681,7 +720,7 @@ final class XMLScanner {
     private static func isNameCharacter(_ scalar: UInt32, start: Bool) -> Bool {
         switch scalar {
         case 0xC0...0xD6, 0xD8...0xF6, 0xF8...0x2FF, 0x370...0x37D, 0x37F...0x1FFF, 0x200C...0x200D, 0x2070...0x218F,
-             0x2C00...0x2FEF, 0x3001...0xD7FF, 0xF900...0xFDCF, 0xFDF0...0xFFFD, 0x10000...0xEFFFF:
+            0x2C00...0x2FEF, 0x3001...0xD7FF, 0xF900...0xFDCF, 0xFDF0...0xFFFD, 0x10000...0xEFFFF:
             return true
         case 0xB7, 0x300...0x36F, 0x203F...0x2040:
             return !start
@@ -691,7 +730,8 @@ final class XMLScanner {
     }
 
     private func name(_ range: Range<Int>) -> String {
-        String(decoding: UnsafeBufferPointer(start: buffer + range.lowerBound, count: min(range.count, 64)), as: UTF8.self)
+        String(
+            decoding: UnsafeBufferPointer(start: buffer + range.lowerBound, count: min(range.count, 64)), as: UTF8.self)
     }
 
     private var openName: String {
@@ -700,7 +740,9 @@ final class XMLScanner {
     }
 
     /// Byte equality for short names (a loop beats a memcmp call).
-    @inline(__always) private static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
+    @inline(__always) private static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int)
+        -> Bool
+    {
         for index in 0..<count where a[index] != b[index] { return false }
         return true
     }

@@ -74,14 +74,16 @@ enum XMLStreamParser {
             xmlFreeParserCtxt(context)
         }
         handler.context = context
-        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_HUGE.rawValue))
+        xmlCtxtUseOptions(
+            context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_HUGE.rawValue))
         var contextFreeErrors: Int32 = 0
         CLibXML2_countGenericErrors(&contextFreeErrors)
         let status = withExtendedLifetime((session, input)) { xmlParseDocument(context) }
         CLibXML2_restoreGenericErrors()
         if let error = input.error { throw error }
         if let failure = handler.failure {
-            throw XMLError(file: file, part: part, line: failure.line > 0 ? failure.line : nil, message: failure.message)
+            throw XMLError(
+                file: file, part: part, line: failure.line > 0 ? failure.line : nil, message: failure.message)
         }
         if status != 0 || context.pointee.wellFormed == 0 {
             throw XMLError(file: file, part: part, message: "malformed XML")
@@ -93,10 +95,12 @@ enum XMLStreamParser {
         }
         // libxml2 takes a NUL byte after the root element for the end of the input and stops
         // there, well-formed; anything left unread is content after the document's end.
-        if let parserInput = context.pointee.input, let current = parserInput.pointee.cur, let end = parserInput.pointee.end,
-           current < end || input.hasMore()
+        if let parserInput = context.pointee.input, let current = parserInput.pointee.cur,
+            let end = parserInput.pointee.end,
+            current < end || input.hasMore()
         {
-            throw XMLError(file: file, part: part, message: "content after the end of the document (a NUL byte or more)")
+            throw XMLError(
+                file: file, part: part, message: "content after the end of the document (a NUL byte or more)")
         }
     }
 
@@ -160,7 +164,8 @@ enum XMLStreamParser {
         sax.startElementNs = { context, localName, _, _, _, _, attributeCount, _, attributes in
             guard let context, let localName else { return }
             session(context)._withUnsafeGuaranteedRef {
-                $0.handler.startElement(XMLName(cString: localName), $0.attributes(attributes, count: Int(attributeCount)))
+                $0.handler.startElement(
+                    XMLName(cString: localName), $0.attributes(attributes, count: Int(attributeCount)))
             }
         }
         sax.endElementNs = { context, localName, _, _ in
@@ -179,14 +184,16 @@ enum XMLStreamParser {
         sax.internalSubset = { context, _, _, _ in
             guard let context else { return }
             session(context)._withUnsafeGuaranteedRef {
-                $0.handler.stop("a DOCTYPE declaration is not allowed in an OOXML part (entity expansion and DTD loading are refused)")
+                $0.handler.stop(
+                    "a DOCTYPE declaration is not allowed in an OOXML part (entity expansion and DTD loading are refused)"
+                )
             }
         }
         sax.serror = { context, error in
             // Namespace errors (an xmlns value that is not a valid URI, an undeclared prefix) are
             // not well-formedness errors: the data reads the same, and XMLScanner does not check them.
             guard let context, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue,
-                  error.pointee.domain != Int32(XML_FROM_NAMESPACE.rawValue)
+                error.pointee.domain != Int32(XML_FROM_NAMESPACE.rawValue)
             else { return }
             let message = error.pointee.message.map { String(cString: $0) } ?? "XML error \(error.pointee.code)"
             session(context)._withUnsafeGuaranteedRef {
@@ -222,10 +229,13 @@ enum XMLPartReader {
 
     /// Parses a bulk part (a worksheet) with `XMLScanner`, inflating it on a second thread while
     /// this one parses; a part that is not UTF-8 is read again with libxml2.
-    static func parseBulk(_ entry: ZipEntry, in archive: ZipArchive, handler: SAXHandler, parser: BulkParser = .scanner) throws {
+    static func parseBulk(_ entry: ZipEntry, in archive: ZipArchive, handler: SAXHandler, parser: BulkParser = .scanner)
+        throws
+    {
         if parser == .scanner {
             let scanner = XMLScanner(
-                source: PrefetchingSource(try archive.stream(entry)), handler: handler, file: archive.path, part: entry.name)
+                source: PrefetchingSource(try archive.stream(entry)), handler: handler, file: archive.path,
+                part: entry.name)
             if try scanner.parse() == .parsed { return }
         }
         try XMLStreamParser.parse(

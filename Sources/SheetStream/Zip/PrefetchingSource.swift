@@ -80,7 +80,7 @@ private final class ChunkRing {
     }
 
     deinit {
-        chunks.forEach { $0.deallocate() }
+        for chunk in chunks { chunk.deallocate() }
         Self.liveChunks.add(-chunks.count)
     }
 

@@ -156,7 +156,7 @@ private struct CentralDirectoryReader {
             throw ZipError(file: file.path, .malformed("\(entryCount) entries, over the limit of \(limits.maxEntries)"))
         }
         guard directoryOffset <= file.size, directorySize <= file.size - directoryOffset,
-              directorySize <= 256 << 20
+            directorySize <= 256 << 20
         else { throw ZipError(file: file.path, .truncated("central directory lies past the end of the file")) }
         let directory = try file.readExactly(Int(directorySize), at: directoryOffset, what: "central directory")
         return try parse(directory: directory, expectedCount: Int(entryCount))
@@ -167,7 +167,7 @@ private struct CentralDirectoryReader {
         var position = tail.count - 22
         while position >= 0 {
             if tail[position] == 0x50, tail[position + 1] == 0x4B, tail[position + 2] == 0x05,
-               tail[position + 3] == 0x06, position + 22 + tail.u16(position + 20) <= tail.count
+                tail[position + 3] == 0x06, position + 22 + tail.u16(position + 20) <= tail.count
             {
                 return position
             }

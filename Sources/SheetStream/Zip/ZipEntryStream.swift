@@ -47,7 +47,8 @@ public final class ZipEntryStream {
         if let inflater {
             count = try inflater.inflate(into: buffer) { input in
                 let want = Int(min(UInt64(input.count), compressedRemaining))
-                let got = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: input[0..<want]), at: compressedOffset)
+                let got = try file.read(
+                    into: UnsafeMutableRawBufferPointer(rebasing: input[0..<want]), at: compressedOffset)
                 compressedOffset += UInt64(got)
                 compressedRemaining -= UInt64(got)
                 return got

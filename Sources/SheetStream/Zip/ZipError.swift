@@ -41,7 +41,8 @@ public struct ZipError: Error, CustomStringConvertible, Sendable {
         case .cannotOpen(let why): return "cannot open: \(why)"
         case .notAZip: return "not a zip container (no end-of-central-directory record), so not an XLSX file"
         case .encryptedOrLegacy:
-            return "encrypted or not an XLSX: this is an OLE compound file, the container of password-protected workbooks and legacy .xls files"
+            return
+                "encrypted or not an XLSX: this is an OLE compound file, the container of password-protected workbooks and legacy .xls files"
         case .truncated(let what): return "truncated zip: \(what)"
         case .malformed(let what): return "malformed zip: \(what)"
         case .encryptedEntry: return "entry is encrypted; password-protected parts cannot be read"
@@ -58,7 +59,8 @@ public struct ZipError: Error, CustomStringConvertible, Sendable {
         case .inflate(let why): return "corrupt deflate data: \(why)"
         case .missingPart: return "part is missing from the package"
         case .duplicatePart(let first, let second):
-            return "entries \"\(first)\" and \"\(second)\" name the same part; a package may hold a part name once, compared ignoring case (ECMA-376 Part 2, §9.1.1.1)"
+            return
+                "entries \"\(first)\" and \"\(second)\" name the same part; a package may hold a part name once, compared ignoring case (ECMA-376 Part 2, §9.1.1.1)"
         }
     }
 

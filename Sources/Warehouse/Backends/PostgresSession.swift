@@ -50,7 +50,9 @@ final class PostgresSession: SQLSession {
     func insertReturningID(_ sql: String, _ arguments: [SQLValue]) throws -> Int64 {
         try settle()
         let result = try connection.execute(Self.numbered(sql + " RETURNING id"), arguments.map(\.text))
-        guard let id = result.int64(row: 0, column: 0) else { throw WarehouseError(message: "PostgreSQL returned no id for a new row") }
+        guard let id = result.int64(row: 0, column: 0) else {
+            throw WarehouseError(message: "PostgreSQL returned no id for a new row")
+        }
         return id
     }
 
@@ -103,7 +105,8 @@ final class PostgresSession: SQLSession {
         if let unknownStore {
             throw WarehouseError(message: "\(batch.upsert.table): store \(unknownStore) is not in the store directory")
         }
-        tallies[batch.upsert.table, default: UpsertTally(rowsBefore: nil)].record(rows: batch.rows, changed: changed, inserted: inserted)
+        tallies[batch.upsert.table, default: UpsertTally(rowsBefore: nil)].record(
+            rows: batch.rows, changed: changed, inserted: inserted)
     }
 
     /// Takes the running batch's result, if any, without looking at it (before a rollback).
@@ -148,7 +151,8 @@ private struct StagedBatch {
 
     /// A store of the batch the directory lacks (`NULL` when none).
     private var unknownStore: String {
-        upsert.referencesStore ? "(SELECT min(store_code) FROM \(staging) WHERE store_code NOT IN (SELECT code FROM store))" : "NULL"
+        upsert.referencesStore
+            ? "(SELECT min(store_code) FROM \(staging) WHERE store_code NOT IN (SELECT code FROM store))" : "NULL"
     }
 
     /// The batch as new rows, under a savepoint: the `INSERT`'s count, then a store the
@@ -171,7 +175,10 @@ private struct StagedBatch {
     /// What `mergeSQL` did, from its one row.
     static func mergeCounts(_ result: PostgresResult?) -> (changed: Int, inserted: Int, unknownStore: String?) {
         guard let result else { return (0, 0, nil) }
-        return (Int(result.int64(row: 0, column: 0) ?? 0), Int(result.int64(row: 0, column: 1) ?? 0), result.text(row: 0, column: 2))
+        return (
+            Int(result.int64(row: 0, column: 0) ?? 0), Int(result.int64(row: 0, column: 1) ?? 0),
+            result.text(row: 0, column: 2)
+        )
     }
 
     /// The batch merged into its table: counts of changed and inserted rows, and a store the
@@ -258,7 +265,9 @@ extension PendingValues {
             case .integer(let number): hasher.combine(number)
             case .real(let number): hasher.combine(number)
             case .text(let start, let length):
-                text.withUnsafeBytes { hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0[start..<start + length])) }
+                text.withUnsafeBytes {
+                    hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0[start..<start + length]))
+                }
             }
         }
         return hasher.finalize()

@@ -37,7 +37,8 @@ struct RowScanner {
             if status == SQLITE_DONE { return }
             guard status == SQLITE_ROW else {
                 throw DatabaseError(
-                    resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))),
+                    resultCode: ResultCode(rawValue: status),
+                    message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))),
                     sql: statement.sql)
             }
             try body(Row(handle: handle))

@@ -79,14 +79,15 @@ final class SQLiteSession: SQLSession {
     }
 
     private static func arguments(_ values: [SQLValue]) -> StatementArguments {
-        StatementArguments(values.map { value -> DatabaseValueConvertible? in
-            switch value {
-            case .null: return nil
-            case .integer(let number): return number
-            case .real(let number): return number
-            case .text(let text): return text
-            }
-        })
+        StatementArguments(
+            values.map { value -> DatabaseValueConvertible? in
+                switch value {
+                case .null: return nil
+                case .integer(let number): return number
+                case .real(let number): return number
+                case .text(let text): return text
+                }
+            })
     }
 }
 

@@ -102,7 +102,9 @@ extension FeedTableDescription {
     /// migration that adds a feed table, or rebuilds one, takes its DDL from here on both
     /// backends; the dedup key is the primary key, `WITHOUT ROWID` on SQLite.
     func createTableSQL(_ backend: BackendKind, named tableName: String? = nil) -> String {
-        let body = columnDefinitions(backend).map(\.definition) + ["PRIMARY KEY (\(keyColumnNames.joined(separator: ", ")))"]
-        return "CREATE TABLE \(tableName ?? name) (\n    \(body.joined(separator: ",\n    "))\n)\(backend == .sqlite ? " WITHOUT ROWID" : "");"
+        let body =
+            columnDefinitions(backend).map(\.definition) + ["PRIMARY KEY (\(keyColumnNames.joined(separator: ", ")))"]
+        return
+            "CREATE TABLE \(tableName ?? name) (\n    \(body.joined(separator: ",\n    "))\n)\(backend == .sqlite ? " WITHOUT ROWID" : "");"
     }
 }

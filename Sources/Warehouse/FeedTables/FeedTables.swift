@@ -80,7 +80,8 @@ enum FeedTables {
 
     /// A weekly table: the week's total, then the seven days' counts from `week_start` (NULL
     /// when the source gave only a total).
-    private static func weeklyCountTable(_ feed: FeedID, _ name: String, total: String) -> FeedTable<WeeklyCountRecord> {
+    private static func weeklyCountTable(_ feed: FeedID, _ name: String, total: String) -> FeedTable<WeeklyCountRecord>
+    {
         let days: [FeedColumn<WeeklyCountRecord>] = (0..<7).map { day in
             .optionalInteger("day_\(day)") { record in record.dailyCounts.map { Int64($0[day]) } }
         }

@@ -14,7 +14,8 @@ enum HistoryMigration {
 
     /// The tables this step gives history, as they were then (a later step adds its own).
     private static let tables = [
-        "store_report", "credit_report", "birdeye_report", "crm_intake_report", "outbound_call_report", "employee_report",
+        "store_report", "credit_report", "birdeye_report", "crm_intake_report", "outbound_call_report",
+        "employee_report",
         "merch_report", "employee", "goal", "store",
     ]
 
@@ -71,7 +72,8 @@ enum HistoryMigration {
             let missing =
                 ["goal", "store"].contains(table)
                 ? [HistoryTable.runColumn, HistoryTable.sourceRowColumn] : [HistoryTable.sourceRowColumn]
-            return missing.map { "ALTER TABLE \(table) ADD COLUMN \($0) BIGINT;\n" }.joined() + postgresHistory(of: table)
+            return missing.map { "ALTER TABLE \(table) ADD COLUMN \($0) BIGINT;\n" }.joined()
+                + postgresHistory(of: table)
         }
         return history.joined(separator: "\n") + """
 
@@ -89,8 +91,10 @@ enum HistoryMigration {
     /// rowid `id`) and `replaced_by_run`, its indexes, and the trigger that fills it.
     static func addSQLiteHistory(of table: String, _ db: Database) throws {
         let history = "\(table)_history"
-        let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [table])
-            .filter { $0 != "id" }
+        let columns = try String.fetchAll(
+            db, sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [table]
+        )
+        .filter { $0 != "id" }
         try db.execute(
             sql: """
                 CREATE TABLE \(history) AS SELECT \(columns.joined(separator: ", ")) FROM \(table) WHERE 0;
@@ -200,5 +204,7 @@ enum VendorNamesMigration {
         try HistoryMigration.addSQLiteHistory(of: "vendor", db)
     }
 
-    static var postgresSQL: String { table(integer: "BIGINT", text: "TEXT COLLATE \"C\"") + HistoryMigration.postgresHistory(of: "vendor") }
+    static var postgresSQL: String {
+        table(integer: "BIGINT", text: "TEXT COLLATE \"C\"") + HistoryMigration.postgresHistory(of: "vendor")
+    }
 }

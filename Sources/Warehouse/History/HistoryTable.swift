@@ -36,13 +36,18 @@ struct HistoryTable: Sendable {
             return HistoryTable(name: table.name, key: key, values: values, period: table.period)
         } + [
             HistoryTable(
-                name: "employee", key: ["employee_id"], values: ["name", "name_as_of", runColumn, sourceRowColumn], period: nil),
-            HistoryTable(
-                name: "goal", key: ["period", "scope", "metric", "date"], values: ["target", runColumn, sourceRowColumn],
+                name: "employee", key: ["employee_id"], values: ["name", "name_as_of", runColumn, sourceRowColumn],
                 period: nil),
-            HistoryTable(name: "store", key: ["code"], values: ["name", "region", "status", runColumn, sourceRowColumn], period: nil),
             HistoryTable(
-                name: "vendor", key: ["vendor_key"], values: ["name", "name_as_of", runColumn, sourceRowColumn], period: nil),
+                name: "goal", key: ["period", "scope", "metric", "date"],
+                values: ["target", runColumn, sourceRowColumn],
+                period: nil),
+            HistoryTable(
+                name: "store", key: ["code"], values: ["name", "region", "status", runColumn, sourceRowColumn],
+                period: nil),
+            HistoryTable(
+                name: "vendor", key: ["vendor_key"], values: ["name", "name_as_of", runColumn, sourceRowColumn],
+                period: nil),
         ]
 
     /// The history table of `name`.

@@ -55,7 +55,8 @@ enum RunStoreCounts {
     /// the rows the run wrote come from the file's totals when those decide (no unchanged row,
     /// or no changed one), else from a scan of the run's date span.
     static func write(
-        _ tally: RunStoreTally, of run: Int64, in table: HistoryTable, fileCounts: UpsertCounts, _ session: some SQLSession
+        _ tally: RunStoreTally, of run: Int64, in table: HistoryTable, fileCounts: UpsertCounts,
+        _ session: some SQLSession
     ) throws {
         guard let period = table.period, !tally.spans.isEmpty else { return }
         var updated: [String: Int] = [:]
@@ -86,7 +87,8 @@ enum RunStoreCounts {
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
-                    .integer(run), .text(store), SQLValue(changed - updates), SQLValue(updates), SQLValue(span.records - changed),
+                    .integer(run), .text(store), SQLValue(changed - updates), SQLValue(updates),
+                    SQLValue(span.records - changed),
                     .text(RunStoreTally.dateKey(span.first)), .text(RunStoreTally.dateKey(span.last)),
                 ])
         }

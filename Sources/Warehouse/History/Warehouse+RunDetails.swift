@@ -39,7 +39,9 @@ extension Warehouse {
     /// with old and new values; `nil` when there is no such run.
     public func runDetails(id: Int64, limit: Int) throws -> RunDetails? {
         try backend.read { session in
-            guard let run = try Self.runs(session, condition: "id = ?", [.integer(id)], limit: 1).first else { return nil }
+            guard let run = try Self.runs(session, condition: "id = ?", [.integer(id)], limit: 1).first else {
+                return nil
+            }
             var stores: [RunStoreCount] = []
             try session.scan(
                 """
@@ -49,7 +51,8 @@ extension Warehouse {
             ) { row in
                 stores.append(
                     RunStoreCount(
-                        store: row.text(0), inserted: Int(row.int64(1)), updated: Int(row.int64(2)), unchanged: Int(row.int64(3)),
+                        store: row.text(0), inserted: Int(row.int64(1)), updated: Int(row.int64(2)),
+                        unchanged: Int(row.int64(3)),
                         firstDate: row.text(4), lastDate: row.text(5)))
             }
             var changedKeys = 0
@@ -57,7 +60,8 @@ extension Warehouse {
             for table in HistoryTable.all {
                 changedKeys += Int(
                     try session.integer(
-                        "SELECT count(*) FROM \(table.history) WHERE \(HistoryTable.replacedByColumn) = ?", [.integer(id)]) ?? 0)
+                        "SELECT count(*) FROM \(table.history) WHERE \(HistoryTable.replacedByColumn) = ?",
+                        [.integer(id)]) ?? 0)
                 guard changes.count < limit else { continue }
                 changes += try Self.changes(in: table, by: id, limit: limit - changes.count, session)
             }
@@ -67,7 +71,9 @@ extension Warehouse {
 
     /// The keys `run` updated in `table`, with the values it replaced and the ones it wrote
     /// (the row as it is, or, when a later run changed it again, the values history kept).
-    private static func changes(in table: HistoryTable, by run: Int64, limit: Int, _ session: some SQLSession) throws -> [RunChange] {
+    private static func changes(in table: HistoryTable, by run: Int64, limit: Int, _ session: some SQLSession) throws
+        -> [RunChange]
+    {
         let data = table.values.filter { $0 != HistoryTable.runColumn && $0 != HistoryTable.sourceRowColumn }
         let columns = table.key + data
         var old: [[String?]] = []
@@ -94,7 +100,8 @@ extension Warehouse {
             let oldData = Array(values.dropFirst(table.key.count))
             let changed = data.indices.compactMap { index -> RunChange.Column? in
                 let after = new?[index] ?? nil
-                return oldData[index] == after ? nil : RunChange.Column(name: data[index], old: oldData[index], new: after)
+                return oldData[index] == after
+                    ? nil : RunChange.Column(name: data[index], old: oldData[index], new: after)
             }
             return RunChange(
                 table: table.name,

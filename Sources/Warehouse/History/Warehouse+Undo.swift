@@ -28,6 +28,7 @@ extension Warehouse {
     /// same file can be ingested again. When later runs that are not undone changed any of the
     /// same keys or ingested the same file, it throws `UndoRefused` naming them, unless
     /// `cascade`, which undoes them first, newest first. The caller holds the ingest lock.
+    @discardableResult
     public func undo(run: Int64, cascade: Bool) throws -> UndoOutcome {
         try backend.write { session in
             let target = try RunToUndo.load(session, id: run)
@@ -70,11 +71,15 @@ extension Warehouse {
                         "SELECT count(*) FROM \(table.history) WHERE \(HistoryTable.replacedByColumn) IN (\(runs))",
                         [.text(date.iso8601)]) ?? 0)
                 try session.execute(
-                    "DELETE FROM \(table.history) WHERE \(HistoryTable.replacedByColumn) IN (\(runs))", [.text(date.iso8601)])
+                    "DELETE FROM \(table.history) WHERE \(HistoryTable.replacedByColumn) IN (\(runs))",
+                    [.text(date.iso8601)])
             }
             try session.execute(
-                "DELETE FROM store_alias_history WHERE \(HistoryTable.replacedByColumn) IN (\(runs))", [.text(date.iso8601)])
-            try session.execute("UPDATE ingest_run SET history_pruned = 1 WHERE finished_at < ? AND history_pruned = 0", [.text(date.iso8601)])
+                "DELETE FROM store_alias_history WHERE \(HistoryTable.replacedByColumn) IN (\(runs))",
+                [.text(date.iso8601)])
+            try session.execute(
+                "UPDATE ingest_run SET history_pruned = 1 WHERE finished_at < ? AND history_pruned = 0",
+                [.text(date.iso8601)])
             return dropped
         }
     }
@@ -93,10 +98,13 @@ private struct RunToUndo {
 
     static func load(_ session: some SQLSession, id: Int64) throws -> RunToUndo {
         var found: (feed: String?, status: String, sha: String, pruned: Bool)?
-        try session.scan("SELECT feed, status, sha256, history_pruned FROM ingest_run WHERE id = ?", [.integer(id)]) { row in
+        try session.scan("SELECT feed, status, sha256, history_pruned FROM ingest_run WHERE id = ?", [.integer(id)]) {
+            row in
             found = (row.optionalText(0), row.text(1), row.text(2), row.int64(3) != 0)
         }
-        guard let found else { throw UndoRefused(message: "there is no run \(id) in the ledger (see `ddkpi runs`)", blockingRuns: []) }
+        guard let found else {
+            throw UndoRefused(message: "there is no run \(id) in the ledger (see `ddkpi runs`)", blockingRuns: [])
+        }
         switch found.status {
         case "ok": break
         case "undone": throw UndoRefused(message: "run \(id) is already undone", blockingRuns: [])
@@ -104,7 +112,8 @@ private struct RunToUndo {
         }
         if found.pruned {
             throw UndoRefused(
-                message: "run \(id) can no longer be undone: its history was pruned (or it predates history)", blockingRuns: [])
+                message: "run \(id) can no longer be undone: its history was pruned (or it predates history)",
+                blockingRuns: [])
         }
         let feed = found.feed.flatMap(FeedID.init(rawValue:))
         let names: [String]
@@ -117,11 +126,14 @@ private struct RunToUndo {
         case nil: names = []
         }
         var dates: (String, String)?
-        try session.scan("SELECT min(first_date), max(last_date) FROM ingest_run_store WHERE run_id = ?", [.integer(id)]) { row in
+        try session.scan(
+            "SELECT min(first_date), max(last_date) FROM ingest_run_store WHERE run_id = ?", [.integer(id)]
+        ) { row in
             if let first = row.optionalText(0), let last = row.optionalText(1) { dates = (first, last) }
         }
         return RunToUndo(
-            id: id, sha256: found.sha, tables: names.compactMap(HistoryTable.named), isStoresImport: feed == .stores, dates: dates)
+            id: id, sha256: found.sha, tables: names.compactMap(HistoryTable.named), isStoresImport: feed == .stores,
+            dates: dates)
     }
 
     /// Later runs, not undone, that changed a key this run wrote (history keeps this run's
@@ -145,7 +157,9 @@ private struct RunToUndo {
                 """, [.integer(id), .integer(id)]
             ) { row in runs.insert(row.int64(0)) }
         }
-        try session.scan("SELECT id FROM ingest_run WHERE sha256 = ? AND id > ? AND status = 'ok'", [.text(sha256), .integer(id)]) { row in
+        try session.scan(
+            "SELECT id FROM ingest_run WHERE sha256 = ? AND id > ? AND status = 'ok'", [.text(sha256), .integer(id)]
+        ) { row in
             runs.insert(row.int64(0))
         }
         return runs.sorted(by: >)
@@ -159,7 +173,8 @@ private struct RunToUndo {
             touched.formUnion(try touchedStoreMonths(of: table, session))
             outcome.restored += Int(
                 try session.integer(
-                    "SELECT count(*) FROM \(table.history) WHERE \(HistoryTable.replacedByColumn) = ?", [.integer(id)]) ?? 0)
+                    "SELECT count(*) FROM \(table.history) WHERE \(HistoryTable.replacedByColumn) = ?", [.integer(id)])
+                    ?? 0)
             // Updated rows first: they get their earlier run back, so what still carries this
             // run afterwards is what it inserted.
             let assignments = table.values.map { "\($0) = earlier.\($0)" }.joined(separator: ", ")
@@ -169,9 +184,11 @@ private struct RunToUndo {
                 WHERE earlier.\(HistoryTable.replacedByColumn) = ? AND \(table.keyMatch(table.name, "earlier"))
                 """, [.integer(id)])
             let inserted = "\(HistoryTable.runColumn) = ?\(rangeCondition(table))"
-            outcome.deleted += Int(try session.integer("SELECT count(*) FROM \(table.name) WHERE \(inserted)", rangeArguments(table)) ?? 0)
+            outcome.deleted += Int(
+                try session.integer("SELECT count(*) FROM \(table.name) WHERE \(inserted)", rangeArguments(table)) ?? 0)
             try session.execute("DELETE FROM \(table.name) WHERE \(inserted)", rangeArguments(table))
-            try session.execute("DELETE FROM \(table.history) WHERE \(HistoryTable.replacedByColumn) = ?", [.integer(id)])
+            try session.execute(
+                "DELETE FROM \(table.history) WHERE \(HistoryTable.replacedByColumn) = ?", [.integer(id)])
         }
         if isStoresImport { try restoreAliases(session) }
         if !touched.isEmpty { try Warehouse.refreshRollups(session, touched: touched) }
@@ -191,11 +208,16 @@ private struct RunToUndo {
 
     /// The store-months whose rollups the run's rows feed (a week's both months).
     private func touchedStoreMonths(of table: HistoryTable, _ session: some SQLSession) throws -> Set<StoreMonth> {
-        guard let period = table.period, FeedTables.rolledUp.contains(where: { $0.name == table.name }) else { return [] }
+        guard let period = table.period, FeedTables.rolledUp.contains(where: { $0.name == table.name }) else {
+            return []
+        }
         var touched = Set<StoreMonth>()
         let select = "SELECT DISTINCT store_code, \(period.dateColumn)"
         for (sql, arguments) in [
-            ("\(select) FROM \(table.name) WHERE \(HistoryTable.runColumn) = ?\(rangeCondition(table))", rangeArguments(table)),
+            (
+                "\(select) FROM \(table.name) WHERE \(HistoryTable.runColumn) = ?\(rangeCondition(table))",
+                rangeArguments(table)
+            ),
             ("\(select) FROM \(table.history) WHERE \(HistoryTable.replacedByColumn) = ?", [SQLValue.integer(id)]),
         ] {
             try session.scan(sql, arguments) { row in
@@ -211,7 +233,8 @@ private struct RunToUndo {
     /// A stores import whose undo would delete a store that feed rows reference is refused.
     private func refuseRemovingReferencedStores(_ session: some SQLSession) throws {
         var referenced: [String] = []
-        let uses = FeedTables.all.map { "EXISTS (SELECT 1 FROM \($0.name) WHERE store_code = store.code)" }.joined(separator: " OR ")
+        let uses = FeedTables.all.map { "EXISTS (SELECT 1 FROM \($0.name) WHERE store_code = store.code)" }.joined(
+            separator: " OR ")
         try session.scan(
             """
             SELECT code FROM store WHERE \(HistoryTable.runColumn) = ?
@@ -239,6 +262,7 @@ private struct RunToUndo {
             WHERE \(HistoryTable.replacedByColumn) = ? AND alias_key IS NOT NULL
                 AND store_code IN (SELECT code FROM store)
             """, [.integer(id)])
-        try session.execute("DELETE FROM store_alias_history WHERE \(HistoryTable.replacedByColumn) = ?", [.integer(id)])
+        try session.execute(
+            "DELETE FROM store_alias_history WHERE \(HistoryTable.replacedByColumn) = ?", [.integer(id)])
     }
 }

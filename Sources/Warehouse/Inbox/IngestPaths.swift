@@ -15,7 +15,9 @@ public enum IngestPaths {
         }
         for path in paths {
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw MissingIngestPath(path: path) }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+                throw MissingIngestPath(path: path)
+            }
             guard isFolder.boolValue else {
                 take(path)
                 continue
@@ -74,7 +76,9 @@ public struct SkippedPath: Sendable, CustomStringConvertible {
     public let path: String
     public let kind: FileKind
 
-    public var description: String { "\(path): skipped, a \(kind.rawValue) and not a regular file (only regular files are ingested)" }
+    public var description: String {
+        "\(path): skipped, a \(kind.rawValue) and not a regular file (only regular files are ingested)"
+    }
 }
 
 /// A path given to ingest that is neither a file nor a folder.

@@ -6,7 +6,10 @@ import SheetStream
 /// `ddkpi dump FILE [--sheet NAME] [--format csv|json]`: rows as the reader sees them.
 struct DumpCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "dump", abstract: "Write a sheet's rows as the reader sees them: CSV (numbers in shortest form, dates as ISO 8601, booleans TRUE/FALSE, errors as written) or JSON.")
+        commandName: "dump",
+        abstract:
+            "Write a sheet's rows as the reader sees them: CSV (numbers in shortest form, dates as ISO 8601, booleans TRUE/FALSE, errors as written) or JSON."
+    )
 
     @Argument(help: "An XLSX/XLSM workbook or a CSV file.")
     var file: String
@@ -21,7 +24,9 @@ struct DumpCommand: ParsableCommand {
     var maxCellChars: Int?
 
     func validate() throws {
-        if let maxCellChars, maxCellChars < 1 { throw ValidationError("--max-cell-chars \(maxCellChars): expected at least 1") }
+        if let maxCellChars, maxCellChars < 1 {
+            throw ValidationError("--max-cell-chars \(maxCellChars): expected at least 1")
+        }
     }
 
     func run() throws {
@@ -48,7 +53,8 @@ struct DumpCommand: ParsableCommand {
             let others = spreadsheet.sheets.map { "\($0.name) (\($0.kindName))" }.joined(separator: ", ")
             throw InputFailure(
                 underlying: XLSXError(
-                    file: file, message: "the workbook has no worksheets" + (others.isEmpty ? "" : "; its sheets: \(others)")))
+                    file: file,
+                    message: "the workbook has no worksheets" + (others.isEmpty ? "" : "; its sheets: \(others)")))
         }
         guard let named = spreadsheet.sheet(named: sheet) else {
             let names = spreadsheet.sheets.map(\.name).joined(separator: ", ")
@@ -56,7 +62,8 @@ struct DumpCommand: ParsableCommand {
         }
         guard named.isWorksheet else {
             throw ValidationError(
-                "\(file): sheet \"\(named.name)\" is a \(named.kindName), not a worksheet: it has no rows to dump; its worksheets: \(worksheets.isEmpty ? "(none)" : worksheets)")
+                "\(file): sheet \"\(named.name)\" is a \(named.kindName), not a worksheet: it has no rows to dump; its worksheets: \(worksheets.isEmpty ? "(none)" : worksheets)"
+            )
         }
         return named
     }

@@ -8,7 +8,10 @@ struct EmployeesCommand: ParsableCommand {
         abstract: "Associates ranked by sales per store, then the chain-wide top N, with LY and projected sales.")
 
     enum Period: String, ExpressibleByArgument, CaseIterable {
-        case wtd = "WTD", mtd = "MTD", qtd = "QTD", ytd = "YTD"
+        case wtd = "WTD"
+        case mtd = "MTD"
+        case qtd = "QTD"
+        case ytd = "YTD"
     }
 
     @OptionGroup var global: GlobalOptions
@@ -24,8 +27,8 @@ struct EmployeesCommand: ParsableCommand {
     func run() throws {
         let report = try ReportContext(global: global).engine.employees(
             asOf: try asOf.day(), period: period.rawValue, filter: scope.filter, top: ranking.top)
-        try output.emitRanking(document: { RankingDocument(report) }) { format, colour in
-            EmployeeRenderer(colour: colour).render(report, as: format)
-        }
+        try output.emitRanking(
+            document: { RankingDocument(report) },
+            text: { format, colour in EmployeeRenderer(colour: colour).render(report, as: format) })
     }
 }

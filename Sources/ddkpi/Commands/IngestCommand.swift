@@ -37,7 +37,10 @@ struct IngestCommand: ParsableCommand {
     @Flag(help: "With --undo: first undo the later runs that changed the same keys, newest first.")
     var cascade = false
 
-    @Option(help: "Log lines on standard error: text (the usual messages) or json (one JSON object per event, no row values).")
+    @Option(
+        help:
+            "Log lines on standard error: text (the usual messages) or json (one JSON object per event, no row values)."
+    )
     var logFormat: LogFormat = .text
 
     @Argument(help: "Files or folders to ingest.")
@@ -91,7 +94,9 @@ struct IngestCommand: ParsableCommand {
         printer.summary()
         if let rejects { try printer.writeRejects(to: rejects) }
         if let stoppedBy {
-            Diagnostics.error("stopped at the first failure outside the files (\(stoppedBy.rawValue)); the files not ingested stay for the next run")
+            Diagnostics.error(
+                "stopped at the first failure outside the files (\(stoppedBy.rawValue)); the files not ingested stay for the next run"
+            )
             throw ExitCode(stoppedBy == .server ? ExitStatus.usage : ExitStatus.inputFailed)
         }
         if printer.anyFailed { throw ExitCode(ExitStatus.inputFailed) }
@@ -108,7 +113,9 @@ extension IngestCommand {
         do {
             let outcome = try warehouse.undo(run: run, cascade: cascade)
             let runs = outcome.runs.map(String.init).joined(separator: ", ")
-            print("undone   run\(outcome.runs.count == 1 ? "" : "s") \(runs): \(outcome.deleted) inserted row\(outcome.deleted == 1 ? "" : "s") deleted, \(outcome.restored) earlier row\(outcome.restored == 1 ? "" : "s") restored")
+            print(
+                "undone   run\(outcome.runs.count == 1 ? "" : "s") \(runs): \(outcome.deleted) inserted row\(outcome.deleted == 1 ? "" : "s") deleted, \(outcome.restored) earlier row\(outcome.restored == 1 ? "" : "s") restored"
+            )
         } catch let refused as UndoRefused {
             Diagnostics.error(refused.message)
             throw ExitCode(ExitStatus.usage)

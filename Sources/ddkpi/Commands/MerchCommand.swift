@@ -10,10 +10,14 @@ extension MerchDimension: ExpressibleByArgument {}
 struct MerchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merch",
-        abstract: "Vendor or category performance: the top N by sales per scope with share, LY, % vs LY and LY rank, then (other).")
+        abstract:
+            "Vendor or category performance: the top N by sales per scope with share, LY, % vs LY and LY rank, then (other)."
+    )
 
     enum Period: String, ExpressibleByArgument, CaseIterable {
-        case mtd = "MTD", qtd = "QTD", ytd = "YTD"
+        case mtd = "MTD"
+        case qtd = "QTD"
+        case ytd = "YTD"
     }
 
     @OptionGroup var global: GlobalOptions
@@ -61,10 +65,11 @@ struct MerchCommand: ParsableCommand {
         let report: MerchReport
         switch try range(in: engine.calendar) {
         case .quarter(let fiscal): report = try engine.merch(quarter: fiscal, by: by, filter: filter, top: top)
-        case .toDate(let day, let period): report = try engine.merch(asOf: day, period: period.rawValue, by: by, filter: filter, top: top)
+        case .toDate(let day, let period):
+            report = try engine.merch(asOf: day, period: period.rawValue, by: by, filter: filter, top: top)
         }
-        try output.emitRanking(document: { RankingDocument(report) }) { format, colour in
-            MerchRenderer(colour: colour).render(report, as: format)
-        }
+        try output.emitRanking(
+            document: { RankingDocument(report) },
+            text: { format, colour in MerchRenderer(colour: colour).render(report, as: format) })
     }
 }

@@ -16,7 +16,9 @@ struct MigrateCommand: ParsableCommand {
         if applied.isEmpty {
             print("\(warehouse.location): the schema is current; nothing to migrate")
         } else {
-            print("\(warehouse.location): applied \(applied.count) migration\(applied.count == 1 ? "" : "s"): \(applied.joined(separator: "; "))")
+            print(
+                "\(warehouse.location): applied \(applied.count) migration\(applied.count == 1 ? "" : "s"): \(applied.joined(separator: "; "))"
+            )
         }
     }
 }

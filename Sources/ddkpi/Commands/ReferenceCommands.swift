@@ -26,7 +26,9 @@ struct GoalsCommand: ParsableCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Upsert goals from a CSV/XLSX file: period (YYYY-MM), scope (global or a store code), metric, target, date.")
+            abstract:
+                "Upsert goals from a CSV/XLSX file: period (YYYY-MM), scope (global or a store code), metric, target, date."
+        )
 
         @OptionGroup var options: ReferenceImportOptions
 
@@ -45,7 +47,8 @@ struct ReferenceImportOptions: ParsableArguments {
     func importFile(as feed: FeedID) throws {
         let configuration = try global.configuration()
         let ingestor = FileIngestor(
-            warehouse: try global.openWarehouseForWriting(configuration), configuration: configuration, explicitFeed: feed,
+            warehouse: try global.openWarehouseForWriting(configuration), configuration: configuration,
+            explicitFeed: feed,
             options: IngestOptions(force: force, rejectThreshold: 0))
         var printer = IngestPrinter()
         printer.print(ingestor.ingestShowingProgress(file))

@@ -13,6 +13,7 @@ struct ReviewCommand: ParsableCommand {
 
     func run() throws {
         let engine = try ReportContext(global: global).engine
-        try output.emit(try engine.review(quarter: try quarter.fiscalQuarter(in: engine.calendar), filter: scope.filter))
+        try output.emit(
+            try engine.review(quarter: try quarter.fiscalQuarter(in: engine.calendar), filter: scope.filter))
     }
 }

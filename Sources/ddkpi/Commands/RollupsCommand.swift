@@ -31,9 +31,10 @@ struct RollupsCommand: ParsableCommand {
             let configuration = try global.configuration()
             let differences = try global.openWarehouse(configuration).checkRollups()
             guard differences.isEmpty else {
-                differences.prefix(20).forEach { print($0.description) }
+                for difference in differences.prefix(20) { print(difference.description) }
                 if differences.count > 20 { print("… and \(differences.count - 20) more") }
-                print("\(differences.count) store-month rollups differ from a recomputation; run `ddkpi rollups rebuild`")
+                print(
+                    "\(differences.count) store-month rollups differ from a recomputation; run `ddkpi rollups rebuild`")
                 throw ExitCode(ExitStatus.inputFailed)
             }
             print("ok: every store-month rollup equals a full recomputation")

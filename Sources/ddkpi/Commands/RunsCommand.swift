@@ -7,13 +7,15 @@ import Warehouse
 /// `ddkpi runs`: the ingest ledger (`runs list`, the default) or one run (`runs show RUN`).
 struct RunsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "runs", abstract: "Show the ingest ledger, newest first (`runs show RUN`: one run and what it changed).",
+        commandName: "runs",
+        abstract: "Show the ingest ledger, newest first (`runs show RUN`: one run and what it changed).",
         subcommands: [RunsListCommand.self, RunsShowCommand.self], defaultSubcommand: RunsListCommand.self)
 }
 
 /// `ddkpi runs [list]`: the ingest ledger, newest first.
 struct RunsListCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "Show the ingest ledger, newest first.")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "Show the ingest ledger, newest first.")
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
 
@@ -36,12 +38,16 @@ struct RunsListCommand: ParsableCommand {
             output.write(String(decoding: try encoder.encode(runs), as: UTF8.self) + "\n")
         case .table:
             // Counts right-aligned, the path last and free.
-            var table = TextTable(alignments: [.right, .left, .left] + Array(repeating: .right, count: 6) + [.left, .left], separator: "  ")
+            var table = TextTable(
+                alignments: [.right, .left, .left] + Array(repeating: .right, count: 6) + [.left, .left],
+                separator: "  ")
             table.add(["id", "status", "feed", "read", "ins", "upd", "same", "skip", "rej", "finished", "file"])
             for run in runs {
                 table.add([
-                    String(run.id), run.status, run.feed ?? "?", String(run.read), String(run.inserted), String(run.updated),
-                    String(run.unchanged), String(run.skipped), String(run.rejected), String(run.finishedAt.prefix(24)), run.path,
+                    String(run.id), run.status, run.feed ?? "?", String(run.read), String(run.inserted),
+                    String(run.updated),
+                    String(run.unchanged), String(run.skipped), String(run.rejected), String(run.finishedAt.prefix(24)),
+                    run.path,
                 ])
             }
             output.write(table.render())

@@ -7,7 +7,8 @@ import Warehouse
 /// `ddkpi runs show RUN`: one run and what it changed (SPEC section 16).
 struct RunsShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "show", abstract: "Show one run: its ledger row, counts per store, and the keys it changed (old → new).")
+        commandName: "show",
+        abstract: "Show one run: its ledger row, counts per store, and the keys it changed (old → new).")
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
 
@@ -49,7 +50,9 @@ struct HistoryCommand: ParsableCommand {
         var before: String
 
         func validate() throws {
-            guard CivilDate(iso8601: before) != nil else { throw ValidationError("--before takes a day as YYYY-MM-DD, not \"\(before)\"") }
+            guard CivilDate(iso8601: before) != nil else {
+                throw ValidationError("--before takes a day as YYYY-MM-DD, not \"\(before)\"")
+            }
         }
 
         func run() throws {
@@ -60,7 +63,9 @@ struct HistoryCommand: ParsableCommand {
             defer { lock.release() }
             let dropped = try warehouse.pruneHistory(before: day)
             let output = TextOutput()
-            output.write("pruned the history of runs finished before \(before): \(dropped) earlier row\(dropped == 1 ? "" : "s") dropped\n")
+            output.write(
+                "pruned the history of runs finished before \(before): \(dropped) earlier row\(dropped == 1 ? "" : "s") dropped\n"
+            )
             output.flush()
         }
     }

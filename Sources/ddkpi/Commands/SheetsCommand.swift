@@ -6,7 +6,8 @@ import SheetStream
 /// or macro sheet, its kind).
 struct SheetsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sheets", abstract: "List a workbook's sheets: index, name and state (and the kind of a chart sheet).")
+        commandName: "sheets",
+        abstract: "List a workbook's sheets: index, name and state (and the kind of a chart sheet).")
 
     @Argument(help: "An XLSX/XLSM workbook or a CSV file.")
     var file: String

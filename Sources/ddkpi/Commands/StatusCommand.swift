@@ -9,7 +9,9 @@ import Reports
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Feed freshness: each feed's last date, days since, and ok/late/missing; exit 4 when any is late or missing.")
+        abstract:
+            "Feed freshness: each feed's last date, days since, and ok/late/missing; exit 4 when any is late or missing."
+    )
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
 
@@ -36,14 +38,21 @@ struct StatusCommand: ParsableCommand {
         let warehouse = try global.openWarehouse(configuration)
         let day = asOf.flatMap(CivilDate.init(iso8601:)) ?? CivilDate.today()
         let report = FreshnessReport(
-            asOf: day, stores: try warehouse.stores(), lastDates: try warehouse.lastDates(), policy: configuration.freshness)
+            asOf: day, stores: try warehouse.stores(), lastDates: try warehouse.lastDates(),
+            policy: configuration.freshness)
         for row in report.rows where row.verdict != .ok {
-            log.warning("status.\(row.verdict.rawValue)", fields: [
-                "feed": .string(row.feed.rawValue), "scope": .string(row.scope),
-                "daysSince": row.daysSince.map { Logger.MetadataValue.int($0) } ?? .null,
-            ])
+            log.warning(
+                "status.\(row.verdict.rawValue)",
+                fields: [
+                    "feed": .string(row.feed.rawValue), "scope": .string(row.scope),
+                    "daysSince": row.daysSince.map { Logger.MetadataValue.int($0) } ?? .null,
+                ])
         }
-        log.info("status.done", fields: ["rows": .int(report.rows.count), "attention": .int(report.rows.filter { $0.verdict != .ok }.count)])
+        log.info(
+            "status.done",
+            fields: [
+                "rows": .int(report.rows.count), "attention": .int(report.rows.filter { $0.verdict != .ok }.count),
+            ])
         try ReportOutput.write(to: nil) { _ in FreshnessRenderer().render(report, json: format == .json) }
         if report.needsAttention { throw ExitCode(ExitStatus.feedsLate) }
     }

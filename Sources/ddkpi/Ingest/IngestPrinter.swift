@@ -14,7 +14,8 @@ struct IngestPrinter {
 
     mutating func print(_ outcome: IngestOutcome) {
         outcomes.append(outcome)
-        var line = outcome.status.rawValue.padded(to: 10) + ControlCharacters.escaped(FeedFileReader.fileName(outcome.path))
+        var line =
+            outcome.status.rawValue.padded(to: 10) + ControlCharacters.escaped(FeedFileReader.fileName(outcome.path))
         line += "  feed=\(outcome.feed?.rawValue ?? "?") read=\(outcome.read) inserted=\(outcome.counts.inserted)"
         line += " updated=\(outcome.counts.updated) unchanged=\(outcome.counts.unchanged) skipped=\(outcome.skipped)"
         line += " rejected=\(outcome.rejected)"
@@ -22,19 +23,29 @@ struct IngestPrinter {
         output.write(line + "\n")
         output.flush()
         var fields: Logger.Metadata = [
-            "file": .string(outcome.path), "feed": .string(outcome.feed?.rawValue ?? ""), "status": .string(outcome.status.rawValue),
-            "read": .int(outcome.read), "inserted": .int(outcome.counts.inserted), "updated": .int(outcome.counts.updated),
-            "unchanged": .int(outcome.counts.unchanged), "skipped": .int(outcome.skipped), "rejected": .int(outcome.rejected),
+            "file": .string(outcome.path), "feed": .string(outcome.feed?.rawValue ?? ""),
+            "status": .string(outcome.status.rawValue),
+            "read": .int(outcome.read), "inserted": .int(outcome.counts.inserted),
+            "updated": .int(outcome.counts.updated),
+            "unchanged": .int(outcome.counts.unchanged), "skipped": .int(outcome.skipped),
+            "rejected": .int(outcome.rejected),
         ]
         if let error = outcome.error { fields["error"] = .string(error) }
-        if outcome.status == .failed { log.error("ingest.file", fields: fields) } else { log.info("ingest.file", fields: fields) }
+        if outcome.status == .failed {
+            log.error("ingest.file", fields: fields)
+        } else {
+            log.info("ingest.file", fields: fields)
+        }
         guard !log.isStructured else { return }
         if let error = outcome.error, outcome.status == .failed {
             // Reader errors already start with the path; say it once.
             Diagnostics.error(error.hasPrefix(outcome.path) ? error : "\(outcome.path): \(error)")
         }
         for reject in outcome.rejects.prefix(5) { Diagnostics.warning("reject: \(reject.description)") }
-        if outcome.rejects.count > 5 { Diagnostics.warning("… and \(outcome.rejected - 5) more rejects (see --rejects or ddkpi runs --format json)") }
+        if outcome.rejects.count > 5 {
+            Diagnostics.warning(
+                "… and \(outcome.rejected - 5) more rejects (see --rejects or ddkpi runs --format json)")
+        }
         outcome.warnings.prefix(5).forEach(Diagnostics.warning)
     }
 
@@ -44,12 +55,16 @@ struct IngestPrinter {
         let inserted = outcomes.map(\.counts.inserted).reduce(0, +)
         let updated = outcomes.map(\.counts.updated).reduce(0, +)
         let rejected = outcomes.map(\.rejected).reduce(0, +)
-        log.info("ingest.summary", fields: [
-            "files": .int(outcomes.count), "ok": .int(count(.ok)), "failed": .int(count(.failed)), "duplicate": .int(count(.duplicate)),
-            "read": .int(read), "inserted": .int(inserted), "updated": .int(updated), "rejected": .int(rejected),
-        ])
+        log.info(
+            "ingest.summary",
+            fields: [
+                "files": .int(outcomes.count), "ok": .int(count(.ok)), "failed": .int(count(.failed)),
+                "duplicate": .int(count(.duplicate)),
+                "read": .int(read), "inserted": .int(inserted), "updated": .int(updated), "rejected": .int(rejected),
+            ])
         output.write(
-            "\(outcomes.count) file\(outcomes.count == 1 ? "" : "s"): \(count(.ok)) ok, \(count(.failed)) failed, \(count(.duplicate)) duplicate; \(read) rows read, \(inserted) inserted, \(updated) updated, \(rejected) rejected\n")
+            "\(outcomes.count) file\(outcomes.count == 1 ? "" : "s"): \(count(.ok)) ok, \(count(.failed)) failed, \(count(.duplicate)) duplicate; \(read) rows read, \(inserted) inserted, \(updated) updated, \(rejected) rejected\n"
+        )
         output.flush()
     }
 
@@ -60,7 +75,10 @@ struct IngestPrinter {
         let file = try TextOutput(path: path)
         file.write("file,sheet,row,column,header,value,reason\n")
         for reject in outcomes.flatMap(\.rejects) {
-            let fields = [reject.file, reject.sheet, String(reject.row), reject.column ?? "", reject.header ?? "", reject.value, reject.reason]
+            let fields = [
+                reject.file, reject.sheet, String(reject.row), reject.column ?? "", reject.header ?? "", reject.value,
+                reject.reason,
+            ]
             file.write(fields.map(CSVText.field).joined(separator: ",") + "\n")
         }
         file.flush()
@@ -68,5 +86,7 @@ struct IngestPrinter {
 }
 
 extension String {
-    func padded(to width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
+    func padded(to width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
 }

@@ -3,7 +3,7 @@ import OutputText
 import Warehouse
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension FileIngestor {

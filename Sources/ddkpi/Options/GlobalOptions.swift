@@ -4,7 +4,10 @@ import Warehouse
 
 /// Options every command shares: where the warehouse and the config file are.
 struct GlobalOptions: ParsableArguments {
-    @Option(help: "The warehouse: a SQLite file, or a postgresql:// URL (default: $DDKPI_DB, the config's database, or ./ddkpi.sqlite).")
+    @Option(
+        help:
+            "The warehouse: a SQLite file, or a postgresql:// URL (default: $DDKPI_DB, the config's database, or ./ddkpi.sqlite)."
+    )
     var db: String?
 
     @Option(help: "The config file (default: ./ddkpi.toml when present).")

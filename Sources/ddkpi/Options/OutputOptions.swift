@@ -43,12 +43,14 @@ struct OutputOptions<Format: OutputFormat>: ParsableArguments {
     /// `Output format: table, csv, json, xlsx, html or pdf (xlsx and pdf need --output).`
     private static var formatHelp: String {
         let documents = Format.allCases.filter { $0.document != nil }.map(\.rawValue)
-        return "Output format: \(listed(Format.allCases.map(\.rawValue), "or")) (\(listed(documents, "and")) need --output)."
+        return
+            "Output format: \(listed(Format.allCases.map(\.rawValue), "or")) (\(listed(documents, "and")) need --output)."
     }
 
     /// `a, b or c`.
     private static func listed(_ names: [String], _ conjunction: String) -> String {
-        names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " \(conjunction) " + (names.last ?? "")
+        names.count < 2
+            ? names.joined() : names.dropLast().joined(separator: ", ") + " \(conjunction) " + (names.last ?? "")
     }
 
     /// A workbook or a PDF is written to a file, never to standard output.

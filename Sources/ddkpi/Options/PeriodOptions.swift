@@ -14,7 +14,9 @@ struct AsOfOptions: ParsableArguments {
 
     /// The day `text` names, or a validation error that quotes it.
     static func day(_ text: String) throws -> CivilDate {
-        guard let day = CivilDate(iso8601: text) else { throw ValidationError("--as-of \(text): expected a date as YYYY-MM-DD") }
+        guard let day = CivilDate(iso8601: text) else {
+            throw ValidationError("--as-of \(text): expected a date as YYYY-MM-DD")
+        }
         return day
     }
 }

@@ -4,7 +4,7 @@ import OutputText
 import Reports
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where report text goes: a file, or standard output (in colour only on a terminal, and never
@@ -23,15 +23,16 @@ enum ReportOutput {
 extension OutputOptions {
     /// Writes a `KPIReport` (`kpi`, `review`) as `--format` says.
     func emit(_ report: KPIReport) throws {
-        try emit(format.report, document: { try ReportRenderer().write(report, as: $0, to: $1) }) { format, colour in
-            ReportRenderer(colour: colour).render(report, as: format)
-        }
+        try emit(
+            format.report, document: { try ReportRenderer().write(report, as: $0, to: $1) },
+            text: { format, colour in ReportRenderer(colour: colour).render(report, as: format) })
     }
 
     /// Writes a report: a document to `--output`; text (`text(format, colour)`) to `--output` or
     /// standard output.
     func emit<Text>(
-        _ rendering: Rendering<Text>, document: (DocumentFormat, _ path: String) throws -> Void, text: (Text, _ colour: Bool) -> String
+        _ rendering: Rendering<Text>, document: (DocumentFormat, _ path: String) throws -> Void,
+        text: (Text, _ colour: Bool) -> String
     ) throws {
         switch rendering {
         case .document(let format): try document(format, try documentOutput())
