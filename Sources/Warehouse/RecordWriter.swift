@@ -106,6 +106,7 @@ struct RecordWriter<Session: SQLSession> {
     }
 
     /// Adds a record's row to its feed table's batch.
+    @inline(__always)
     private mutating func add<Record>(_ record: Record, row: Int, to table: FeedTable<Record>) throws {
         try startRow(table.upsert)
         table.bind(record, runID: runID, sourceRow: row, into: &pending)

@@ -70,6 +70,7 @@ struct FeedTable<Record>: FeedTableDescription {
     static var provenanceColumns: [String] { [HistoryTable.runColumn, HistoryTable.sourceRowColumn] }
 
     /// Appends a record's row (every column, then the run and the source row) to `values`.
+    @inline(__always)
     func bind(_ record: Record, runID: Int64, sourceRow: Int, into values: inout PendingValues) {
         for column in columns { column.bind(record, &values) }
         values.add(runID)
