@@ -10,13 +10,21 @@ import XCTest
 /// columns with the same types and nullability, and the dedup key as the primary key, on both
 /// backends. A column declared without its migration, or the other way round, fails here.
 final class FeedTableSchemaTests: XCTestCase {
-    func testDeclaredFeedTablesEqualTheMigratedSchema() throws {
+    /// Runs `body` on a new, migrated warehouse of each backend.
+    private func onEachBackend(_ body: (Warehouse, BackendKind) throws -> Void) throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try TestWarehouses.forEachBackend(in: directory) { location in
-            let warehouse = try Warehouse(location: location)
-            let backend: BackendKind
-            if case .sqlite = location { backend = .sqlite } else { backend = .postgres }
+            if case .sqlite = location {
+                try body(try Warehouse(location: location), .sqlite)
+            } else {
+                try body(try Warehouse(location: location), .postgres)
+            }
+        }
+    }
+
+    func testDeclaredFeedTablesEqualTheMigratedSchema() throws {
+        try onEachBackend { warehouse, backend in
             for table in FeedTables.all {
                 let live = try warehouse.backend.read { session in
                     try Self.liveColumns(of: table.name, backend, session)
@@ -48,12 +56,7 @@ final class FeedTableSchemaTests: XCTestCase {
     /// The DDL a migration adding a feed table would take from its declaration builds the same
     /// table as the shipped migrations did.
     func testCreateTableFromTheDeclarationBuildsTheMigratedTable() throws {
-        let directory = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try TestWarehouses.forEachBackend(in: directory) { location in
-            let warehouse = try Warehouse(location: location)
-            let backend: BackendKind
-            if case .sqlite = location { backend = .sqlite } else { backend = .postgres }
+        try onEachBackend { warehouse, backend in
             for table in FeedTables.all {
                 let copy = "\(table.name)_declared"
                 try warehouse.backend.write { session in
