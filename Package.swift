@@ -39,12 +39,14 @@ let package = Package(
         // The hand-written streaming XLSX and zip writer that makes benchmark and test workbooks.
         .target(name: "SheetFixtures", dependencies: ["SheetStream", "CZlib"]),
         .target(name: "Feeds", dependencies: ["CivilCalendar", "SheetStream"]),
+        // Wrong-data checks (SPEC section 18): pure detectors over series the warehouse loads.
+        .target(name: "Checks", dependencies: ["CivilCalendar", "Feeds"]),
         // The libpq connection the PostgreSQL backend talks through (SPEC section 14).
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         .target(
             name: "Warehouse",
             dependencies: [
-                "CivilCalendar", "Threads", "Feeds", "SheetStream", "CCrypto", "PostgresClient",
+                "CivilCalendar", "Threads", "Feeds", "Checks", "SheetStream", "CCrypto", "PostgresClient",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
@@ -104,6 +106,7 @@ let package = Package(
             dependencies: ["SheetStream", "SheetDump", "OutputText", "SheetFixtures", "TestSupport"]
         ),
         .testTarget(name: "SheetFixturesTests", dependencies: ["SheetFixtures", "SheetStream", "TestSupport"]),
+        .testTarget(name: "ChecksTests", dependencies: ["CivilCalendar", "Checks", "Feeds"]),
         .testTarget(name: "FeedsTests", dependencies: ["CivilCalendar", "Feeds", "TestSupport"]),
         .testTarget(
             name: "WarehouseTests",

@@ -1,0 +1,66 @@
+import CivilCalendar
+import Feeds
+
+/// `implausible` (SPEC section 18): negative transactions or items, a percent outside 0–100,
+/// UPT over 20, an average sale over $100,000 — one alarm per store-day naming every measure.
+enum ImplausibleCheck {
+    static let maximumUPT: Int64 = 20
+    static let maximumAverageSaleCents: Int64 = 10_000_000
+    static let wholeMillionths: Int64 = 100_000_000
+
+    /// A rule broken: the measure, its value as shown, its limit, and the score.
+    private struct Breach {
+        let metric: String
+        let value: Double
+        let limit: Double
+        let score: Double
+    }
+
+    static func alarms(_ series: StoreSeries) -> [Alarm] {
+        var alarms: [Alarm] = []
+        for index in series.sales.indices where series.isJudged(index) {
+            guard let day = series.sales[index] else { continue }
+            let breaches = breaches(day)
+            guard let first = breaches.first else { continue }
+            alarms.append(
+                Alarm(
+                    kind: .implausible, feed: .salesAudit, store: series.store,
+                    days: DateRange(start: series.date(index), end: series.date(index)),
+                    metric: breaches.map(\.metric).joined(separator: ","), value: first.value, expected: first.limit,
+                    score: first.score, run: day.run,
+                    note: breaches.map { "\($0.metric) \(format($0.value)) (limit \(format($0.limit)))" }.joined(
+                        separator: "; ")))
+        }
+        return alarms
+    }
+
+    private static func breaches(_ day: SalesDay) -> [Breach] {
+        var found: [Breach] = []
+        if day.transactions < 0 {
+            found.append(Breach(metric: "totalTransactions", value: Double(day.transactions), limit: 0, score: 1))
+        }
+        if day.items < 0 { found.append(Breach(metric: "totalItems", value: Double(day.items), limit: 0, score: 1)) }
+        for (metric, millionths) in [("ccpPct", day.ccpMillionths), ("gpPct", day.gpMillionths)] {
+            guard let millionths, millionths < 0 || millionths > wholeMillionths else { continue }
+            let percent = Double(millionths) / 1_000_000
+            found.append(
+                Breach(
+                    metric: metric, value: percent, limit: millionths < 0 ? 0 : 100,
+                    score: millionths < 0 ? 1 : percent / 100))
+        }
+        if day.transactions > 0, day.items > maximumUPT * day.transactions {
+            let upt = Double(day.items) / Double(day.transactions)
+            found.append(Breach(metric: "upt", value: upt, limit: Double(maximumUPT), score: upt / Double(maximumUPT)))
+        }
+        if day.transactions > 0, day.cents > maximumAverageSaleCents * day.transactions {
+            let average = Double(day.cents) / Double(day.transactions) / 100
+            let limit = Double(maximumAverageSaleCents) / 100
+            found.append(Breach(metric: "avgAds", value: average, limit: limit, score: average / limit))
+        }
+        return found
+    }
+
+    private static func format(_ value: Double) -> String {
+        value.rounded() == value ? String(Int64(value)) : String(format: "%.2f", value)
+    }
+}

@@ -1,0 +1,152 @@
+import CivilCalendar
+import Feeds
+import Foundation
+
+/// `outlier` (SPEC section 18): a store-day's sales, transactions, items or associate sales
+/// whose robust z-score on logarithms exceeds `z`, against the same weekday in the previous 8
+/// weeks (at least 5 of them with data), else the previous 28 days; and an event feed's
+/// store-week, on ln(1 + count), against the previous 8 weeks when their median count is at
+/// least 10. Values ≤ 0 are left to `zero-day` and `implausible`.
+enum OutlierCheck {
+    /// A daily measure the check tests: its name, feed, how a day reads it, and its unit.
+    struct DailyMeasure {
+        let metric: String
+        let feed: FeedID
+        /// Stored units per shown unit (100 for cents to dollars).
+        let unit: Double
+        let read: (StoreSeries, Int) -> (value: Int64, run: Int64)?
+    }
+
+    static let dailyMeasures: [DailyMeasure] = [
+        DailyMeasure(metric: "totalSales", feed: .salesAudit, unit: 100) { series, index in
+            series.sales[index].map { ($0.cents, $0.run) }
+        },
+        DailyMeasure(metric: "totalTransactions", feed: .salesAudit, unit: 1) { series, index in
+            series.sales[index].map { ($0.transactions, $0.run) }
+        },
+        DailyMeasure(metric: "totalItems", feed: .salesAudit, unit: 1) { series, index in
+            series.sales[index].map { ($0.items, $0.run) }
+        },
+        DailyMeasure(metric: "associateSales", feed: .employeePerformance, unit: 100) { series, index in
+            series.associates[index].map { ($0.cents, $0.run) }
+        },
+    ]
+
+    /// Weeks of history an event week is judged against, and the least median count worth judging.
+    private static let eventHistoryWeeks = 8
+    private static let eventMinimumMedian = 10.0
+
+    /// A measure's score on one day.
+    private struct Trip {
+        let measure: DailyMeasure
+        let value: Int64
+        let expected: Double
+        let score: Double
+        let run: Int64
+    }
+
+    /// The measures' logarithms on each day of `series` (NaN where there is no value above 0).
+    static func logarithms(_ series: StoreSeries) -> [[Double]] {
+        dailyMeasures.map { measure in
+            (0..<series.sales.count).map { index -> Double in
+                guard let value = measure.read(series, index)?.value, value > 0 else { return .nan }
+                return log(Double(value))
+            }
+        }
+    }
+
+    static func alarms(_ series: StoreSeries, logs: [[Double]], chain: ChainIndex, settings: CheckSettings) -> [Alarm] {
+        dailyAlarms(series, logs: logs, chain: chain, settings: settings) + eventAlarms(series, settings: settings)
+    }
+
+    /// Each day is scored twice, and the larger score counts: against the store's own history
+    /// (the SPEC's score), and the same on the store's values relative to the chain's that day
+    /// (`ChainIndex`), which takes out what every store shares — a December peak, a holiday, the
+    /// lull after them — so a shifted decimal in January still stands out against a December
+    /// history. A fault in every store at once moves the chain's index, which is why the first
+    /// score stays.
+    private static func dailyAlarms(_ series: StoreSeries, logs: [[Double]], chain: ChainIndex, settings: CheckSettings)
+        -> [Alarm]
+    {
+        var alarms: [Alarm] = []
+        for index in 0..<series.sales.count where series.isJudged(index) {
+            var trips: [Trip] = []
+            for (position, measure) in dailyMeasures.enumerated() where !logs[position][index].isNaN {
+                guard let reading = measure.read(series, index) else { continue }
+                let values = logs[position]
+                var best: (score: Double, expected: Double)?
+                if let own = baseline(at: index, { values[$0] }) {
+                    best = (own.score(values[index]), exp(own.median))
+                }
+                let offsets = chain.offsets(measure: position, first: series.first)
+                if let relative = baseline(at: index, { values[$0] - offsets[$0] }) {
+                    let score = relative.score(values[index] - offsets[index])
+                    if score > best?.score ?? 0 { best = (score, exp(relative.median + offsets[index])) }
+                }
+                if let best, best.score > settings.z {
+                    trips.append(
+                        Trip(
+                            measure: measure, value: reading.value, expected: best.expected, score: best.score,
+                            run: reading.run))
+                }
+            }
+            guard let top = trips.max(by: { $0.score < $1.score }) else { continue }
+            let metrics =
+                [top.measure.metric] + trips.filter { $0.measure.metric != top.measure.metric }.map(\.measure.metric)
+            let expected = top.expected / top.measure.unit
+            alarms.append(
+                Alarm(
+                    kind: .outlier, feed: top.measure.feed, store: series.store,
+                    days: .init(start: series.date(index), end: series.date(index)),
+                    metric: metrics.joined(separator: ","), value: Double(top.value) / top.measure.unit,
+                    expected: expected, score: top.score, run: top.run,
+                    note:
+                        "\(top.measure.metric) is \(ratioText(Double(top.value) / top.measure.unit, expected)) the usual for the day"
+                ))
+        }
+        return alarms
+    }
+
+    /// The baseline of day `index`: the same weekday in the previous 8 weeks when at least 5 of
+    /// them have data, else the previous 28 days.
+    private static func baseline(at index: Int, _ value: (Int) -> Double) -> RobustBaseline? {
+        let weekdays = (1...8).map { index - 7 * $0 }.filter { $0 >= 0 }.map(value).filter { !$0.isNaN }
+        if let baseline = RobustBaseline(weekdays) { return baseline }
+        let days = (1...28).map { index - $0 }.filter { $0 >= 0 }.map(value).filter { !$0.isNaN }
+        return RobustBaseline(days)
+    }
+
+    private static func eventAlarms(_ series: StoreSeries, settings: CheckSettings) -> [Alarm] {
+        var alarms: [Alarm] = []
+        for feed in series.eventWeeks.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            guard let weeks = series.eventWeeks[feed] else { continue }
+            for (start, week) in weeks.sorted(by: { $0.key < $1.key }) where week.complete {
+                guard (start..<(start + 7)).contains(where: series.judged.contains) else { continue }
+                let history = (1...eventHistoryWeeks).compactMap { weeks[start - 7 * $0]?.count }
+                guard history.count >= RobustBaseline.minimumCount,
+                    RobustBaseline.median(history.map(Double.init)) >= eventMinimumMedian,
+                    let baseline = RobustBaseline(history.map { log(1 + Double($0)) })
+                else { continue }
+                let score = baseline.score(log(1 + Double(week.count)))
+                guard score > settings.z else { continue }
+                let day = CivilDate(daysSinceEpoch: start)
+                let expected = exp(baseline.median) - 1
+                alarms.append(
+                    Alarm(
+                        kind: .outlier, feed: feed, store: series.store, days: .init(start: day, end: day),
+                        metric: feed.rawValue, value: Double(week.count), expected: expected, score: score,
+                        run: week.run,
+                        note: "the week's count is \(ratioText(Double(week.count), expected)) the usual for the store"))
+            }
+        }
+        return alarms
+    }
+
+    /// "12.3× " or "1/40 of" for a value against what was expected.
+    static func ratioText(_ value: Double, _ expected: Double) -> String {
+        guard expected > 0 else { return "far from" }
+        let ratio = value / expected
+        if ratio >= 1 { return String(format: "%.1f×", ratio) }
+        return ratio > 0 ? String(format: "1/%.0f of", 1 / ratio) : "far from"
+    }
+}

@@ -1,0 +1,112 @@
+import CivilCalendar
+import Feeds
+
+/// One store-day of the sales audit as the checks read it: exact stored units (cents, counts,
+/// percent millionths) and the run that wrote it.
+public struct SalesDay: Sendable {
+    public var cents: Int64
+    public var transactions: Int64
+    public var items: Int64
+    public var ccpMillionths: Int64?
+    public var gpMillionths: Int64?
+    public var run: Int64
+
+    public init(
+        cents: Int64, transactions: Int64, items: Int64, ccpMillionths: Int64?, gpMillionths: Int64?, run: Int64
+    ) {
+        self.cents = cents
+        self.transactions = transactions
+        self.items = items
+        self.ccpMillionths = ccpMillionths
+        self.gpMillionths = gpMillionths
+        self.run = run
+    }
+
+    /// Whether every measure equals `other`'s (the runs aside): a copied row.
+    public func hasSameFigures(as other: SalesDay) -> Bool {
+        cents == other.cents && transactions == other.transactions && items == other.items
+            && ccpMillionths == other.ccpMillionths && gpMillionths == other.gpMillionths
+    }
+}
+
+/// An associate-sales total of one store-day: the day rows of the employee feed, summed.
+public struct AssociateDay: Sendable {
+    public var cents: Int64
+    /// The latest run among the day's rows.
+    public var run: Int64
+
+    public init(cents: Int64, run: Int64) {
+        self.cents = cents
+        self.run = run
+    }
+}
+
+/// An event feed's count for one store-week (a weekly row, or a daily feed's days summed).
+public struct EventWeek: Sendable {
+    public var count: Int64
+    /// The latest run among the week's rows.
+    public var run: Int64
+    /// Whether every day of the week lies on or before the last day checked.
+    public var complete: Bool
+
+    public init(count: Int64, run: Int64, complete: Bool) {
+        self.count = count
+        self.run = run
+        self.complete = complete
+    }
+}
+
+/// What the checks read of one store: consecutive days from `first` (days since the epoch),
+/// sales-audit and associate sales per day, event counts per week, and which days are judged
+/// (the rest are history to judge them against).
+public struct StoreSeries: Sendable {
+    public let store: String
+    /// The first day held, as days since 1970-01-01.
+    public let first: Int
+    public var sales: [SalesDay?]
+    public var associates: [AssociateDay?]
+    /// Per event feed, counts keyed by their week's first day (days since the epoch).
+    public var eventWeeks: [FeedID: [Int: EventWeek]] = [:]
+    /// The days alarms may name (days since the epoch).
+    public var judged: JudgedDays
+
+    /// A store's series over `days`, empty.
+    public init(store: String, days: DateRange, judged: JudgedDays) {
+        self.store = store
+        first = days.start.daysSinceEpoch
+        sales = Array(repeating: nil, count: days.days)
+        associates = Array(repeating: nil, count: days.days)
+        self.judged = judged
+    }
+
+    /// The day at position `index`.
+    public func date(_ index: Int) -> CivilDate { CivilDate(daysSinceEpoch: first + index) }
+
+    /// The position of `date`, `nil` outside the series.
+    public func index(of date: CivilDate) -> Int? {
+        let index = date.daysSinceEpoch - first
+        return sales.indices.contains(index) ? index : nil
+    }
+
+    /// Whether an alarm may name the day at `index`.
+    func isJudged(_ index: Int) -> Bool { judged.contains(first + index) }
+
+    /// Whether an alarm may name the span of positions `range`.
+    func isJudged(_ range: ClosedRange<Int>) -> Bool { range.contains { isJudged($0) } }
+}
+
+/// The days a check judges: a range of days, or the store-days one run wrote.
+public enum JudgedDays: Sendable {
+    /// Every day from `start` through `end` (days since the epoch).
+    case range(ClosedRange<Int>)
+    /// These days only (days since the epoch).
+    case only(Set<Int>)
+
+    /// Whether `day` (days since the epoch) is judged.
+    public func contains(_ day: Int) -> Bool {
+        switch self {
+        case .range(let range): return range.contains(day)
+        case .only(let days): return days.contains(day)
+        }
+    }
+}
