@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "SheetFixtures", dependencies: ["SheetStream", "CZlib"]),
         .target(name: "Feeds", dependencies: ["CivilCalendar", "SheetStream"]),
         // Wrong-data checks (SPEC section 18): pure detectors over series the warehouse loads.
-        .target(name: "Checks", dependencies: ["CivilCalendar", "Feeds"]),
+        .target(name: "Checks", dependencies: ["CivilCalendar", "OutputText", "Feeds"]),
         // The libpq connection the PostgreSQL backend talks through (SPEC section 14).
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         .target(
@@ -51,7 +51,8 @@ let package = Package(
             ]
         ),
         .target(name: "KPI", dependencies: ["CivilCalendar", "Threads", "Warehouse", "Feeds"]),
-        .target(name: "Reports", dependencies: ["CivilCalendar", "OutputText", "KPI", "CXLSXWriter", "Plot"]),
+        .target(
+            name: "Reports", dependencies: ["CivilCalendar", "OutputText", "Checks", "KPI", "CXLSXWriter", "Plot"]),
         .executableTarget(
             name: "ddkpi",
             dependencies: [
@@ -60,6 +61,7 @@ let package = Package(
                 "SheetStream",
                 "SheetDump",
                 "Feeds",
+                "Checks",
                 "Warehouse",
                 "KPI",
                 "Reports",
@@ -76,6 +78,7 @@ let package = Package(
                 "SheetStream",
                 "SheetFixtures",
                 "Feeds",
+                "Checks",
                 "Warehouse",
                 "PostgresClient",
                 "KPI",

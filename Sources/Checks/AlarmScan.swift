@@ -14,7 +14,7 @@ public struct AlarmScan: Sendable {
     public func alarms(_ stores: [StoreSeries]) -> [Alarm] {
         var alarms = DateShiftCheck.alarms(stores)
         let logs = stores.map(OutlierCheck.logarithms)
-        let chain = ChainIndex(stores: stores, logs: logs)
+        let chain = ChainIndex(stores: stores, logs: logs, threshold: settings.z)
         for (series, logs) in zip(stores, logs) {
             alarms += OutlierCheck.alarms(series, logs: logs, chain: chain, settings: settings)
             alarms += ZeroDayCheck.alarms(series, settings: settings)

@@ -1,6 +1,8 @@
 /// The chain's level on each day, per daily measure: the median over stores of ln(value) that
 /// day (NaN when fewer than `minimumStores` stores have a value). Subtracted from a store's
-/// logarithms, it leaves how the store did relative to the chain (see `OutlierCheck`).
+/// logarithms, it leaves how the store did relative to the chain (see `OutlierCheck`). A day
+/// whose level is itself an outlier against the chain's same weekdays before it (a whole file
+/// with its decimal shifted) is marked unusual: there the chain is no yardstick.
 struct ChainIndex {
     /// The least number of stores a day's level is taken from.
     static let minimumStores = 5
@@ -8,9 +10,11 @@ struct ChainIndex {
     /// The first day (days since the epoch) and, per measure, the level of each day from it.
     private let first: Int
     private let levels: [[Double]]
+    /// Per measure and day, whether the day's level is an outlier of the chain's own history.
+    private let unusual: [[Bool]]
 
     /// The index of `stores`, whose measures' logarithms are `logs[store][measure][day]`.
-    init(stores: [StoreSeries], logs: [[[Double]]]) {
+    init(stores: [StoreSeries], logs: [[[Double]]], threshold: Double) {
         let origin = stores.map(\.first).min() ?? 0
         first = origin
         let last = stores.map { $0.first + $0.sales.count }.max() ?? origin
@@ -24,11 +28,23 @@ struct ChainIndex {
             }
             return byDay.map { $0.count >= Self.minimumStores ? RobustBaseline.median($0) : .nan }
         }
+        unusual = levels.map { level in
+            level.indices.map { day in
+                guard !level[day].isNaN, let baseline = OutlierCheck.baseline(at: day, { level[$0] }) else {
+                    return false
+                }
+                return baseline.score(level[day]) > threshold
+            }
+        }
     }
 
-    /// The levels of `measure` for a series starting on day `seriesFirst`, one per position.
-    func offsets(measure: Int, first seriesFirst: Int) -> ArraySlice<Double> {
-        let start = seriesFirst - first
-        return levels[measure][start...]
+    /// The levels of `measure` for a series starting on day `seriesFirst`, one per position;
+    /// `nil` on a day the chain is no yardstick (too few stores, or the chain itself unusual).
+    func offset(measure: Int, day: Int) -> Double? {
+        let position = day - first
+        guard levels[measure].indices.contains(position), !unusual[measure][position] else { return nil }
+        let level = levels[measure][position]
+        return level.isNaN ? nil : level
     }
+
 }

@@ -59,12 +59,12 @@ enum OutlierCheck {
         dailyAlarms(series, logs: logs, chain: chain, settings: settings) + eventAlarms(series, settings: settings)
     }
 
-    /// Each day is scored twice, and the larger score counts: against the store's own history
-    /// (the SPEC's score), and the same on the store's values relative to the chain's that day
-    /// (`ChainIndex`), which takes out what every store shares — a December peak, a holiday, the
-    /// lull after them — so a shifted decimal in January still stands out against a December
-    /// history. A fault in every store at once moves the chain's index, which is why the first
-    /// score stays.
+    /// A day is scored on the store's values relative to the chain's that day (`ChainIndex`),
+    /// which takes out what every store shares — the step into a December peak, a holiday, the
+    /// lull after them — so neither a busy first Sunday of December alarms nor a shifted decimal
+    /// in January hides behind a December history. Where the chain is no yardstick (fewer than
+    /// 5 stores, or the whole chain unusual that day: a whole file's decimal shifted), the score
+    /// is the SPEC's, against the store's own history.
     private static func dailyAlarms(_ series: StoreSeries, logs: [[Double]], chain: ChainIndex, settings: CheckSettings)
         -> [Alarm]
     {
@@ -74,14 +74,16 @@ enum OutlierCheck {
             for (position, measure) in dailyMeasures.enumerated() where !logs[position][index].isNaN {
                 guard let reading = measure.read(series, index) else { continue }
                 let values = logs[position]
-                var best: (score: Double, expected: Double)?
-                if let own = baseline(at: index, { values[$0] }) {
+                let best: (score: Double, expected: Double)?
+                if let offset = chain.offset(measure: position, day: series.first + index),
+                    let relative = baseline(
+                        at: index, { values[$0] - (chain.offset(measure: position, day: series.first + $0) ?? .nan) })
+                {
+                    best = (relative.score(values[index] - offset), exp(relative.median + offset))
+                } else if let own = baseline(at: index, { values[$0] }) {
                     best = (own.score(values[index]), exp(own.median))
-                }
-                let offsets = chain.offsets(measure: position, first: series.first)
-                if let relative = baseline(at: index, { values[$0] - offsets[$0] }) {
-                    let score = relative.score(values[index] - offsets[index])
-                    if score > best?.score ?? 0 { best = (score, exp(relative.median + offsets[index])) }
+                } else {
+                    best = nil
                 }
                 if let best, best.score > settings.z {
                     trips.append(
@@ -109,7 +111,7 @@ enum OutlierCheck {
 
     /// The baseline of day `index`: the same weekday in the previous 8 weeks when at least 5 of
     /// them have data, else the previous 28 days.
-    private static func baseline(at index: Int, _ value: (Int) -> Double) -> RobustBaseline? {
+    static func baseline(at index: Int, _ value: (Int) -> Double) -> RobustBaseline? {
         let weekdays = (1...8).map { index - 7 * $0 }.filter { $0 >= 0 }.map(value).filter { !$0.isNaN }
         if let baseline = RobustBaseline(weekdays) { return baseline }
         let days = (1...28).map { index - $0 }.filter { $0 >= 0 }.map(value).filter { !$0.isNaN }

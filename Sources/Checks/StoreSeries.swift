@@ -56,6 +56,22 @@ public struct EventWeek: Sendable {
     }
 }
 
+/// Vendor and category sales of one store-month (merch rows, day and month grains summed).
+public struct MerchMonth: Sendable {
+    /// Σ sales of rows that name a vendor, in cents (`nil` when none does).
+    public var vendorCents: Int64?
+    /// Σ sales of rows that name a category, in cents (`nil` when none does).
+    public var categoryCents: Int64?
+    /// The latest run among the month's rows.
+    public var run: Int64
+
+    public init(vendorCents: Int64?, categoryCents: Int64?, run: Int64) {
+        self.vendorCents = vendorCents
+        self.categoryCents = categoryCents
+        self.run = run
+    }
+}
+
 /// What the checks read of one store: consecutive days from `first` (days since the epoch),
 /// sales-audit and associate sales per day, event counts per week, and which days are judged
 /// (the rest are history to judge them against).
@@ -67,6 +83,8 @@ public struct StoreSeries: Sendable {
     public var associates: [AssociateDay?]
     /// Per event feed, counts keyed by their week's first day (days since the epoch).
     public var eventWeeks: [FeedID: [Int: EventWeek]] = [:]
+    /// Merch sales keyed by their month's first day (days since the epoch), when reconciled.
+    public var merchMonths: [Int: MerchMonth] = [:]
     /// The days alarms may name (days since the epoch).
     public var judged: JudgedDays
 

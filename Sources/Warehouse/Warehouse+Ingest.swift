@@ -1,3 +1,4 @@
+import Checks
 import Feeds
 import Foundation
 import Threads
@@ -10,11 +11,21 @@ public struct IngestOptions: Sendable {
     public var dryRun = false
     /// The largest share of rejected rows a file may have and still be written (default 5 %).
     public var rejectThreshold = 0.05
+    /// The wrong-data checks run on the store-days the file touched, in its transaction (SPEC
+    /// section 18); `nil` runs none.
+    public var checks: CheckSettings? = CheckSettings()
+    /// Commit a file the checks would hold (`--accept-alarms`); the ledger records it.
+    public var acceptAlarms = false
 
-    public init(force: Bool = false, dryRun: Bool = false, rejectThreshold: Double = 0.05) {
+    public init(
+        force: Bool = false, dryRun: Bool = false, rejectThreshold: Double = 0.05,
+        checks: CheckSettings? = CheckSettings(), acceptAlarms: Bool = false
+    ) {
         self.force = force
         self.dryRun = dryRun
         self.rejectThreshold = rejectThreshold
+        self.checks = checks
+        self.acceptAlarms = acceptAlarms
     }
 }
 
@@ -37,6 +48,8 @@ public struct PreparedFeed {
 /// The ledger status of an ingest attempt.
 public enum IngestStatus: String, Sendable, Codable {
     case ok, failed, duplicate
+    /// The checks found alarms and `[check] on_ingest = "hold"`: nothing was written.
+    case held
 }
 
 /// What happened to one file.
@@ -59,6 +72,10 @@ public struct IngestOutcome: Sendable {
     /// Set when the file failed for a reason outside itself (SPEC section 5): it is not to be
     /// quarantined, and the run stops.
     public var outsideFailure: OutsideFailure?
+    /// The alarms the checks found on the store-days the file touched (SPEC section 18).
+    public var alarms: [Alarm] = []
+    /// Whether the file was committed despite alarms because of `--accept-alarms`.
+    public var alarmsAccepted = false
 }
 
 /// A failure whose cause lies outside the file being ingested (SPEC section 5): the file stays
@@ -106,6 +123,11 @@ extension Warehouse {
             if let duplicate = failure as? DuplicateFile {
                 outcome = IngestOutcome(path: path, status: .duplicate, feed: duplicate.feed, dryRun: options.dryRun)
                 outcome.error = "already ingested ok with the same SHA-256; use --force to ingest again"
+            } else if failure is HeldForAlarms {
+                outcome.status = .held
+                outcome.counts = UpsertCounts()
+                outcome.error =
+                    "held: \(outcome.alarms.count) alarm\(outcome.alarms.count == 1 ? "" : "s") on the store-days the file touched; nothing was written (see `ddkpi check`; ingest again with --accept-alarms to load it)"
             } else {
                 outcome.status = .failed
                 outcome.counts = UpsertCounts()
@@ -114,6 +136,12 @@ extension Warehouse {
             }
             if !options.dryRun, let fingerprint = check.fingerprint {
                 outcome.runID = try? recordAttempt(outcome, path: path, fingerprint: fingerprint, started: started)
+            }
+            if let held = failure as? HeldForAlarms {
+                // The alarms named the rolled-back run: they name the ledger's held run instead.
+                for index in outcome.alarms.indices where outcome.alarms[index].run == held.runID {
+                    outcome.alarms[index].run = outcome.runID
+                }
             }
         }
         return outcome
@@ -128,10 +156,12 @@ extension Warehouse {
         let runID = try insertRun(session, path: path, feed: prepared.feed, started: started)
         var writer = try RecordWriter(session, table: prepared.feed.table, runID: runID)
         var records = 0
+        var touched = TouchedStoreDays()
         let result = try prepared.read { record, row in
             records += 1
             if records % 1024 == 0, check.isReady { try check.run(session) }
             try writer.write(record, row: row)
+            if options.checks != nil { touched.add(record) }
         }
         try check.run(session)
         outcome.read = result.read
@@ -146,6 +176,16 @@ extension Warehouse {
                 message:
                     "\(result.rejected) of \(result.read - result.skipped) rows rejected (\(Self.percent(result.rejectRate))), over the \(Self.percent(options.rejectThreshold)) threshold; nothing was written"
             )
+        }
+        if let settings = options.checks, !touched.isEmpty {
+            outcome.alarms = try alarms(session, touched: touched.days, settings: settings)
+            if !outcome.alarms.isEmpty {
+                if options.acceptAlarms {
+                    outcome.alarmsAccepted = true
+                } else if settings.onIngest == .hold, !options.dryRun {
+                    throw HeldForAlarms(runID: runID)
+                }
+            }
         }
         if options.dryRun { return false }
         outcome.status = .ok
@@ -170,14 +210,16 @@ extension Warehouse {
         try session.execute(
             """
             UPDATE ingest_run SET size = ?, sha256 = ?, finished_at = ?, status = ?, read_rows = ?, inserted = ?,
-                updated = ?, unchanged = ?, skipped = ?, rejected = ?, error = ?, sheet = ?
+                updated = ?, unchanged = ?, skipped = ?, rejected = ?, error = ?, sheet = ?, alarms = ?,
+                alarms_accepted = ?
             WHERE id = ?
             """,
             [
                 .integer(Int64(fingerprint?.size ?? 0)), .text(fingerprint?.digest ?? ""), .text(Self.timestamp()),
                 .text(outcome.status.rawValue), SQLValue(outcome.read), SQLValue(outcome.counts.inserted),
                 SQLValue(outcome.counts.updated), SQLValue(outcome.counts.unchanged), SQLValue(outcome.skipped),
-                SQLValue(outcome.rejected), SQLValue(outcome.error), SQLValue(outcome.sheet), .integer(runID),
+                SQLValue(outcome.rejected), SQLValue(outcome.error), SQLValue(outcome.sheet),
+                SQLValue(outcome.alarms.count), .integer(outcome.alarmsAccepted ? 1 : 0), .integer(runID),
             ])
         for reject in outcome.rejects {
             try session.execute(
@@ -251,6 +293,12 @@ extension Warehouse {
 /// A file-level failure detected while ingesting (reject threshold), with the message for the ledger.
 struct IngestFailure: Error {
     let message: String
+}
+
+/// The checks found alarms in a file under `[check] on_ingest = "hold"`: roll it back.
+struct HeldForAlarms: Error {
+    /// The run the rolled-back transaction had started, which the alarms name.
+    let runID: Int64
 }
 
 /// The file's bytes already ingested `ok`, as `feed`.

@@ -170,6 +170,7 @@ extension Warehouse {
         }
         migrator.registerMigration(HistoryMigration.name) { db in try HistoryMigration.sqlite(db) }
         migrator.registerMigration(VendorNamesMigration.name) { db in try VendorNamesMigration.sqlite(db) }
+        migrator.registerMigration(AlarmLedgerMigration.name) { db in try AlarmLedgerMigration.sqlite(db) }
         return migrator
     }
 

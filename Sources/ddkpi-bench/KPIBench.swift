@@ -1,4 +1,5 @@
 import ArgumentParser
+import Checks
 import CivilCalendar
 import Feeds
 import KPI
@@ -9,8 +10,9 @@ import Warehouse
     import Glibc
 #endif
 
-/// `ddkpi-bench kpi`: query time of `kpi --as-of` (all scopes) and of the full quarterly review
-/// on a synthetic warehouse of 40 stores × 5 years of daily rows for every feed.
+/// `ddkpi-bench kpi`: query time of `kpi --as-of` (all scopes), of the full quarterly review and
+/// of the wrong-data checks (every store-day, and `check`'s default 35 days) on a synthetic
+/// warehouse of 40 stores × 5 years of daily rows for every feed.
 struct KPIBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kpi", abstract: "Time kpi and review queries on a synthetic 40-store, 5-year warehouse.")
@@ -61,6 +63,14 @@ struct KPIBench: ParsableCommand {
             _ = try engine.kpi(asOf: CivilDate(year: 2025, month: 6, day: 15), filter: .all)
         }
         try timer.time("review --quarter 2025Q2, all scopes") { _ = try engine.review(quarter: quarter, filter: .all) }
+        var alarms = 0
+        try timer.time("check --since \(first.iso8601), every store-day") {
+            alarms = try warehouse.alarms(from: first, through: last, settings: CheckSettings()).count
+        }
+        try timer.time("check --as-of \(last.iso8601), the last 35 days") {
+            _ = try warehouse.alarms(from: last.adding(days: -34), through: last, settings: CheckSettings())
+        }
+        print("check found \(alarms) alarms in \(stores * (last.daysSinceEpoch - first.daysSinceEpoch + 1)) store-days")
     }
 }
 

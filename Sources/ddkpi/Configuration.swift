@@ -1,3 +1,4 @@
+import Checks
 import Feeds
 import Foundation
 import KPI
@@ -21,6 +22,12 @@ import TOMLKit
 /// outbound-calls = ["dialer"]
 /// [freshness]                        # days after which a feed is late
 /// sales-audit = 2
+/// [check]                            # wrong-data checks (SPEC section 18)
+/// z = 5                              # robust z-score of an outlier
+/// tolerance = 0.005                  # reconcile: share of sales (and at least $1.00)
+/// closed = ["12-25", "2025-07-04"]   # days stores may be closed
+/// reconcile_merch = false
+/// on_ingest = "warn"                 # or "hold": commit nothing of a file with an alarm
 /// ```
 struct Configuration {
     var databasePath: String?
@@ -30,6 +37,8 @@ struct Configuration {
     var namePatterns: [(token: String, feed: FeedID)] = []
     /// Days after which each feed is late (`[freshness]`, SPEC section 15).
     var freshness = FreshnessPolicy()
+    /// The wrong-data checks' settings (`[check]`, SPEC section 18); their week start is `week_start`.
+    var checks = CheckSettings()
 
     static let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
@@ -121,14 +130,62 @@ struct Configuration {
                     }
                     namePatterns += tokens.map { ($0.lowercased(), feed) }
                 }
+            case "check":
+                guard let settings = value?.table else { throw fail(key, "a table of check settings") }
+                try readChecks(settings, file: file)
             default:
                 throw ConfigurationError("\(file): unknown setting \"\(key)\"")
             }
         }
+        checks.weekStart = feedOptions.weekStart
         do {
             try feedOptions.validate()
         } catch {
             throw ConfigurationError("\(file): \(error)")
+        }
+    }
+}
+
+extension Configuration {
+    /// Reads the `[check]` table into `checks`; every key is optional.
+    private mutating func readChecks(_ table: TOMLTable, file: String) throws {
+        func fail(_ key: String, _ expected: String) -> ConfigurationError {
+            ConfigurationError("\(file): check.\(key): expected \(expected)")
+        }
+        for key in table.keys {
+            let value = table[key]
+            switch key {
+            case "z":
+                guard let z = value?.double ?? value?.int.map(Double.init), z > 0 else {
+                    throw fail(key, "a positive number, such as 5")
+                }
+                checks.z = z
+            case "tolerance":
+                guard let share = value?.double ?? value?.int.map(Double.init), (0...1).contains(share) else {
+                    throw fail(key, "a fraction between 0 and 1, such as 0.005")
+                }
+                checks.tolerance = share
+            case "closed":
+                guard let items = value?.array else {
+                    throw fail(key, "a list of days such as [\"12-25\", \"2025-07-04\"]")
+                }
+                checks.closed = try items.map { item in
+                    guard let text = item.string, let day = ClosedDay(text) else {
+                        throw fail(key, "days as \"MM-DD\" or \"YYYY-MM-DD\", not \(item.debugDescription)")
+                    }
+                    return day
+                }
+            case "reconcile_merch":
+                guard let flag = value?.bool else { throw fail(key, "true or false") }
+                checks.reconcileMerch = flag
+            case "on_ingest":
+                guard let name = value?.string, let gate = IngestGate(rawValue: name) else {
+                    throw fail(key, "\"warn\" or \"hold\"")
+                }
+                checks.onIngest = gate
+            default:
+                throw ConfigurationError("\(file): unknown setting \"check.\(key)\"")
+            }
         }
     }
 }

@@ -18,6 +18,7 @@ struct DDKPI: ParsableCommand {
             StoresCommand.self, GoalsCommand.self, IngestCommand.self, MigrateCommand.self, RunsCommand.self,
             KPICommand.self,
             ReviewCommand.self, EmployeesCommand.self, MerchCommand.self, RollupsCommand.self, StatusCommand.self,
+            CheckCommand.self,
             HistoryCommand.self, SheetsCommand.self, DumpCommand.self,
         ]
     )
@@ -27,7 +28,8 @@ struct DDKPI: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     /// Runs the command and maps every outcome to the exit codes: 0 success, 1 some input
-    /// failed, 2 usage or configuration error, 3 lock held, 4 a feed late or missing (`status`).
+    /// failed, 2 usage or configuration error, 3 lock held, 4 a feed late or missing (`status`) or
+    /// an alarm (`check`).
     static func main() {
         do {
             var command = try parseAsRoot()
@@ -69,6 +71,8 @@ enum ExitStatus {
     static let lockHeld: Int32 = 3
     /// `status` found a feed late or missing.
     static let feedsLate: Int32 = 4
+    /// `check` found an alarm (SPEC section 18).
+    static let alarms: Int32 = 4
 }
 
 /// Bad input (an unreadable, malformed or hostile file): exit code 1.

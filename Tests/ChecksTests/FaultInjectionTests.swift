@@ -13,6 +13,7 @@ final class FaultInjectionTests: XCTestCase {
         case salesTimes10 = "sales ×10"
         case salesTimes100 = "sales ×100"
         case salesOver100 = "sales ÷100"
+        case fileTimes100 = "a whole nightly file ×100"
         case zeroedDay = "zeroed store-day"
         case missingDay = "missing store-day"
         case weekCopied = "week copied over the next"
@@ -22,7 +23,7 @@ final class FaultInjectionTests: XCTestCase {
 
         var expectedKind: AlarmKind {
             switch self {
-            case .salesTimes10, .salesTimes100, .salesOver100: return .outlier
+            case .salesTimes10, .salesTimes100, .salesOver100, .fileTimes100: return .outlier
             case .zeroedDay, .missingDay: return .zeroDay
             case .weekCopied: return .repeatedPeriod
             case .redatedYear: return .dateShift
@@ -100,16 +101,17 @@ final class FaultInjectionTests: XCTestCase {
     private func inject(_ fault: Fault, into chain: inout SyntheticChain, random: inout SplitMix64) -> [Target] {
         var targets: [Target] = []
         var newRun: Int64 = 1_000_000
-        if fault == .redatedYear {
-            // A whole nightly file, every store, sent with last year's rows: one date every 5 weeks.
+        if fault == .redatedYear || fault == .fileTimes100 {
+            // A whole nightly file, every store, sent with last year's rows or with its decimal
+            // shifted: one date every 5 weeks.
             var index = 400 + random.int(0..<7)
             while index < Self.days.days - 1 {
                 newRun += 1
                 for storeIndex in chain.stores.indices {
                     guard let earlier = chain.stores[storeIndex].sales[index - 364],
-                        chain.stores[storeIndex].sales[index] != nil
+                        var copy = chain.stores[storeIndex].sales[index]
                     else { continue }
-                    var copy = earlier
+                    if fault == .redatedYear { copy = earlier } else { copy.cents *= 100 }
                     copy.run = newRun
                     chain.stores[storeIndex].sales[index] = copy
                     targets.append(
@@ -147,7 +149,7 @@ final class FaultInjectionTests: XCTestCase {
                             return row
                         }
                     }
-                case .redatedYear: break
+                case .redatedYear, .fileTimes100: break
                 case .associatesOff:
                     series.associates[index] = AssociateDay(cents: day.cents * 9 / 10, run: newRun)
                 case .negativeTransactions: day.transactions = -day.transactions

@@ -103,7 +103,7 @@ final class InboxTests: XCTestCase {
 
     func testAQuarantineReasonListsTheFirst50Rejects() throws {
         guard
-            case .quarantine(let reason) = Inbox.destination(
+            case .quarantine(let reason, _) = Inbox.destination(
                 for: outcome("a.csv", .failed, error: "too many rejects", rejects: 60))
         else {
             return XCTFail("a failure goes to quarantine")

@@ -179,5 +179,6 @@ enum PostgresMigrations {
                 """),
         Migration(name: HistoryMigration.name, sql: HistoryMigration.postgresSQL),
         Migration(name: VendorNamesMigration.name, sql: VendorNamesMigration.postgresSQL),
+        Migration(name: AlarmLedgerMigration.name, sql: AlarmLedgerMigration.sql),
     ]
 }

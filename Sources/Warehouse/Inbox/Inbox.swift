@@ -1,3 +1,4 @@
+import Checks
 import Foundation
 
 /// The cron inbox (SPEC section 5, `ddkpi ingest --inbox DIR --archive DIR --quarantine DIR`):
@@ -12,15 +13,17 @@ public struct Inbox: Sendable {
     public let folder: URL
     /// Where files that ingested, or were duplicates of files that did, are moved.
     public let archive: URL
-    /// Where failed files are moved, each with `NAME.reason.txt` beside it.
+    /// Where failed and held files are moved, each with `NAME.reason.txt` beside it (and a held
+    /// file's alarms in `NAME.alarms.json`).
     public let quarantine: URL
 
     /// Where a file goes after its ingest.
     public enum Destination: Equatable, Sendable {
         /// The archive: the file ingested (`ok`) or was a `duplicate`.
         case archive
-        /// Quarantine, with `reason` written to `NAME.reason.txt` beside the file.
-        case quarantine(reason: String)
+        /// Quarantine, with `reason` written to `NAME.reason.txt` beside the file, and a held
+        /// file's alarms (SPEC section 18's JSON) to `NAME.alarms.json`.
+        case quarantine(reason: String, alarms: String? = nil)
         /// Nowhere: the file failed for a reason outside itself and waits for the next run.
         case stay
     }
@@ -43,9 +46,15 @@ public struct Inbox: Sendable {
     }
 
     /// Where `outcome` sends its file: a failure outside the file nowhere (it stays), another
-    /// failure to quarantine (with its error and its first 50 rejects as the reason), anything
-    /// else to the archive.
+    /// failure to quarantine (with its error and its first 50 rejects as the reason), a file
+    /// held for alarms to quarantine with its alarms, anything else to the archive.
     public static func destination(for outcome: IngestOutcome) -> Destination {
+        if outcome.status == .held {
+            let asOf = outcome.alarms.map(\.days.end).max()?.iso8601 ?? ""
+            return .quarantine(
+                reason: (outcome.error ?? "held") + "\n", alarms: AlarmJSON.document(asOf: asOf, alarms: outcome.alarms)
+            )
+        }
         guard outcome.status == .failed else { return .archive }
         guard outcome.outsideFailure == nil else { return .stay }
         let rejects = outcome.rejects.prefix(50).map { "reject: \($0.description)" }
@@ -56,16 +65,19 @@ public struct Inbox: Sendable {
     /// that name is taken, and writes a quarantined file's reason beside it; returns where it went.
     @discardableResult
     public func file(_ path: String, to destination: Destination) throws -> URL {
-        let (folder, reason): (URL, String?)
+        let (folder, reason, alarms): (URL, String?, String?)
         switch destination {
-        case .archive: (folder, reason) = (archive, nil)
-        case .quarantine(let why): (folder, reason) = (quarantine, why)
+        case .archive: (folder, reason, alarms) = (archive, nil, nil)
+        case .quarantine(let why, let found): (folder, reason, alarms) = (quarantine, why, found)
         case .stay: return URL(fileURLWithPath: path)
         }
         let target = Self.freeName(for: URL(fileURLWithPath: path).lastPathComponent, in: folder)
         try FileManager.default.moveItem(at: URL(fileURLWithPath: path), to: target)
         if let reason {
             try reason.write(to: URL(fileURLWithPath: target.path + ".reason.txt"), atomically: true, encoding: .utf8)
+        }
+        if let alarms {
+            try alarms.write(to: URL(fileURLWithPath: target.path + ".alarms.json"), atomically: true, encoding: .utf8)
         }
         return target
     }

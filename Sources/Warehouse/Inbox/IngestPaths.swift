@@ -4,7 +4,7 @@ import Foundation
 /// folder as its visible regular files in name order. The cron inbox lists its files the same way.
 public enum IngestPaths {
     /// Files as given, folders as their visible regular files in name order (no hidden files,
-    /// no subfolders, no `.reason.txt` files); throws `MissingIngestPath` for a path that is not there.
+    /// no subfolders, no `.reason.txt` or `.alarms.json` files); throws `MissingIngestPath` for a path that is not there.
     /// Only regular files are taken (SPEC section 5): a FIFO, device or socket, or a link to one,
     /// goes to `skipped` and is never opened.
     public static func files(_ paths: [String], skipped: (SkippedPath) -> Void = { _ in }) throws -> [String] {
@@ -23,7 +23,8 @@ public enum IngestPaths {
                 continue
             }
             let names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
-            for name in names where !name.hasPrefix(".") && !name.hasSuffix(".reason.txt") {
+            for name in names
+            where !name.hasPrefix(".") && !name.hasSuffix(".reason.txt") && !name.hasSuffix(".alarms.json") {
                 let full = (path as NSString).appendingPathComponent(name)
                 if FileKind(full) != .folder { take(full) }
             }

@@ -19,6 +19,12 @@ struct IngestCommand: ParsableCommand {
     @Flag(help: "Read and report, but write nothing.")
     var dryRun = false
 
+    @Flag(
+        help:
+            "Load files even when the wrong-data checks find alarms (with [check] on_ingest = \"hold\"); the ledger records it."
+    )
+    var acceptAlarms = false
+
     @Option(help: "Write every reject (file, sheet, row, column, header, value, reason) to this CSV file.")
     var rejects: String?
 
@@ -28,7 +34,8 @@ struct IngestCommand: ParsableCommand {
     @Option(help: "Cron mode: where files that ingested (or were duplicates) are moved.")
     var archive: String?
 
-    @Option(help: "Cron mode: where failed files are moved, each with NAME.reason.txt beside it.")
+    @Option(
+        help: "Cron mode: where failed and held files are moved, with NAME.reason.txt (and NAME.alarms.json) beside.")
     var quarantine: String?
 
     @Option(help: "Undo this run (see `ddkpi runs`): delete the keys it inserted and restore the values it replaced.")
@@ -48,7 +55,9 @@ struct IngestCommand: ParsableCommand {
 
     func validate() throws {
         if undo != nil {
-            guard paths.isEmpty, inbox == nil, archive == nil, quarantine == nil, !dryRun, !force, feed == nil else {
+            guard paths.isEmpty, inbox == nil, archive == nil, quarantine == nil, !dryRun, !force, feed == nil,
+                !acceptAlarms
+            else {
                 throw ValidationError("--undo RUN goes alone (with --cascade at most)")
             }
             return
@@ -70,7 +79,9 @@ struct IngestCommand: ParsableCommand {
         if let undo { return try undoRun(undo, in: warehouse) }
         var ingestor = FileIngestor(
             warehouse: warehouse, configuration: configuration, explicitFeed: feed,
-            options: IngestOptions(force: force, dryRun: dryRun, rejectThreshold: configuration.rejectThreshold))
+            options: IngestOptions(
+                force: force, dryRun: dryRun, rejectThreshold: configuration.rejectThreshold,
+                checks: configuration.checks, acceptAlarms: acceptAlarms))
         var printer = IngestPrinter(log: EventLog(format: logFormat))
         // A JSON log never quotes a file's cells, not even the row taken for headers (SPEC section 15).
         ingestor.feedOptions.errorsQuoteCells = !printer.log.isStructured
@@ -99,7 +110,8 @@ struct IngestCommand: ParsableCommand {
             )
             throw ExitCode(stoppedBy == .server ? ExitStatus.usage : ExitStatus.inputFailed)
         }
-        if printer.anyFailed { throw ExitCode(ExitStatus.inputFailed) }
+        // A held file was not loaded: like a failed one, the run did not take every file.
+        if printer.anyFailed || printer.anyHeld { throw ExitCode(ExitStatus.inputFailed) }
     }
 }
 

@@ -1,8 +1,10 @@
 import ArgumentParser
+import Checks
 import CivilCalendar
 import KPI
 import Logging
 import Reports
+import Warehouse
 
 /// `ddkpi status`: each feed's last date against its cadence, for cron alerting (exit 4 when
 /// any feed is late or missing).
@@ -10,7 +12,7 @@ struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract:
-            "Feed freshness: each feed's last date, days since, and ok/late/missing; exit 4 when any is late or missing."
+            "Feed freshness: each feed's last date, days since, and ok/late/missing, and the alarms of the last 7 days; exit 4 when a feed is late or missing."
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
@@ -40,6 +42,7 @@ struct StatusCommand: ParsableCommand {
         let report = FreshnessReport(
             asOf: day, stores: try warehouse.stores(), lastDates: try warehouse.lastDates(),
             policy: configuration.freshness)
+        let alarms = try recentAlarms(warehouse, asOf: day, settings: configuration.checks)
         for row in report.rows where row.verdict != .ok {
             log.warning(
                 "status.\(row.verdict.rawValue)",
@@ -52,8 +55,19 @@ struct StatusCommand: ParsableCommand {
             "status.done",
             fields: [
                 "rows": .int(report.rows.count), "attention": .int(report.rows.filter { $0.verdict != .ok }.count),
+                "alarms": .int(alarms),
             ])
-        try ReportOutput.write(to: nil) { _ in FreshnessRenderer().render(report, json: format == .json) }
+        try ReportOutput.write(to: nil) { _ in
+            FreshnessRenderer().render(report, alarms: alarms, json: format == .json)
+        }
         if report.needsAttention { throw ExitCode(ExitStatus.feedsLate) }
+    }
+
+    /// How many alarms `check` finds over the 7 days to `asOf` (or to the latest sales-audit
+    /// date, when that is earlier).
+    private func recentAlarms(_ warehouse: Warehouse, asOf: CivilDate, settings: CheckSettings) throws -> Int {
+        guard let latest = try warehouse.latestSalesDate() else { return 0 }
+        let end = min(asOf, latest)
+        return try warehouse.alarms(from: end.adding(days: -6), through: end, settings: settings).count
     }
 }

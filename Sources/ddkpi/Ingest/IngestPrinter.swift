@@ -1,3 +1,4 @@
+import Checks
 import Feeds
 import Logging
 import OutputText
@@ -31,22 +32,55 @@ struct IngestPrinter {
             "rejected": .int(outcome.rejected),
         ]
         if let error = outcome.error { fields["error"] = .string(error) }
-        if outcome.status == .failed {
+        if !outcome.alarms.isEmpty {
+            fields["alarms"] = .int(outcome.alarms.count)
+            fields["alarmsAccepted"] = .string(String(outcome.alarmsAccepted))
+        }
+        if outcome.status == .failed || outcome.status == .held {
             log.error("ingest.file", fields: fields)
         } else {
             log.info("ingest.file", fields: fields)
         }
         guard !log.isStructured else { return }
-        if let error = outcome.error, outcome.status == .failed {
+        if let error = outcome.error, outcome.status == .failed || outcome.status == .held {
             // Reader errors already start with the path; say it once.
             Diagnostics.error(error.hasPrefix(outcome.path) ? error : "\(outcome.path): \(error)")
         }
+        printAlarms(outcome)
         for reject in outcome.rejects.prefix(5) { Diagnostics.warning("reject: \(reject.description)") }
         if outcome.rejects.count > 5 {
             Diagnostics.warning(
                 "… and \(outcome.rejected - 5) more rejects (see --rejects or ddkpi runs --format json)")
         }
         outcome.warnings.prefix(5).forEach(Diagnostics.warning)
+    }
+
+    /// The first five alarms of a file, then their count (every one in a JSON log).
+    private func printAlarms(_ outcome: IngestOutcome) {
+        for alarm in outcome.alarms where log.isStructured {
+            log.warning(
+                "ingest.alarm",
+                fields: [
+                    "file": .string(outcome.path), "kind": .string(alarm.kind.rawValue),
+                    "feed": .string(alarm.feed.rawValue),
+                    "store": .string(alarm.store), "start": .string(alarm.days.start.iso8601),
+                    "end": .string(alarm.days.end.iso8601), "metric": .string(alarm.metric),
+                ])
+        }
+        guard !log.isStructured else { return }
+        for alarm in outcome.alarms.prefix(5) {
+            let days =
+                alarm.kind.isSpan ? "\(alarm.days.start.iso8601)…\(alarm.days.end.iso8601)" : alarm.days.start.iso8601
+            Diagnostics.warning(
+                "alarm: \(alarm.kind.rawValue) store \(alarm.store) \(days) \(alarm.metric): \(alarm.note)")
+        }
+        if outcome.alarms.count > 5 {
+            Diagnostics.warning("… and \(outcome.alarms.count - 5) more alarms (see ddkpi check --run RUN)")
+        }
+        if outcome.alarmsAccepted {
+            Diagnostics.warning(
+                "\(outcome.path): loaded with \(outcome.alarms.count) alarms accepted (--accept-alarms)")
+        }
     }
 
     func summary() {
@@ -59,16 +93,20 @@ struct IngestPrinter {
             "ingest.summary",
             fields: [
                 "files": .int(outcomes.count), "ok": .int(count(.ok)), "failed": .int(count(.failed)),
-                "duplicate": .int(count(.duplicate)),
+                "duplicate": .int(count(.duplicate)), "held": .int(count(.held)),
                 "read": .int(read), "inserted": .int(inserted), "updated": .int(updated), "rejected": .int(rejected),
             ])
+        let held = count(.held) == 0 ? "" : ", \(count(.held)) held"
         output.write(
-            "\(outcomes.count) file\(outcomes.count == 1 ? "" : "s"): \(count(.ok)) ok, \(count(.failed)) failed, \(count(.duplicate)) duplicate; \(read) rows read, \(inserted) inserted, \(updated) updated, \(rejected) rejected\n"
+            "\(outcomes.count) file\(outcomes.count == 1 ? "" : "s"): \(count(.ok)) ok, \(count(.failed)) failed, \(count(.duplicate)) duplicate\(held); \(read) rows read, \(inserted) inserted, \(updated) updated, \(rejected) rejected\n"
         )
         output.flush()
     }
 
     var anyFailed: Bool { outcomes.contains { $0.status == .failed } }
+
+    /// Whether the checks held any file back.
+    var anyHeld: Bool { outcomes.contains { $0.status == .held } }
 
     /// Writes every kept reject as CSV: file,sheet,row,column,header,value,reason.
     func writeRejects(to path: String) throws {

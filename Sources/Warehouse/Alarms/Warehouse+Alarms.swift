@@ -1,0 +1,115 @@
+import Checks
+import CivilCalendar
+import Feeds
+
+extension Warehouse {
+    /// The latest sales-audit date: `check`'s default as-of day (SPEC section 18).
+    public func latestSalesDate() throws -> CivilDate? {
+        try backend.read { session in
+            var latest: CivilDate?
+            try session.scan("SELECT MAX(date) FROM \(FeedTables.salesAudit.name)", []) { row in
+                latest = CivilDate(iso8601: row.text(0))
+            }
+            return latest
+        }
+    }
+
+    /// The alarms on every store-day from `start` through `end` (of `stores` only, when given).
+    public func alarms(
+        from start: CivilDate, through end: CivilDate, stores: Set<String>? = nil, settings: CheckSettings
+    )
+        throws -> [Alarm]
+    {
+        let days = start.daysSinceEpoch...end.daysSinceEpoch
+        return try backend.read { session in
+            try alarms(
+                session, judgedSpan: days, settings: settings,
+                judged: { code in stores.map { $0.contains(code) } ?? true ? .range(days) : .only([]) })
+        }
+    }
+
+    /// The alarms on the store-days run `run` wrote and still holds; `nil` for an unknown run.
+    public func alarms(run: Int64, settings: CheckSettings) throws -> [Alarm]? {
+        try backend.read { session in
+            guard try session.integer("SELECT 1 FROM ingest_run WHERE id = ?", [.integer(run)]) != nil else {
+                return nil
+            }
+            let written = try Self.storeDays(session, writtenBy: run)
+            let allDays = written.values.flatMap { $0 }
+            guard let first = allDays.min(), let last = allDays.max() else { return [] }
+            return try alarms(
+                session, judgedSpan: first...last, settings: settings,
+                judged: { code in .only(written[code] ?? []) })
+        }
+    }
+
+    /// The alarms on `touched` (per store, the days a file wrote), in the file's transaction:
+    /// the ingest gate (SPEC section 18).
+    func alarms(_ session: some SQLSession, touched: [String: ClosedRange<Int>], settings: CheckSettings) throws
+        -> [Alarm]
+    {
+        guard let first = touched.values.map(\.lowerBound).min(), let last = touched.values.map(\.upperBound).max()
+        else { return [] }
+        return try alarms(
+            session, judgedSpan: first...last, settings: settings,
+            judged: { code in touched[code].map(JudgedDays.range) ?? .only([]) })
+    }
+
+    /// Loads every store's series over the judged days and the history before them, runs the
+    /// checks, and names each alarm's file from the ledger.
+    private func alarms(
+        _ session: some SQLSession, judgedSpan: ClosedRange<Int>, settings: CheckSettings,
+        judged: @escaping (String) -> JudgedDays
+    ) throws -> [Alarm] {
+        let days = DateRange(
+            start: CivilDate(daysSinceEpoch: judgedSpan.lowerBound - AlarmSeriesLoader.historyDays),
+            end: CivilDate(daysSinceEpoch: judgedSpan.upperBound))
+        let series = try AlarmSeriesLoader(
+            days: days, weekStart: settings.weekStart, loadsMerch: settings.reconcileMerch, judged: judged
+        ).load(session)
+        var alarms = AlarmScan(settings: settings).alarms(series)
+        let files = try Self.files(session, runs: Set(alarms.compactMap(\.run)))
+        for index in alarms.indices {
+            if alarms[index].run == 0 { alarms[index].run = nil }
+            alarms[index].file = alarms[index].run.flatMap { files[$0] }
+        }
+        return alarms
+    }
+
+    /// The ledger's path of each run.
+    private static func files(_ session: some SQLSession, runs: Set<Int64>) throws -> [Int64: String] {
+        var files: [Int64: String] = [:]
+        for chunk in Array(runs.sorted()).chunked(into: 500) {
+            try session.scan(
+                "SELECT id, path FROM ingest_run WHERE id IN (\(placeholders(chunk.count)))",
+                chunk.map(SQLValue.integer)
+            ) { row in files[row.int64(0)] = row.text(1) }
+        }
+        return files
+    }
+
+    /// The store-days whose rows run `run` wrote (and no later run replaced), per store: the
+    /// days of its store-day rows, and the seven days of its store-week rows.
+    private static func storeDays(_ session: some SQLSession, writtenBy run: Int64) throws -> [String: Set<Int>] {
+        var days: [String: Set<Int>] = [:]
+        for table in FeedTables.all {
+            let grain = table.period == .dayOrMonth ? " AND grain = 'day'" : ""
+            try session.scan(
+                "SELECT \(table.period.dateColumn), store_code FROM \(table.name) WHERE ingest_run_id = ?\(grain)",
+                [.integer(run)]
+            ) { row in
+                guard let day = row.dayNumber(0) else { return }
+                let span = table.period == .week ? 7 : 1
+                days[row.text(1), default: []].formUnion(day..<(day + span))
+            }
+        }
+        return days
+    }
+}
+
+extension Array {
+    /// The array in consecutive pieces of at most `size` elements.
+    func chunked(into size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}

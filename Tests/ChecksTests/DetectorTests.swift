@@ -1,0 +1,141 @@
+import CivilCalendar
+import Feeds
+import XCTest
+
+@testable import Checks
+
+/// Each check on small hand-made series, with the exact alarm it gives.
+final class DetectorTests: XCTestCase {
+    static let first = CivilDate(year: 2025, month: 1, day: 1)
+
+    /// A store with `days` days of sales: 1,000.00 + 10 × (day mod 17) dollars, so no two
+    /// nearby days are equal; every day judged; one run per day.
+    private func series(_ store: String = "08", days: Int) -> StoreSeries {
+        let range = DateRange(start: Self.first, end: Self.first.adding(days: days - 1))
+        var series = StoreSeries(
+            store: store, days: range, judged: .range(range.start.daysSinceEpoch...range.end.daysSinceEpoch))
+        for index in 0..<days {
+            series.sales[index] = SalesDay(
+                cents: 100_000 + Int64(index % 17) * 1_000 + Int64(index), transactions: 10 + Int64(index % 5),
+                items: 15 + Int64(index % 7), ccpMillionths: 40_000_000, gpMillionths: 50_000_000,
+                run: Int64(index + 1))
+        }
+        return series
+    }
+
+    private func scan(_ stores: [StoreSeries], _ settings: CheckSettings = CheckSettings()) -> [Alarm] {
+        AlarmScan(settings: settings).alarms(stores)
+    }
+
+    func testRobustBaselineAndItsFloor() {
+        XCTAssertEqual(RobustBaseline([1, 2, 3, 4, 5])?.median, 3)
+        XCTAssertEqual(RobustBaseline([1, 2, 3, 4, 5])?.spread ?? 0, 1.4826, accuracy: 1e-12)
+        XCTAssertEqual(RobustBaseline([2, 2, 2, 2, 2])?.spread ?? 0, 1.4826 * 0.15, accuracy: 1e-12)
+        XCTAssertEqual(RobustBaseline([1, 2, 3, 4, 5])?.score(6) ?? 0, 3 / 1.4826, accuracy: 1e-12)
+        XCTAssertNil(RobustBaseline([1, 2, 3, 4]), "fewer than 5 values give no baseline")
+    }
+
+    func testClosedDays() {
+        XCTAssertEqual(ClosedDay("12-25"), .everyYear(month: 12, day: 25))
+        XCTAssertEqual(ClosedDay("2025-07-04"), .once(CivilDate(year: 2025, month: 7, day: 4)))
+        XCTAssertNil(ClosedDay("25-12"))
+        XCTAssertNil(ClosedDay("02-30"))
+        XCTAssertTrue(ClosedDay("12-25")?.excuses(CivilDate(year: 2031, month: 12, day: 25)) ?? false)
+    }
+
+    func testJSONNumbers() {
+        XCTAssertEqual(AlarmJSON.number(4493.11), "4493.11")
+        XCTAssertEqual(AlarmJSON.number(5), "5")
+        XCTAssertEqual(AlarmJSON.number(0.5), "0.5")
+        XCTAssertEqual(AlarmJSON.number(-1.25), "-1.25")
+        XCTAssertEqual(AlarmJSON.number(0.049), "0.05")
+        XCTAssertEqual(AlarmJSON.number(nil), "null")
+    }
+
+    func testAShiftedDecimalIsAnOutlierWithItsExpectedValue() {
+        var store = series(days: 70)
+        store.sales[63]?.cents *= 100
+        let alarms = scan([store])
+        XCTAssertEqual(alarms.count, 1, "\(alarms)")
+        XCTAssertEqual(alarms.first?.kind, .outlier)
+        XCTAssertEqual(alarms.first?.days.start, Self.first.adding(days: 63))
+        XCTAssertEqual(alarms.first?.metric, "totalSales")
+        XCTAssertEqual(alarms.first?.value, 112_063)
+        // The median of the logarithms of the same weekday's 8 previous weeks: the geometric
+        // mean of the middle two.
+        let previous = (1...8).map { Double(store.sales[63 - 7 * $0]?.cents ?? 0) / 100 }.sorted()
+        XCTAssertEqual(alarms.first?.expected ?? 0, (previous[3] * previous[4]).squareRoot(), accuracy: 1e-9)
+        XCTAssertEqual(alarms.first?.run, 64)
+    }
+
+    func testAMissingOrZeroDayOfAStoreThatTradesIsAZeroDayUnlessClosed() {
+        var store = series(days: 70)
+        store.sales[63] = nil
+        store.sales[64]?.cents = 0
+        let alarms = scan([store]).filter { $0.kind == .zeroDay }
+        XCTAssertEqual(alarms.map(\.days.start), [Self.first.adding(days: 63), Self.first.adding(days: 64)])
+        XCTAssertEqual(alarms.map(\.run), [nil, 65])
+        XCTAssertEqual(alarms.first?.score, 8)
+        var settings = CheckSettings()
+        settings.closed = [.once(Self.first.adding(days: 63))]
+        XCTAssertEqual(scan([store], settings).filter { $0.kind == .zeroDay }.count, 1)
+    }
+
+    func testACopiedWeekIsARepeatedPeriod() {
+        var store = series(days: 40)
+        for index in 21..<28 { store.sales[index] = store.sales[index - 7] }
+        let alarms = scan([store]).filter { $0.kind == .repeatedPeriod }
+        XCTAssertEqual(alarms.count, 1)
+        XCTAssertEqual(
+            alarms.first?.days, DateRange(start: Self.first.adding(days: 21), end: Self.first.adding(days: 27)))
+        XCTAssertEqual(alarms.first?.score, 7)
+        XCTAssertEqual(alarms.first?.note, "7 days with every figure equal to 7 days earlier")
+    }
+
+    func testLastYearsFileSentAsThisYearsIsADateShift() {
+        var stores = [series("08", days: 400), series("10", days: 400)]
+        for index in stores.indices {
+            for day in 380..<387 {
+                stores[index].sales[day] = stores[index].sales[day - 364]
+                stores[index].sales[day]?.run = 999
+            }
+        }
+        let alarms = scan(stores).filter { $0.kind == .dateShift }
+        XCTAssertEqual(alarms.map(\.store), ["08", "10"])
+        XCTAssertEqual(
+            alarms.first?.days, DateRange(start: Self.first.adding(days: 380), end: Self.first.adding(days: 386)))
+        XCTAssertEqual(alarms.first?.score, 1)
+        XCTAssertEqual(alarms.first?.run, 999)
+    }
+
+    func testAssociatesAndMerchThatDoNotAddUpAreReconcileAlarms() {
+        var store = series(days: 31)
+        for index in 0..<31 { store.associates[index] = AssociateDay(cents: store.sales[index]?.cents ?? 0, run: 50) }
+        // Sales are about $1,000 a day, so the tolerance is 0.5 % of them, about $5.
+        store.associates[10]?.cents += 101  // $1.01: over the floor, under the share
+        store.associates[11]?.cents += 1_000  // $10.00: over both
+        let monthTotal = (0..<31).reduce(Int64(0)) { $0 + (store.sales[$1]?.cents ?? 0) }
+        store.merchMonths[Self.first.daysSinceEpoch] = MerchMonth(
+            vendorCents: monthTotal / 2, categoryCents: monthTotal, run: 60)
+        var settings = CheckSettings()
+        settings.reconcileMerch = true
+        let alarms = scan([store], settings).filter { $0.kind == .reconcile }
+        XCTAssertEqual(alarms.map(\.metric), ["vendorSales", "associateSales"])
+        XCTAssertEqual(alarms.last?.days.start, Self.first.adding(days: 11))
+        XCTAssertEqual(alarms.first?.days.start, Self.first)
+        XCTAssertEqual(alarms.first?.feed, .merchSales)
+        XCTAssertEqual(scan([store]).filter { $0.kind == .reconcile }.count, 1, "merch only with reconcile_merch")
+    }
+
+    func testImplausibleValuesNameEveryMeasure() {
+        var store = series(days: 3)
+        store.sales[1] = SalesDay(
+            cents: 50_000, transactions: 2, items: 50, ccpMillionths: 120_000_000, gpMillionths: 50_000_000, run: 7)
+        store.sales[2]?.transactions = -3
+        let alarms = scan([store]).filter { $0.kind == .implausible }
+        XCTAssertEqual(alarms.map(\.metric), ["ccpPct,upt", "totalTransactions"])
+        XCTAssertEqual(alarms.first?.value, 120)
+        XCTAssertEqual(alarms.first?.expected, 100)
+        XCTAssertEqual(alarms.first?.score ?? 0, 1.2, accuracy: 1e-12)
+    }
+}
