@@ -109,7 +109,7 @@ let package = Package(
             dependencies: ["SheetStream", "SheetDump", "OutputText", "SheetFixtures", "TestSupport"]
         ),
         .testTarget(name: "SheetFixturesTests", dependencies: ["SheetFixtures", "SheetStream", "TestSupport"]),
-        .testTarget(name: "ChecksTests", dependencies: ["CivilCalendar", "Checks", "Feeds"]),
+        .testTarget(name: "ChecksTests", dependencies: ["CivilCalendar", "Checks", "Feeds", "SheetFixtures"]),
         .testTarget(name: "FeedsTests", dependencies: ["CivilCalendar", "Feeds", "TestSupport"]),
         .testTarget(
             name: "WarehouseTests",

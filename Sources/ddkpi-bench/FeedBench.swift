@@ -3,6 +3,7 @@ import CivilCalendar
 import Feeds
 import KPI
 import OutputText
+import SheetFixtures
 import Warehouse
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Checks
 import CivilCalendar
 import Feeds
+import SheetFixtures
 import XCTest
 
 /// How good the checks are (issue 21 §2): a clean 40-store × 3-year chain, each fault kind
@@ -47,7 +48,7 @@ final class FaultInjectionTests: XCTestCase {
         var lines = ["| fault | kind | injected | flagged | recall |", "|---|---|---|---|---|"]
         for (number, fault) in Fault.allCases.enumerated() {
             var chain = clean
-            var random = SplitMix64(seed: 7 + UInt64(number))
+            var random = SplitMix(seed: 7 + UInt64(number))
             let injected = inject(fault, into: &chain, random: &random)
             let alarms = AlarmScan(settings: settings).alarms(chain.stores)
             let flagged = injected.filter { target in
@@ -98,7 +99,7 @@ final class FaultInjectionTests: XCTestCase {
 
     /// Injects `fault` at random stores and dates, at least 10 weeks apart within a store (so no
     /// fault sits in another's history), after a year of history; returns where.
-    private func inject(_ fault: Fault, into chain: inout SyntheticChain, random: inout SplitMix64) -> [Target] {
+    private func inject(_ fault: Fault, into chain: inout SyntheticChain, random: inout SplitMix) -> [Target] {
         var targets: [Target] = []
         var newRun: Int64 = 1_000_000
         if fault == .redatedYear || fault == .fileTimes100 {

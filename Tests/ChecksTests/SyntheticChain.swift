@@ -2,6 +2,7 @@ import Checks
 import CivilCalendar
 import Feeds
 import Foundation
+import SheetFixtures
 
 /// A clean multi-year chain in memory for the checks' fault-injection suite: stores with their
 /// own level, weekly seasonality, a year's rhythm (a December peak, a January lull), holidays
@@ -18,7 +19,7 @@ struct SyntheticChain {
     /// the last closes two thirds of the way in.
     init(storeCount: Int, days: DateRange, seed: UInt64) {
         self.days = days
-        var random = SplitMix64(seed: seed)
+        var random = SplitMix(seed: seed)
         let weekdayFactors = [0.85, 0.8, 0.9, 0.95, 1.15, 1.45, 0.9]  // Monday … Sunday
         let opening = days.start.adding(days: days.days / 3)
         let closing = days.start.adding(days: days.days * 2 / 3)
@@ -65,44 +66,5 @@ struct SyntheticChain {
         if date.month == 11, date.weekdayIndex == 4, (23...29).contains(date.day) { return monthly * 1.8 }
         if date.month == 12, date.day == 24 { return monthly * 1.3 }
         return monthly
-    }
-}
-
-/// A small, fast, seeded generator (SplitMix64), so every run injects the same faults.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-
-    /// Uniform in `range`.
-    mutating func int(_ range: Range<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
-
-    /// Standard normal (Box–Muller).
-    mutating func normal() -> Double {
-        let u = max(unit(), 1e-12)
-        return sqrt(-2 * log(u)) * cos(2 * .pi * unit())
-    }
-
-    /// Poisson with mean `lambda` (Knuth's method; small means only).
-    mutating func poisson(_ lambda: Double) -> Int {
-        let limit = exp(-lambda)
-        var product = unit()
-        var count = 0
-        while product > limit {
-            count += 1
-            product *= unit()
-        }
-        return count
     }
 }
