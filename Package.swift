@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "SheetFixtures", dependencies: ["SheetStream", "CZlib"]),
         .target(name: "Feeds", dependencies: ["CivilCalendar", "SheetStream"]),
         // Wrong-data checks (SPEC section 18): pure detectors over series the warehouse loads.
-        .target(name: "Checks", dependencies: ["CivilCalendar", "OutputText", "Feeds"]),
+        .target(name: "Checks", dependencies: ["CivilCalendar", "OutputText", "Threads", "Feeds"]),
         // The libpq connection the PostgreSQL backend talks through (SPEC section 14).
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         .target(

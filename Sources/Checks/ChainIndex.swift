@@ -28,23 +28,24 @@ struct ChainIndex {
             }
             return byDay.map { $0.count >= Self.minimumStores ? RobustBaseline.median($0) : .nan }
         }
+        var reference = ReferenceDays()
         unusual = levels.map { level in
             level.indices.map { day in
-                guard !level[day].isNaN, let baseline = OutlierCheck.baseline(at: day, { level[$0] }) else {
+                guard !level[day].isNaN, case .unusual = reference.judge(level, at: day, threshold: threshold) else {
                     return false
                 }
-                return baseline.score(level[day]) > threshold
+                return true
             }
         }
     }
 
-    /// The levels of `measure` for a series starting on day `seriesFirst`, one per position;
-    /// `nil` on a day the chain is no yardstick (too few stores, or the chain itself unusual).
-    func offset(measure: Int, day: Int) -> Double? {
-        let position = day - first
-        guard levels[measure].indices.contains(position), !unusual[measure][position] else { return nil }
-        let level = levels[measure][position]
-        return level.isNaN ? nil : level
+    /// The levels of `measure` for the `count` days from `seriesFirst` (days since the epoch),
+    /// NaN on a day the chain is no yardstick (too few stores, or the chain itself unusual).
+    func offsets(measure: Int, first seriesFirst: Int, count: Int) -> [Double] {
+        (seriesFirst..<(seriesFirst + count)).map { day in
+            let position = day - first
+            guard levels[measure].indices.contains(position), !unusual[measure][position] else { return .nan }
+            return levels[measure][position]
+        }
     }
-
 }

@@ -50,13 +50,14 @@ enum DateShiftCheck {
     private static func bestLag(_ keys: RunKeys, _ stores: [StoreSeries]) -> (lag: Int, share: Double)? {
         let total = Double(keys.positions.count)
         let best = lags.map { lag -> (Int, Double) in
-            let matches = keys.positions.filter { position in
-                let series = stores[position.series]
-                guard position.index >= lag, let day = series.sales[position.index],
-                    let earlier = series.sales[position.index - lag]
-                else { return false }
-                return day.hasSameFigures(as: earlier)
-            }.count
+            var matches = 0
+            for position in keys.positions where position.index >= lag {
+                // Indexing the stores in place: binding a series would retain its arrays per key.
+                guard let day = stores[position.series].sales[position.index],
+                    let earlier = stores[position.series].sales[position.index - lag]
+                else { continue }
+                if day.hasSameFigures(as: earlier) { matches += 1 }
+            }
             return (lag, Double(matches) / total)
         }.max { $0.1 < $1.1 }
         guard let best, best.1 >= minimumShare else { return nil }

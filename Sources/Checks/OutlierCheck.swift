@@ -69,21 +69,27 @@ enum OutlierCheck {
         -> [Alarm]
     {
         var alarms: [Alarm] = []
+        var reference = ReferenceDays()
+        let offsets = dailyMeasures.indices.map {
+            chain.offsets(measure: $0, first: series.first, count: series.sales.count)
+        }
+        let relative = zip(logs, offsets).map { values, offsets in zip(values, offsets).map { $0 - $1 } }
         for index in 0..<series.sales.count where series.isJudged(index) {
             var trips: [Trip] = []
             for (position, measure) in dailyMeasures.enumerated() where !logs[position][index].isNaN {
                 guard let reading = measure.read(series, index) else { continue }
-                let values = logs[position]
-                let best: (score: Double, expected: Double)?
-                if let offset = chain.offset(measure: position, day: series.first + index),
-                    let relative = baseline(
-                        at: index, { values[$0] - (chain.offset(measure: position, day: series.first + $0) ?? .nan) })
+                let offset = offsets[position][index]
+                var best: (score: Double, expected: Double)?
+                var judgement = ReferenceDays.Judgement.noBaseline
+                if !offset.isNaN {
+                    judgement = reference.judge(relative[position], at: index, threshold: settings.z)
+                    if case .unusual(let score, let median) = judgement { best = (score, exp(median + offset)) }
+                }
+                if case .noBaseline = judgement,
+                    case .unusual(let score, let median) = reference.judge(
+                        logs[position], at: index, threshold: settings.z)
                 {
-                    best = (relative.score(values[index] - offset), exp(relative.median + offset))
-                } else if let own = baseline(at: index, { values[$0] }) {
-                    best = (own.score(values[index]), exp(own.median))
-                } else {
-                    best = nil
+                    best = (score, exp(median))
                 }
                 if let best, best.score > settings.z {
                     trips.append(
@@ -109,21 +115,14 @@ enum OutlierCheck {
         return alarms
     }
 
-    /// The baseline of day `index`: the same weekday in the previous 8 weeks when at least 5 of
-    /// them have data, else the previous 28 days.
-    static func baseline(at index: Int, _ value: (Int) -> Double) -> RobustBaseline? {
-        let weekdays = (1...8).map { index - 7 * $0 }.filter { $0 >= 0 }.map(value).filter { !$0.isNaN }
-        if let baseline = RobustBaseline(weekdays) { return baseline }
-        let days = (1...28).map { index - $0 }.filter { $0 >= 0 }.map(value).filter { !$0.isNaN }
-        return RobustBaseline(days)
-    }
-
     private static func eventAlarms(_ series: StoreSeries, settings: CheckSettings) -> [Alarm] {
         var alarms: [Alarm] = []
         for feed in series.eventWeeks.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
             guard let weeks = series.eventWeeks[feed] else { continue }
-            for (start, week) in weeks.sorted(by: { $0.key < $1.key }) where week.complete {
-                guard (start..<(start + 7)).contains(where: series.judged.contains) else { continue }
+            for start in weeks.starts {
+                guard let week = weeks[start], week.complete,
+                    (start..<(start + 7)).contains(where: series.judged.contains)
+                else { continue }
                 let history = (1...eventHistoryWeeks).compactMap { weeks[start - 7 * $0]?.count }
                 guard history.count >= RobustBaseline.minimumCount,
                     RobustBaseline.median(history.map(Double.init)) >= eventMinimumMedian,

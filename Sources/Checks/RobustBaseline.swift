@@ -18,19 +18,106 @@ struct RobustBaseline {
 
     /// The baseline of `values` (logarithms), `nil` when there are fewer than `minimumCount`.
     init?(_ values: [Double]) {
+        var scratch = values
+        self.init(reusing: &scratch)
+    }
+
+    /// The baseline of `values`, which it sorts and then overwrites with the deviations: no
+    /// allocation, for the hot loop (see `ReferenceDays`).
+    init?(reusing values: inout [Double]) {
         guard values.count >= Self.minimumCount else { return nil }
-        let center = Self.median(values)
+        let center = Self.median(sorting: &values)
         median = center
-        let deviations = values.map { abs($0 - center) }
-        spread = Self.normalScale * max(Self.median(deviations), Self.madFloor)
+        for index in values.indices { values[index] = abs(values[index] - center) }
+        Self.insertionSort(&values)
+        spread = Self.normalScale * max(Self.medianOfSorted(values), Self.madFloor)
     }
 
     /// How many spreads `value` lies from the median.
     func score(_ value: Double) -> Double { abs(value - median) / spread }
 
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
+    static func median(_ values: [Double]) -> Double { medianOfSorted(values.sorted()) }
+
+    /// The median of a few values, which it sorts in place.
+    static func median(sorting values: inout [Double]) -> Double {
+        insertionSort(&values)
+        return medianOfSorted(values)
+    }
+
+    /// Sorts a few values (at most 28 here) in place: faster than the general sort at this size.
+    private static func insertionSort(_ values: inout [Double]) {
+        values.withUnsafeMutableBufferPointer { buffer in
+            guard buffer.count > 1 else { return }
+            for next in 1..<buffer.count {
+                let value = buffer[next]
+                var slot = next
+                while slot > 0, buffer[slot - 1] > value {
+                    buffer[slot] = buffer[slot - 1]
+                    slot -= 1
+                }
+                buffer[slot] = value
+            }
+        }
+    }
+
+    private static func medianOfSorted(_ sorted: [Double]) -> Double {
         let middle = sorted.count / 2
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+}
+
+/// A day's reference days picked out of a series into a buffer kept from day to day, so that
+/// judging millions of store-days allocates once (SPEC section 18's baseline).
+struct ReferenceDays {
+    static let weeks = 8
+    static let fallbackDays = 28
+
+    private var buffer: [Double] = []
+
+    init() { buffer.reserveCapacity(Self.fallbackDays) }
+
+    /// How position `index` of `values` (NaN where there is no value) compares with its
+    /// reference days: the same weekday in the previous 8 weeks when at least 5 of them have a
+    /// value, else the previous 28 days.
+    mutating func judge(_ values: [Double], at index: Int, threshold: Double) -> Judgement {
+        gather(values, at: index)
+        guard buffer.count >= RobustBaseline.minimumCount else { return .noBaseline }
+        // Most days lie closer to the median than the threshold times the least spread there
+        // can be: those need no spread, the second sort.
+        let center = RobustBaseline.median(sorting: &buffer)
+        if abs(values[index] - center) <= threshold * RobustBaseline.normalScale * RobustBaseline.madFloor {
+            return .usual
+        }
+        guard let baseline = RobustBaseline(reusing: &buffer) else { return .noBaseline }
+        let score = baseline.score(values[index])
+        return score > threshold ? .unusual(score: score, median: baseline.median) : .usual
+    }
+
+    /// What `judge` found.
+    enum Judgement {
+        /// Too few reference days.
+        case noBaseline
+        /// Within the threshold.
+        case usual
+        /// Over the threshold, with the robust z-score and the reference days' median.
+        case unusual(score: Double, median: Double)
+    }
+
+    /// Puts the reference days' values of position `index` in the buffer.
+    private mutating func gather(_ values: [Double], at index: Int) {
+        buffer.removeAll(keepingCapacity: true)
+        var earlier = index - 7
+        while earlier >= 0, earlier >= index - 7 * Self.weeks {
+            if !values[earlier].isNaN { buffer.append(values[earlier]) }
+            earlier -= 7
+        }
+        if buffer.count < RobustBaseline.minimumCount {
+            buffer.removeAll(keepingCapacity: true)
+            earlier = index - 1
+            while earlier >= 0, earlier >= index - Self.fallbackDays {
+                if !values[earlier].isNaN { buffer.append(values[earlier]) }
+                earlier -= 1
+            }
+        }
     }
 }

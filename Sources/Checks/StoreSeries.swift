@@ -56,6 +56,35 @@ public struct EventWeek: Sendable {
     }
 }
 
+/// An event feed's store-weeks over a span, one slot per week from `first` (days since the
+/// epoch, a week's first day): arrays, not dictionaries, since millions of rows are added.
+public struct EventWeeks: Sendable {
+    public let first: Int
+    private var slots: [EventWeek?]
+
+    /// `count` empty weeks from the week starting on day `first`.
+    public init(first: Int, count: Int) {
+        self.first = first
+        slots = Array(repeating: nil, count: max(count, 0))
+    }
+
+    /// The week starting on day `start` (days since the epoch); `nil` when it has no rows, or
+    /// lies outside the span or off the weeks' first days.
+    public subscript(start: Int) -> EventWeek? {
+        get { slot(start).flatMap { slots[$0] } }
+        set { if let slot = slot(start) { slots[slot] = newValue } }
+    }
+
+    /// The first days of the weeks that have rows, in order.
+    public var starts: [Int] { slots.indices.filter { slots[$0] != nil }.map { first + 7 * $0 } }
+
+    private func slot(_ start: Int) -> Int? {
+        let offset = start - first
+        guard offset >= 0, offset % 7 == 0, offset / 7 < slots.count else { return nil }
+        return offset / 7
+    }
+}
+
 /// Vendor and category sales of one store-month (merch rows, day and month grains summed).
 public struct MerchMonth: Sendable {
     /// Σ sales of rows that name a vendor, in cents (`nil` when none does).
@@ -81,8 +110,8 @@ public struct StoreSeries: Sendable {
     public let first: Int
     public var sales: [SalesDay?]
     public var associates: [AssociateDay?]
-    /// Per event feed, counts keyed by their week's first day (days since the epoch).
-    public var eventWeeks: [FeedID: [Int: EventWeek]] = [:]
+    /// Per event feed, counts by week.
+    public var eventWeeks: [FeedID: EventWeeks] = [:]
     /// Merch sales keyed by their month's first day (days since the epoch), when reconciled.
     public var merchMonths: [Int: MerchMonth] = [:]
     /// The days alarms may name (days since the epoch).

@@ -31,7 +31,8 @@ struct SyntheticChain {
             let ticket = 250 * exp(random.normal() * 0.3)
             let unitsPerSale = 1.4 + random.unit() * 0.6
             let appsPerDay = 3 + random.unit() * 6
-            var apps: [Int: EventWeek] = [:]
+            var apps = EventWeeks(
+                first: days.start.weekStart(on: 0).daysSinceEpoch, count: days.days / 7 + 2)
             for index in 0..<days.days {
                 let date = series.date(index)
                 if number == storeCount - 1, date < opening { continue }
@@ -52,8 +53,10 @@ struct SyntheticChain {
                 series.associates[index] = AssociateDay(cents: cents + Int64(random.unit() * 3) - 1, run: run)
                 let week = date.weekStart(on: 0).daysSinceEpoch
                 let count = random.poisson(appsPerDay)
-                apps[week, default: EventWeek(count: 0, run: run, complete: true)].count += Int64(count)
-                apps[week]?.run = run
+                var entry = apps[week] ?? EventWeek(count: 0, run: run, complete: true)
+                entry.count += Int64(count)
+                entry.run = run
+                apps[week] = entry
             }
             series.eventWeeks[.creditApps] = apps
             return series

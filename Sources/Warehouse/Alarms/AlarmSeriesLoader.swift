@@ -42,31 +42,22 @@ struct AlarmSeriesLoader {
             guard let (slot, index) = stores.position(row) else { return }
             stores.series[slot].associates[index] = AssociateDay(cents: row.int64(2), run: row.int64(3))
         }
-        for (feed, table, count) in [
-            (FeedID.creditApps, FeedTables.creditApplications.name, "total_applications"),
-            (FeedID.crmIntakes, FeedTables.crmIntakes.name, "total_intakes"),
+        for (feed, table, dateColumn, count) in [
+            (FeedID.creditApps, FeedTables.creditApplications.name, "date", "total_applications"),
+            (FeedID.crmIntakes, FeedTables.crmIntakes.name, "date", "total_intakes"),
+            (FeedID.birdeyeReviews, FeedTables.birdeyeReviews.name, "week_start", "review_count"),
+            (FeedID.outboundCalls, FeedTables.outboundCalls.name, "week_start", "total_calls"),
         ] {
+            var weeks = WeekTotals(days: days, weekStart: weekStart)
             try session.scan(
-                "SELECT date, store_code, \(count), ingest_run_id FROM \(table) WHERE date BETWEEN ? AND ?", range
-            ) { row in
-                guard let (slot, index) = stores.position(row) else { return }
-                addToWeek(
-                    &stores.series[slot], feed: feed, day: days.start.daysSinceEpoch + index, count: row.int64(2),
-                    run: row.int64(3))
-            }
-        }
-        for (feed, table, total) in [
-            (FeedID.birdeyeReviews, FeedTables.birdeyeReviews.name, "review_count"),
-            (FeedID.outboundCalls, FeedTables.outboundCalls.name, "total_calls"),
-        ] {
-            try session.scan(
-                "SELECT week_start, store_code, \(total), ingest_run_id FROM \(table) WHERE week_start BETWEEN ? AND ?",
+                "SELECT \(dateColumn), store_code, \(count), ingest_run_id FROM \(table) WHERE \(dateColumn) BETWEEN ? AND ?",
                 range
             ) { row in
                 guard let (slot, index) = stores.position(row) else { return }
-                addToWeek(
-                    &stores.series[slot], feed: feed, day: days.start.daysSinceEpoch + index, count: row.int64(2),
-                    run: row.int64(3))
+                weeks.add(slot: slot, day: days.start.daysSinceEpoch + index, count: row.int64(2), run: row.int64(3))
+            }
+            for (slot, storeWeeks) in weeks.bySlot.enumerated() {
+                if let storeWeeks { stores.series[slot].eventWeeks[feed] = storeWeeks }
             }
         }
         if loadsMerch { try loadMerch(session, into: &stores) }
@@ -104,29 +95,55 @@ struct AlarmSeriesLoader {
         let end = min(latest ?? days.end.daysSinceEpoch, days.end.daysSinceEpoch)
         for store in series.indices {
             for feed in series[store].eventWeeks.keys {
-                for week in series[store].eventWeeks[feed, default: [:]].keys {
+                for week in series[store].eventWeeks[feed]?.starts ?? [] {
                     series[store].eventWeeks[feed]?[week]?.complete = week + 6 <= end
                 }
             }
         }
     }
 
-    /// Adds a day's (or a week's) count to the week holding `day`, by the configured week start.
-    private func addToWeek(_ series: inout StoreSeries, feed: FeedID, day: Int, count: Int64, run: Int64) {
-        let week = CivilDate(daysSinceEpoch: day).weekStart(on: weekStart).daysSinceEpoch
-        var entry = series.eventWeeks[feed, default: [:]][week] ?? EventWeek(count: 0, run: run, complete: false)
+}
+
+/// One event feed's counts per store-week while its rows are read, by store slot: a day's (or
+/// a week's) count goes to the week holding it, by the configured week start.
+private struct WeekTotals {
+    let firstWeek: Int
+    let weekCount: Int
+    let weekStart: Int
+    private(set) var bySlot: [EventWeeks?] = []
+
+    init(days: DateRange, weekStart: Int) {
+        self.weekStart = weekStart
+        firstWeek = days.start.daysSinceEpoch - (days.start.weekdayIndex - weekStart + 7) % 7
+        weekCount = days.days / 7 + 2
+    }
+
+    mutating func add(slot: Int, day: Int, count: Int64, run: Int64) {
+        // 1970-01-01 was a Thursday (weekday 3, from Monday 0), as `CivilDate.weekdayIndex` counts.
+        let weekday = ((day % 7) + 7 + 3) % 7
+        let week = day - (weekday - weekStart + 7) % 7
+        if slot >= bySlot.count { bySlot += Array(repeating: nil, count: slot - bySlot.count + 1) }
+        if bySlot[slot] == nil { bySlot[slot] = EventWeeks(first: firstWeek, count: weekCount) }
+        var entry = bySlot[slot]?[week] ?? EventWeek(count: 0, run: run, complete: false)
         entry.count += count
         entry.run = max(entry.run, run)
-        series.eventWeeks[feed, default: [:]][week] = entry
+        bySlot[slot]?[week] = entry
     }
 }
 
 /// The series being filled, one per store in order of first appearance, found by the store
-/// code's bytes (packed into an integer when short) without making a string per row.
+/// code's bytes (packed into an integer when short) without making a string per row: first as
+/// the slot after the last row's (rows come date by date, the stores in the same order each
+/// day), else by a lookup.
 private struct StoreSlots {
     let days: DateRange
     let judged: (String) -> JudgedDays
     var series: [StoreSeries] = []
+    /// Each slot's packed code (`nil` for a long one), and the last row's slot.
+    private var packedCodes: [UInt64?] = []
+    private var lastSlot = -1
+    /// The last date read (`yyyymmdd`) and its position: rows come date by date.
+    private var lastDate = (number: 0, index: 0)
     private var byPackedCode: [UInt64: Int] = [:]
     private var byCode: [String: Int] = [:]
 
@@ -138,24 +155,38 @@ private struct StoreSlots {
     /// The slot of the row's store (column 1) and the position of its day (column 0); `nil`
     /// for a day outside the range.
     mutating func position(_ row: some ScannedRow) -> (slot: Int, index: Int)? {
-        guard let day = row.dayNumber(0) else { return nil }
-        let index = day - days.start.daysSinceEpoch
-        guard index >= 0, index < days.days else { return nil }
-        if let packed = row.packedText(1) {
-            if let slot = byPackedCode[packed] { return (slot, index) }
-            let slot = add(row.text(1))
-            byPackedCode[packed] = slot
-            return (slot, index)
+        let index: Int
+        if lastDate.number != 0, row.dateNumber(0) == lastDate.number {
+            index = lastDate.index
+        } else {
+            guard let day = row.dayNumber(0) else { return nil }
+            index = day - days.start.daysSinceEpoch
+            lastDate = (row.dateNumber(0), index)
         }
-        let code = row.text(1)
-        if let slot = byCode[code] { return (slot, index) }
-        let slot = add(code)
-        byCode[code] = slot
-        return (slot, index)
+        guard index >= 0, index < days.days else { return nil }
+        lastSlot = slot(row)
+        return (lastSlot, index)
     }
 
-    private mutating func add(_ code: String) -> Int {
+    private mutating func slot(_ row: some ScannedRow) -> Int {
+        if let packed = row.packedText(1) {
+            let next = lastSlot + 1 < packedCodes.count ? lastSlot + 1 : 0
+            if next < packedCodes.count, packedCodes[next] == packed { return next }
+            if let slot = byPackedCode[packed] { return slot }
+            let slot = add(row.text(1), packed: packed)
+            byPackedCode[packed] = slot
+            return slot
+        }
+        let code = row.text(1)
+        if let slot = byCode[code] { return slot }
+        let slot = add(code, packed: nil)
+        byCode[code] = slot
+        return slot
+    }
+
+    private mutating func add(_ code: String, packed: UInt64?) -> Int {
         series.append(StoreSeries(store: code, days: days, judged: judged(code)))
+        packedCodes.append(packed)
         return series.count - 1
     }
 }
