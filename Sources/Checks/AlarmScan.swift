@@ -17,13 +17,38 @@ public struct AlarmScan: Sendable {
 
     /// Every alarm on the judged days of `stores`.
     public func alarms(_ stores: [StoreSeries]) -> [Alarm] {
+        let findings = scan(stores, owning: Int.min...Int.max)
+        return (findings.alarms + findings.dateShifts.alarms()).sorted(by: Alarm.reportOrder)
+    }
+
+    /// What one chunk of days found: the alarms it owns (a span's by its first day) but date
+    /// shifts, and the date-shift tally of the keys it owns, which adds up across chunks.
+    public struct Findings: Sendable {
+        public var alarms: [Alarm]
+        public var dateShifts: DateShiftTally
+    }
+
+    /// The alarms of `stores` whose day, or whose span's first day, lies in `owning` (days since
+    /// the epoch), and the date-shift tally of the keys in it: a long check is scanned in chunks
+    /// of days, each loaded with the history it needs and a look ahead, so a span that crosses
+    /// into the next chunk is still seen whole once.
+    public func scan(_ stores: [StoreSeries], owning: ClosedRange<Int>) -> Findings {
         let halves = [0..<(stores.count / 2), (stores.count / 2)..<stores.count]
         let logs = Self.inParallel(halves) { range in stores[range].map(OutlierCheck.logarithms) }.flatMap { $0 }
         let chain = ChainIndex(stores: stores, logs: logs, threshold: settings.z)
         let perStore = Self.inParallel(halves) { range in
             range.flatMap { index in storeAlarms(stores[index], logs: logs[index], chain: chain) }
         }
-        return (DateShiftCheck.alarms(stores) + perStore.flatMap { $0 }).sorted(by: Alarm.reportOrder)
+        var dateShifts = DateShiftTally()
+        for series in stores {
+            let count = series.sales.count
+            let start = owning.lowerBound <= series.first ? 0 : min(owning.lowerBound - series.first, count)
+            let end =
+                owning.upperBound >= series.first + count - 1 ? count : max(owning.upperBound - series.first + 1, start)
+            dateShifts.add(series, positions: start..<end)
+        }
+        let owned = perStore.flatMap { $0 }.filter { owning.contains($0.days.start.daysSinceEpoch) }
+        return Findings(alarms: owned, dateShifts: dateShifts)
     }
 
     /// Every check that reads one store's series alone.

@@ -157,3 +157,25 @@ public enum JudgedDays: Sendable {
         }
     }
 }
+
+extension StoreSeries {
+    /// The same store over `days`: what this series holds on those days, the rest empty.
+    public func rebased(to days: DateRange) -> StoreSeries {
+        var moved = StoreSeries(store: store, days: days, judged: judged)
+        let shift = first - moved.first
+        for index in sales.indices where moved.sales.indices.contains(index + shift) {
+            moved.sales[index + shift] = sales[index]
+            moved.associates[index + shift] = associates[index]
+        }
+        for (feed, weeks) in eventWeeks {
+            // The new first week: the old weeks' alignment, on or before the new first day.
+            let offset = moved.first - weeks.first
+            let firstWeek = weeks.first + 7 * (offset >= 0 ? offset / 7 : -((6 - offset) / 7))
+            var kept = EventWeeks(first: firstWeek, count: days.days / 7 + 2)
+            for start in weeks.starts { kept[start] = weeks[start] }
+            moved.eventWeeks[feed] = kept
+        }
+        moved.merchMonths = merchMonths.filter { days.contains(CivilDate(daysSinceEpoch: $0.key)) }
+        return moved
+    }
+}

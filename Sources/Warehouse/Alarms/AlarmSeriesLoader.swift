@@ -2,42 +2,119 @@ import Checks
 import CivilCalendar
 import Feeds
 
-/// Loads what the checks read (SPEC section 18) from the feed tables, for every store with rows
-/// over a range of days: the judged days plus the history they are judged against (a year and a
-/// week before, for the year-ago comparisons).
+/// Loads what the checks read (SPEC section 18) for one chunk of judged days, for every store
+/// with rows: the 9 weeks before the chunk (8 weeks of reference days, and a week for a repeated
+/// span or a week's alignment) through 9 weeks after it (a span that goes on past the chunk is
+/// seen whole), and the same days a year earlier (365 days back, and a week more) for the
+/// year-ago comparisons. The days between stay empty: no check reads them.
 struct AlarmSeriesLoader {
-    /// Days of history loaded before the first judged day: 364 days + a 7-day span, and then some.
-    static let historyDays = 372
+    /// Days read before the chunk for the reference days, and after it for a span that goes on.
+    static let recentDays = 63
+    /// Days back the year-ago window starts, and how far before the last day read it ends.
+    static let yearAgoStart = 372
+    static let yearAgoEnd = 357
 
+    /// Every day the series hold (from the year-ago window's start to the last day read).
     let days: DateRange
+    /// The days read: the recent window and the year-ago one (one range when they meet).
+    let windows: [DateRange]
     let weekStart: Int
     /// Whether vendor and category sales per store-month are loaded (`[check] reconcile_merch`).
     let loadsMerch: Bool
     /// Per store, the days alarms may name.
     let judged: (String) -> JudgedDays
 
-    /// Every store's series over `days`.
-    func load(_ session: some SQLSession) throws -> [StoreSeries] {
+    /// The loader of the judged days `chunk` (days since the epoch), reading no day after `lastDay`.
+    init(
+        chunk: ClosedRange<Int>, lastDay: Int, weekStart: Int, loadsMerch: Bool,
+        judged: @escaping (String) -> JudgedDays
+    ) {
+        let first = chunk.lowerBound
+        let last = max(min(chunk.upperBound + Self.recentDays, lastDay), chunk.upperBound)
+        days = DateRange(
+            start: CivilDate(daysSinceEpoch: first - Self.yearAgoStart), end: CivilDate(daysSinceEpoch: last))
+        let recent = (first - Self.recentDays)...last
+        let yearAgo = (first - Self.yearAgoStart)...(last - Self.yearAgoEnd)
+        let spans = recent.lowerBound <= yearAgo.upperBound + 1 ? [yearAgo.lowerBound...last] : [yearAgo, recent]
+        windows = spans.map {
+            DateRange(start: CivilDate(daysSinceEpoch: $0.lowerBound), end: CivilDate(daysSinceEpoch: $0.upperBound))
+        }
+        self.weekStart = weekStart
+        self.loadsMerch = loadsMerch
+        self.judged = judged
+    }
+
+    /// Runs `sql` (with two `?` for a range's first and last day) over each of `ranges`.
+    private func scanWindows<Session: SQLSession>(
+        _ session: Session, _ ranges: [DateRange], _ sql: String, _ body: (Session.Row) throws -> Void
+    ) throws {
+        for window in ranges {
+            try session.scan(sql, [.text(window.start.iso8601), .text(window.end.iso8601)], body)
+        }
+    }
+
+    /// Every store's series over `days`: what `previous` holds of those days (the chunk before,
+    /// whose `loaded` days were read) carried over, and only the rest of the windows read.
+    func load(_ session: some SQLSession, carrying previous: [StoreSeries], loaded: [ClosedRange<Int>]) throws
+        -> (series: [StoreSeries], loaded: [ClosedRange<Int>])
+    {
         var stores = StoreSlots(days: days, judged: judged)
-        let range: [SQLValue] = [.text(days.start.iso8601), .text(days.end.iso8601)]
-        try session.scan(
+        for series in previous { stores.carry(series.rebased(to: days)) }
+        let kept = loaded.compactMap { range -> ClosedRange<Int>? in
+            let lower = max(range.lowerBound, days.start.daysSinceEpoch)
+            let upper = min(range.upperBound, days.end.daysSinceEpoch)
+            return lower <= upper ? lower...upper : nil
+        }
+        let toRead = windows.flatMap { window in
+            Self.subtracting(kept, from: window.start.daysSinceEpoch...window.end.daysSinceEpoch)
+        }
+        try read(
+            session,
+            toRead.map {
+                DateRange(
+                    start: CivilDate(daysSinceEpoch: $0.lowerBound), end: CivilDate(daysSinceEpoch: $0.upperBound))
+            }, into: &stores)
+        markCompleteWeeks(&stores.series)
+        return (stores.series, kept + toRead)
+    }
+
+    /// `range` without the days of `taken` (disjoint ranges), as ranges in order.
+    static func subtracting(_ taken: [ClosedRange<Int>], from range: ClosedRange<Int>) -> [ClosedRange<Int>] {
+        var pieces = [range]
+        for cut in taken {
+            pieces = pieces.flatMap { piece -> [ClosedRange<Int>] in
+                guard piece.overlaps(cut) else { return [piece] }
+                var rest: [ClosedRange<Int>] = []
+                if piece.lowerBound < cut.lowerBound { rest.append(piece.lowerBound...(cut.lowerBound - 1)) }
+                if piece.upperBound > cut.upperBound { rest.append((cut.upperBound + 1)...piece.upperBound) }
+                return rest
+            }
+        }
+        return pieces
+    }
+
+    /// Reads `ranges` of every table into the series.
+    private func read(_ session: some SQLSession, _ ranges: [DateRange], into stores: inout StoreSlots) throws {
+        try scanWindows(
+            session, ranges,
             """
             SELECT date, store_code, total_sales_cents, total_transactions, total_items, ccp_pct_millionths,
                 gp_pct_millionths, ingest_run_id
             FROM \(FeedTables.salesAudit.name) WHERE date BETWEEN ? AND ?
-            """, range
+            """
         ) { row in
             guard let (slot, index) = stores.position(row) else { return }
             stores.series[slot].sales[index] = SalesDay(
                 cents: row.int64(2), transactions: row.int64(3), items: row.int64(4),
                 ccpMillionths: row.optionalInt64(5), gpMillionths: row.optionalInt64(6), run: row.int64(7))
         }
-        try session.scan(
+        try scanWindows(
+            session, ranges,
             """
             SELECT date, store_code, SUM(total_sales_cents), MAX(ingest_run_id)
             FROM \(FeedTables.employeeSales.name) WHERE date BETWEEN ? AND ? AND grain = 'day'
             GROUP BY date, store_code
-            """, range
+            """
         ) { row in
             guard let (slot, index) = stores.position(row) else { return }
             stores.series[slot].associates[index] = AssociateDay(cents: row.int64(2), run: row.int64(3))
@@ -48,10 +125,10 @@ struct AlarmSeriesLoader {
             (FeedID.birdeyeReviews, FeedTables.birdeyeReviews.name, "week_start", "review_count"),
             (FeedID.outboundCalls, FeedTables.outboundCalls.name, "week_start", "total_calls"),
         ] {
-            var weeks = WeekTotals(days: days, weekStart: weekStart)
-            try session.scan(
-                "SELECT \(dateColumn), store_code, \(count), ingest_run_id FROM \(table) WHERE \(dateColumn) BETWEEN ? AND ?",
-                range
+            var weeks = WeekTotals(days: days, weekStart: weekStart, carried: stores.series.map { $0.eventWeeks[feed] })
+            try scanWindows(
+                session, ranges,
+                "SELECT \(dateColumn), store_code, \(count), ingest_run_id FROM \(table) WHERE \(dateColumn) BETWEEN ? AND ?"
             ) { row in
                 guard let (slot, index) = stores.position(row) else { return }
                 weeks.add(slot: slot, day: days.start.daysSinceEpoch + index, count: row.int64(2), run: row.int64(3))
@@ -61,8 +138,6 @@ struct AlarmSeriesLoader {
             }
         }
         if loadsMerch { try loadMerch(session, into: &stores) }
-        markCompleteWeeks(&stores.series)
-        return stores.series
     }
 
     /// Vendor and category sales per store-month: day rows and month rows (`YYYY-MM`) alike.
@@ -112,10 +187,11 @@ private struct WeekTotals {
     let weekStart: Int
     private(set) var bySlot: [EventWeeks?] = []
 
-    init(days: DateRange, weekStart: Int) {
+    init(days: DateRange, weekStart: Int, carried: [EventWeeks?]) {
         self.weekStart = weekStart
         firstWeek = days.start.daysSinceEpoch - (days.start.weekdayIndex - weekStart + 7) % 7
         weekCount = days.days / 7 + 2
+        bySlot = carried
     }
 
     mutating func add(slot: Int, day: Int, count: Int64, run: Int64) {
@@ -184,8 +260,28 @@ private struct StoreSlots {
         return slot
     }
 
+    /// Adds a series carried over from the chunk before.
+    mutating func carry(_ carried: StoreSeries) {
+        let packed = Self.packed(carried.store)
+        let slot = append(carried, packed: packed)
+        if let packed { byPackedCode[packed] = slot } else { byCode[carried.store] = slot }
+    }
+
+    /// A code's bytes packed as `ScannedRow.packedText` packs them; `nil` when longer than 7 bytes.
+    private static func packed(_ code: String) -> UInt64? {
+        let bytes = Array(code.utf8)
+        guard bytes.count <= 7 else { return nil }
+        var packed = UInt64(bytes.count) << 56
+        for (index, byte) in bytes.enumerated() { packed |= UInt64(byte) << (8 * UInt64(index)) }
+        return packed
+    }
+
     private mutating func add(_ code: String, packed: UInt64?) -> Int {
-        series.append(StoreSeries(store: code, days: days, judged: judged(code)))
+        append(StoreSeries(store: code, days: days, judged: judged(code)), packed: packed)
+    }
+
+    private mutating func append(_ store: StoreSeries, packed: UInt64?) -> Int {
+        series.append(store)
         packedCodes.append(packed)
         return series.count - 1
     }

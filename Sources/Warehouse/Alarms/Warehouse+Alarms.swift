@@ -50,24 +50,46 @@ extension Warehouse {
     {
         guard let first = touched.values.map(\.lowerBound).min(), let last = touched.values.map(\.upperBound).max()
         else { return [] }
+        // Chunks of days with the history carried from one to the next: a file of a million
+        // store-days is checked in memory the size of a few thousand.
+        let stores = Int(try session.integer("SELECT COUNT(*) FROM store", []) ?? 1)
+        var gate = settings
+        gate.reconcileMerch = false
         return try alarms(
-            session, judgedSpan: first...last, settings: settings,
+            session, judgedSpan: first...last, settings: gate,
+            chunkDays: max(AlarmSeriesLoader.recentDays, Self.gateStoreDaysPerChunk / max(stores, 1)),
             judged: { code in touched[code].map(JudgedDays.range) ?? .only([]) })
     }
 
-    /// Loads every store's series over the judged days and the history before them, runs the
+    /// Judged store-days per chunk of the ingest gate (its judged days × the stores).
+    static let gateStoreDaysPerChunk = 40_000
+
+    /// Loads every store's series over the judged days and the history they are judged against,
+    /// in chunks of `chunkDays` judged days (each carrying what the one before read), runs the
     /// checks, and names each alarm's file from the ledger.
-    private func alarms(
-        _ session: some SQLSession, judgedSpan: ClosedRange<Int>, settings: CheckSettings,
+    func alarms(
+        _ session: some SQLSession, judgedSpan: ClosedRange<Int>, settings: CheckSettings, chunkDays: Int = .max,
         judged: @escaping (String) -> JudgedDays
     ) throws -> [Alarm] {
-        let days = DateRange(
-            start: CivilDate(daysSinceEpoch: judgedSpan.lowerBound - AlarmSeriesLoader.historyDays),
-            end: CivilDate(daysSinceEpoch: judgedSpan.upperBound))
-        let series = try AlarmSeriesLoader(
-            days: days, weekStart: settings.weekStart, loadsMerch: settings.reconcileMerch, judged: judged
-        ).load(session)
-        var alarms = AlarmScan(settings: settings).alarms(series)
+        var found: [Alarm] = []
+        var dateShifts = DateShiftTally()
+        var carried: (series: [StoreSeries], loaded: [ClosedRange<Int>]) = ([], [])
+        var start = judgedSpan.lowerBound
+        while start <= judgedSpan.upperBound {
+            let end = judgedSpan.upperBound - start < chunkDays ? judgedSpan.upperBound : start + chunkDays - 1
+            carried = try AlarmSeriesLoader(
+                chunk: start...end, lastDay: judgedSpan.upperBound, weekStart: settings.weekStart,
+                loadsMerch: settings.reconcileMerch, judged: judged
+            ).load(session, carrying: carried.series, loaded: carried.loaded)
+            // The first chunk owns what lies before it, the last what lies after it.
+            let owning =
+                (start == judgedSpan.lowerBound ? Int.min : start)...(end == judgedSpan.upperBound ? Int.max : end)
+            let findings = AlarmScan(settings: settings).scan(carried.series, owning: owning)
+            found += findings.alarms
+            dateShifts.merge(findings.dateShifts)
+            start = end + 1
+        }
+        var alarms = (found + dateShifts.alarms()).sorted(by: Alarm.reportOrder)
         let files = try Self.files(session, runs: Set(alarms.compactMap(\.run)))
         for index in alarms.indices {
             if alarms[index].run == 0 { alarms[index].run = nil }
