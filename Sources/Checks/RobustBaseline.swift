@@ -83,13 +83,22 @@ struct ReferenceDays {
         gather(values, at: index)
         guard buffer.count >= RobustBaseline.minimumCount else { return .noBaseline }
         // Most days lie closer to the median than the threshold times the least spread there
-        // can be: those need no spread, the second sort.
-        let center = RobustBaseline.median(sorting: &buffer)
-        if abs(values[index] - center) <= threshold * RobustBaseline.normalScale * RobustBaseline.madFloor {
-            return .usual
+        // can be, and so are usual whatever the spread. When every reference day lies that
+        // close, so does their median, which then needs no sorting; else the median alone
+        // rules most days out, and only the rest need the spread, the second sort.
+        let value = values[index]
+        let reach = threshold * RobustBaseline.normalScale * RobustBaseline.madFloor
+        var lowest = Double.infinity
+        var highest = -Double.infinity
+        for reference in buffer {
+            lowest = min(lowest, reference)
+            highest = max(highest, reference)
         }
+        if value - reach <= lowest, value + reach >= highest { return .usual }
+        let center = RobustBaseline.median(sorting: &buffer)
+        if abs(value - center) <= reach { return .usual }
         guard let baseline = RobustBaseline(reusing: &buffer) else { return .noBaseline }
-        let score = baseline.score(values[index])
+        let score = baseline.score(value)
         return score > threshold ? .unusual(score: score, median: baseline.median) : .usual
     }
 
