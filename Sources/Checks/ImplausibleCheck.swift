@@ -40,14 +40,8 @@ enum ImplausibleCheck {
             found.append(Breach(metric: "totalTransactions", value: Double(day.transactions), limit: 0, score: 1))
         }
         if day.items < 0 { found.append(Breach(metric: "totalItems", value: Double(day.items), limit: 0, score: 1)) }
-        for (metric, millionths) in [("ccpPct", day.ccpMillionths), ("gpPct", day.gpMillionths)] {
-            guard let millionths, millionths < 0 || millionths > wholeMillionths else { continue }
-            let percent = Double(millionths) / 1_000_000
-            found.append(
-                Breach(
-                    metric: metric, value: percent, limit: millionths < 0 ? 0 : 100,
-                    score: millionths < 0 ? 1 : percent / 100))
-        }
+        if let breach = percentBreach("ccpPct", day.ccpMillionths) { found.append(breach) }
+        if let breach = percentBreach("gpPct", day.gpMillionths) { found.append(breach) }
         if day.transactions > 0, day.items > maximumUPT * day.transactions {
             let upt = Double(day.items) / Double(day.transactions)
             found.append(Breach(metric: "upt", value: upt, limit: Double(maximumUPT), score: upt / Double(maximumUPT)))
@@ -58,6 +52,14 @@ enum ImplausibleCheck {
             found.append(Breach(metric: "avgAds", value: average, limit: limit, score: average / limit))
         }
         return found
+    }
+
+    /// A percent (in millionths) outside 0–100 %.
+    private static func percentBreach(_ metric: String, _ millionths: Int64?) -> Breach? {
+        guard let millionths, millionths < 0 || millionths > wholeMillionths else { return nil }
+        let percent = Double(millionths) / 1_000_000
+        return Breach(
+            metric: metric, value: percent, limit: millionths < 0 ? 0 : 100, score: millionths < 0 ? 1 : percent / 100)
     }
 
     private static func format(_ value: Double) -> String {

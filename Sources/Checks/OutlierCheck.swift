@@ -68,36 +68,35 @@ enum OutlierCheck {
     private static func dailyAlarms(_ series: StoreSeries, logs: [[Double]], chain: ChainIndex, settings: CheckSettings)
         -> [Alarm]
     {
-        var alarms: [Alarm] = []
         var reference = ReferenceDays()
-        let offsets = dailyMeasures.indices.map {
-            chain.offsets(measure: $0, first: series.first, count: series.sales.count)
-        }
-        let relative = zip(logs, offsets).map { values, offsets in zip(values, offsets).map { $0 - $1 } }
-        for index in 0..<series.sales.count where series.isJudged(index) {
-            var trips: [Trip] = []
-            for (position, measure) in dailyMeasures.enumerated() where !logs[position][index].isNaN {
-                guard let reading = measure.read(series, index) else { continue }
-                let offset = offsets[position][index]
+        // Measure by measure over the days (each measure's arrays taken once), the days that
+        // trip collected by day.
+        var tripsByDay: [Int: [Trip]] = [:]
+        for (position, measure) in dailyMeasures.enumerated() {
+            let values = logs[position]
+            let offsets = chain.offsets(measure: position, first: series.first, count: series.sales.count)
+            let relative = zip(values, offsets).map { $0 - $1 }
+            for index in 0..<series.sales.count where !values[index].isNaN && series.isJudged(index) {
                 var best: (score: Double, expected: Double)?
                 var judgement = ReferenceDays.Judgement.noBaseline
-                if !offset.isNaN {
-                    judgement = reference.judge(relative[position], at: index, threshold: settings.z)
-                    if case .unusual(let score, let median) = judgement { best = (score, exp(median + offset)) }
+                if !offsets[index].isNaN {
+                    judgement = reference.judge(relative, at: index, threshold: settings.z)
+                    if case .unusual(let score, let median) = judgement { best = (score, exp(median + offsets[index])) }
                 }
                 if case .noBaseline = judgement,
-                    case .unusual(let score, let median) = reference.judge(
-                        logs[position], at: index, threshold: settings.z)
+                    case .unusual(let score, let median) = reference.judge(values, at: index, threshold: settings.z)
                 {
                     best = (score, exp(median))
                 }
-                if let best, best.score > settings.z {
-                    trips.append(
-                        Trip(
-                            measure: measure, value: reading.value, expected: best.expected, score: best.score,
-                            run: reading.run))
-                }
+                guard let best, let reading = measure.read(series, index) else { continue }
+                tripsByDay[index, default: []].append(
+                    Trip(
+                        measure: measure, value: reading.value, expected: best.expected, score: best.score,
+                        run: reading.run))
             }
+        }
+        var alarms: [Alarm] = []
+        for (index, trips) in tripsByDay.sorted(by: { $0.key < $1.key }) {
             guard let top = trips.max(by: { $0.score < $1.score }) else { continue }
             let metrics =
                 [top.measure.metric] + trips.filter { $0.measure.metric != top.measure.metric }.map(\.measure.metric)
