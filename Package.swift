@@ -121,7 +121,8 @@ let package = Package(
         .testTarget(
             name: "KPITests",
             dependencies: [
-                "CivilCalendar", "KPI", "Reports", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "CivilCalendar", "KPI", "Reports", "SheetFixtures", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(

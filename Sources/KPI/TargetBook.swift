@@ -58,6 +58,24 @@ struct TargetBook {
     }
 }
 
+/// Where a store's target for a month comes from (SPEC section 7's merge order).
+public enum TargetSource: String, Sendable {
+    /// The store's daily targets for the month.
+    case daily
+    /// The store's own monthly target.
+    case store
+    /// The `global` per-store default.
+    case global
+}
+
+/// One (store, month part) piece of an additive target: where it came from, the days it
+/// counts (daily targets in the part, or the part's calendar days), and the amount.
+struct TargetComponent {
+    let source: TargetSource
+    let days: Int
+    let amount: Double
+}
+
 /// One store's merged targets (see `TargetBook`).
 struct StoreTargets {
     let own: [TargetBook.Key: Double]
@@ -65,17 +83,30 @@ struct StoreTargets {
     let daily: [TargetBook.Key: [(date: CivilDate, target: Double)]]
 
     /// The store's monthly target, else the global default.
-    func monthlyTarget(_ key: TargetBook.Key) -> Double? { own[key] ?? global[key] }
+    func monthlyTarget(_ key: TargetBook.Key) -> Double? { monthlySource(key)?.target }
 
-    /// An additive metric's target over part of a month: the sum of the store's daily targets on
-    /// those days when the month has daily targets, else the monthly target prorated by
-    /// calendar days.
+    /// The store's monthly target and where it came from.
+    func monthlySource(_ key: TargetBook.Key) -> (source: TargetSource, target: Double)? {
+        if let target = own[key] { return (.store, target) }
+        return global[key].map { (.global, $0) }
+    }
+
+    /// An additive metric's target over part of a month.
     func additiveTarget(_ key: TargetBook.Key, part: DateRange) -> Double? {
+        additiveComponent(key, part: part)?.amount
+    }
+
+    /// An additive metric's target over part of a month, with its source: the sum of the
+    /// store's daily targets on those days when the month has daily targets, else the monthly
+    /// target prorated by calendar days.
+    func additiveComponent(_ key: TargetBook.Key, part: DateRange) -> TargetComponent? {
         if let days = daily[key] {
-            return days.filter { part.contains($0.date) }.map(\.target).reduce(0, +)
+            let inPart = days.filter { part.contains($0.date) }
+            return TargetComponent(source: .daily, days: inPart.count, amount: inPart.map(\.target).reduce(0, +))
         }
-        guard let target = monthlyTarget(key) else { return nil }
+        guard let monthly = monthlySource(key) else { return nil }
         let daysInMonth = CivilDate.daysIn(month: part.start.month, year: part.start.year)
-        return target * Double(part.days) / Double(daysInMonth)
+        return TargetComponent(
+            source: monthly.source, days: part.days, amount: monthly.target * Double(part.days) / Double(daysInMonth))
     }
 }

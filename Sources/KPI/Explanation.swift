@@ -1,0 +1,165 @@
+import CivilCalendar
+import Warehouse
+
+/// What `ddkpi explain` asks (SPEC section 17): one metric of one scope over one period.
+public struct ExplainRequest: Sendable {
+    /// The period: a to-date period of `kpi`, or the review's quarter or one of its months.
+    public enum Period: Sendable {
+        /// `WTD`, `MTD`, `QTD` or `YTD` as of a day.
+        case toDate(asOf: CivilDate, label: String)
+        /// The quarter, or the month `YYYY-MM` of it.
+        case review(quarter: FiscalQuarter, month: String?)
+    }
+
+    public var metric: String
+    /// One store (`.stores` with one code), one region, or `.all` (the company).
+    public var filter: ScopeFilter
+    public var period: Period
+    /// Explain the LY value instead of the actual.
+    public var lastYear: Bool
+
+    public init(metric: String, filter: ScopeFilter, period: Period, lastYear: Bool) {
+        self.metric = metric
+        self.filter = filter
+        self.period = period
+        self.lastYear = lastYear
+    }
+}
+
+/// A (store, month part) piece of a target: where it came from, the days it counts, and its
+/// amount; a ratio's piece is its monthly target times its weight (the part's actual
+/// denominator), and the target is Σ amount ÷ Σ weight.
+public struct TargetPart: Sendable, Equatable {
+    public var store: String
+    public var month: String
+    public var source: TargetSource
+    public var days: Int
+    public var amount: Double
+    /// A ratio's weight; `nil` for an additive metric.
+    public var weight: Double?
+}
+
+/// Why a KPI value is what it is (SPEC section 17): the formula, its exact components, the
+/// value `kpi`/`review` print, and the target's parts. The contributing rows are streamed from
+/// the warehouse (`Warehouse.contributingRows`) for `stores` and `range`.
+public struct Explanation: Sendable {
+    public var metric: MetricDefinition
+    /// `08`, `region:East` or `ALL`.
+    public var scope: String
+    public var title: String
+    /// `MTD`, `2025-05`, `2025Q2`…
+    public var period: String
+    /// The days explained (last year's, with `lastYear`).
+    public var range: DateRange
+    public var lastYear: Bool
+    /// The value exactly as `kpi --format json` prints it as `actual` (or `ly`).
+    public var value: Double?
+    public var formula: String
+    public var components: [(measure: MeasureName, value: Int128)]
+    /// The scope's stores, whose rows contribute.
+    public var stores: [String]
+    /// The whole months the rollups served (`YYYY-MM`).
+    public var servedByRollups: [String]
+    /// The merged target (`nil` for LY, or when a part has none).
+    public var target: Double?
+    public var parts: [TargetPart]
+}
+
+extension KPIEngine {
+    /// Explains one metric of one scope over one period.
+    public func explain(_ request: ExplainRequest) throws -> Explanation {
+        guard let index = MetricDefinition.all.firstIndex(where: { $0.key == request.metric }) else {
+            throw KPIError(
+                "unknown metric \"\(request.metric)\"; known metrics: \(MetricDefinition.all.map(\.key).joined(separator: ", "))"
+            )
+        }
+        let metric = MetricDefinition.all[index]
+        let report: KPIReport
+        let label: String
+        switch request.period {
+        case .toDate(let asOf, let period):
+            report = try kpi(asOf: asOf, filter: request.filter)
+            label = period
+        case .review(let quarter, let month):
+            report = try review(quarter: quarter, filter: request.filter)
+            label = month ?? quarter.label
+        }
+        let scopes = try Scope.resolve(request.filter, stores: try warehouse.stores())
+        guard let scope = request.filter.isStore ? scopes.first : scopes.last,
+            let values = report.scopes.first(where: { $0.scope == scope.id }),
+            let period = values.periods.first(where: { $0.label == label })
+        else { throw KPIError("no period \(label) in this report") }
+        let value = period.metrics[index]
+        let range = request.lastYear ? period.lastYear : period.range
+        let measures = try warehouse.measures(from: range.start, through: range.end)
+        let members = Set(scope.stores)
+        let total = measures.filter { members.contains($0.key.store) }.values.reduce(MeasureSums(), +)
+        return Explanation(
+            metric: metric, scope: scope.id, title: scope.title, period: label, range: range,
+            lastYear: request.lastYear, value: request.lastYear ? value.ly : value.actual,
+            formula: Self.formula(metric),
+            components: Self.measures(of: metric).map { ($0, total[keyPath: $0.path]) }, stores: scope.stores,
+            servedByRollups: warehouse.monthsServedByRollups(from: range.start, through: range.end),
+            target: request.lastYear ? nil : value.target,
+            parts: request.lastYear
+                ? [] : try targetParts(metric, stores: scope.stores, range: range, measures: measures))
+    }
+
+    /// The measures a metric's formula reads, numerator first.
+    static func measures(of metric: MetricDefinition) -> [MeasureName] {
+        switch metric.formula {
+        case .sum(let path, _): return [MeasureName(path: path)].compactMap { $0 }
+        case .ratio(let numerator, let denominator, _):
+            return [MeasureName(path: numerator), MeasureName(path: denominator)].compactMap { $0 }
+        }
+    }
+
+    /// The formula of section 7 in the components' names: `avgAds = Σ salesCents ÷ (Σ transactions × 100)`.
+    static func formula(_ metric: MetricDefinition) -> String {
+        let names = measures(of: metric).map(\.rawValue)
+        switch metric.formula {
+        case .sum(_, let unit):
+            return "\(metric.key) = Σ \(names[0])" + (unit == 1 ? "" : " ÷ \(unit)")
+        case .ratio(_, _, let unit):
+            let denominator = unit == 1 ? "Σ \(names[1])" : "(Σ \(names[1]) × \(unit))"
+            return "\(metric.key) = Σ \(names[0]) ÷ \(denominator)"
+        }
+    }
+
+    /// The target's (store, month part) pieces, in the engine's order: store by store, month by month.
+    private func targetParts(
+        _ metric: MetricDefinition, stores: [String], range: DateRange, measures: [StoreMonth: MeasureSums]
+    ) throws -> [TargetPart] {
+        let book = TargetBook(goals: try warehouse.goals(months: TargetBook.months(of: [range])))
+        var parts: [TargetPart] = []
+        for store in stores {
+            let targets = book.store(store)
+            for (month, part) in range.monthParts {
+                guard let key = TargetBook.key(month: month, metric: metric.key) else { continue }
+                if let denominator = metric.formula.denominator {
+                    let weight = MetricDefinition.double(
+                        measures[StoreMonth(store: store, month: month)]?[keyPath: denominator] ?? 0)
+                    guard weight != 0, let monthly = targets.monthlySource(key) else { continue }
+                    parts.append(
+                        TargetPart(
+                            store: store, month: month, source: monthly.source, days: part.days,
+                            amount: monthly.target * weight, weight: weight))
+                } else if let component = targets.additiveComponent(key, part: part) {
+                    parts.append(
+                        TargetPart(
+                            store: store, month: month, source: component.source, days: component.days,
+                            amount: component.amount, weight: nil))
+                }
+            }
+        }
+        return parts
+    }
+}
+
+extension ScopeFilter {
+    /// Whether the filter names stores (the first is the scope explained).
+    var isStore: Bool {
+        if case .stores = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,137 @@
+import Feeds
+import KPI
+import OutputText
+import Warehouse
+
+/// Renders `ddkpi explain` (SPEC section 17) as text for people or JSON, in three pieces so
+/// that the rows stream: `head`, then `row` for each contributing row, then `tail`.
+public struct ExplainRenderer {
+    public enum Format: Sendable { case text, json }
+
+    let format: Format
+    /// Rows shown at most (`nil`: all).
+    let limit: Int?
+
+    /// Text shows the first 50 rows unless told otherwise; JSON all of them unless told.
+    public init(format: Format, limit: Int?) {
+        self.format = format
+        self.limit = limit ?? (format == .text ? 50 : nil)
+    }
+
+    /// Everything before the rows.
+    public func head(_ explanation: Explanation) -> String {
+        let metric = explanation.metric
+        switch format {
+        case .json:
+            let components = explanation.components.map {
+                "\(JSONText.quoted($0.measure.rawValue)):\(Self.exact($0.value))"
+            }
+            return "{\"metric\":\(JSONText.quoted(metric.key)),\"scope\":\(JSONText.quoted(explanation.scope)),"
+                + "\"period\":\(JSONText.quoted(explanation.period)),\"ly\":\(explanation.lastYear),"
+                + "\"start\":\"\(explanation.range.start.iso8601)\",\"end\":\"\(explanation.range.end.iso8601)\","
+                + "\"value\":\(explanation.value.map { NumberText.plain($0, metric.format) } ?? "null"),"
+                + "\"formula\":\(JSONText.quoted(explanation.formula)),\"components\":{\(components.joined(separator: ","))},"
+                + "\"rollupMonths\":[\(explanation.servedByRollups.map(JSONText.quoted).joined(separator: ","))],"
+                + "\"rows\":["
+        case .text:
+            var lines = [
+                "\(metric.label) (\(metric.key))\(explanation.lastYear ? ", last year" : ""), \(explanation.title), "
+                    + "\(explanation.period) \(explanation.range.start.iso8601) to \(explanation.range.end.iso8601): "
+                    + NumberText.formatted(explanation.value, metric.format),
+                "Formula: \(explanation.formula)",
+            ]
+            for component in explanation.components {
+                lines.append("  \(component.measure.rawValue) = \(Self.shown(component.value, component.measure))")
+            }
+            if !explanation.servedByRollups.isEmpty {
+                lines.append(
+                    "The store-month rollups served \(explanation.servedByRollups.joined(separator: ", ")); the rows below are the feed tables' rows they sum."
+                )
+            }
+            lines.append("Rows:")
+            return lines.joined(separator: "\n") + "\n"
+        }
+    }
+
+    /// The row numbered `number` (from 0), or `nil` past the limit.
+    public func row(_ row: ContributingRow, number: Int) -> String? {
+        if let limit, number >= limit { return nil }
+        switch format {
+        case .json:
+            let values = row.values.map { "\(JSONText.quoted($0.measure.rawValue)):\(Self.exact($0.value))" }
+            let file: String = row.file.map(JSONText.quoted) ?? "null"
+            let sheet: String = row.sheet.map(JSONText.quoted) ?? "null"
+            let line: String = row.row.map { String($0) } ?? "null"
+            let run: String = row.run.map { String($0) } ?? "null"
+            let fields: [(String, String)] = [
+                ("table", JSONText.quoted(row.table)), ("store", JSONText.quoted(row.store)),
+                ("date", JSONText.quoted(row.date)), ("file", file), ("sheet", sheet), ("row", line), ("run", run),
+                ("values", "{" + values.joined(separator: ",") + "}"),
+            ]
+            let object = fields.map { "\"" + $0.0 + "\":" + $0.1 }.joined(separator: ",")
+            return (number > 0 ? ",\n{" : "\n{") + object + "}"
+        case .text:
+            let values = row.values.map { "\($0.measure.rawValue) \(Self.shown($0.value, $0.measure))" }
+            let source = [
+                row.file.map(FeedFileReader.fileName), row.sheet.map { "sheet \($0)" }, row.row.map { "row \($0)" },
+                row.run.map { "run \($0)" },
+            ].compactMap { $0 }.joined(separator: ", ")
+            return ControlCharacters.escaped(
+                "  \(row.table) \(row.store) \(row.date): \(values.joined(separator: ", ")) (\(source))") + "\n"
+        }
+    }
+
+    /// Everything after the rows, given how many there were.
+    public func tail(_ explanation: Explanation, rows: Int) -> String {
+        let metric = explanation.metric
+        switch format {
+        case .json:
+            let parts = explanation.parts.map { part in
+                "{\"store\":\(JSONText.quoted(part.store)),\"month\":\"\(part.month)\",\"source\":\"\(part.source.rawValue)\","
+                    + "\"days\":\(part.days),\"amount\":\(NumberText.plain(part.amount))"
+                    + (part.weight.map { ",\"weight\":\(NumberText.plain($0))" } ?? "") + "}"
+            }
+            return (rows > 0 ? "\n" : "")
+                + "],\"target\":{\"value\":\(explanation.target.map(NumberText.plain) ?? "null"),"
+                + "\"parts\":[\(parts.joined(separator: ","))]}}\n"
+        case .text:
+            var lines: [String] = []
+            if rows == 0 { lines.append("  (none)") }
+            if let limit, rows > limit {
+                lines.append("  … and \(rows - limit) more rows (\(rows) in all; --limit N or --format json for more)")
+            }
+            guard !explanation.lastYear else { return lines.map { $0 + "\n" }.joined() }
+            let target = explanation.target.map { NumberText.formatted($0, metric.format) } ?? "none"
+            lines.append(
+                "Target: \(target)"
+                    + (metric.isAdditive ? " = the sum of the parts" : " = Σ (monthly target × weight) ÷ Σ weight")
+                    + ":")
+            for part in explanation.parts {
+                let amount =
+                    part.weight.map {
+                        "\(NumberText.formatted(part.amount / $0, metric.format)) × weight \(NumberText.formatted($0, .decimal))"
+                    }
+                    ?? NumberText.formatted(
+                        part.amount, metric.isAdditive && metric.format == .money ? .moneyWithCents : metric.format)
+                lines.append("  \(part.store) \(part.month) \(part.source.rawValue) (\(part.days) days): \(amount)")
+            }
+            if explanation.parts.isEmpty { lines.append("  (no goals for these stores and months)") }
+            return lines.map { $0 + "\n" }.joined()
+        }
+    }
+
+    /// An exact integer as a JSON number, or as a decimal string beyond 2^53.
+    static func exact(_ value: Int128) -> String {
+        value.magnitude <= 1 << 53 ? String(value) : "\"\(value)\""
+    }
+
+    /// A component for people: cents as money, the rest as grouped integers.
+    static func shown(_ value: Int128, _ measure: MeasureName) -> String {
+        let number = Double(value)
+        switch measure {
+        case .salesCents, .gpSalesCents:
+            return "\(NumberText.formatted(number, .count)) (\(NumberText.formatted(number / 100, .moneyWithCents)))"
+        default: return NumberText.formatted(number, .count)
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import CivilCalendar
+import KPI
+import OutputText
+import Reports
+
+/// `ddkpi explain`: why one KPI value is what it is (SPEC section 17): the formula and its exact
+/// components, every contributing row with its file, sheet, row and run, and the target's parts.
+struct ExplainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract:
+            "Why a KPI value is what it is: formula, exact components, every contributing row, the target's parts.")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "The metric's key, as in kpi's JSON (totalSales, avgAds, upt, ccpPct, gpPct, creditApps, …).")
+    var metric: String
+
+    @Option(help: "One store.")
+    var store: String?
+
+    @Option(help: "One region.")
+    var region: String?
+
+    @Flag(help: "The whole company.")
+    var all = false
+
+    @Option(help: "With --period: the last day included (YYYY-MM-DD).")
+    var asOf: String?
+
+    @Option(help: "With --as-of: WTD, MTD, QTD or YTD.")
+    var period: String?
+
+    @Option(help: "The review's fiscal quarter, such as 2025Q2.")
+    var quarter: String?
+
+    @Option(help: "With --quarter: one month of it (YYYY-MM) instead of the whole quarter.")
+    var month: String?
+
+    @Flag(help: "Explain the LY value instead of the actual.")
+    var ly = false
+
+    @Option(help: "Output format: text or json.")
+    var format: Format = .text
+
+    @Option(help: "Rows shown at most (text: 50 by default; json: all).")
+    var limit: Int?
+
+    func validate() throws {
+        guard [store != nil, region != nil, all].filter({ $0 }).count == 1 else {
+            throw ValidationError("give exactly one of --store CODE, --region NAME or --all")
+        }
+        switch (asOf, period, quarter) {
+        case (let day?, let label?, nil):
+            _ = try AsOfOptions.day(day)
+            guard ["WTD", "MTD", "QTD", "YTD"].contains(label) else {
+                throw ValidationError("--period \(label): expected WTD, MTD, QTD or YTD")
+            }
+            guard month == nil else { throw ValidationError("--month goes with --quarter") }
+        case (nil, nil, let name?):
+            _ = try QuarterOptions.quarter(name, in: FiscalCalendar())
+        default:
+            throw ValidationError("give --as-of D with --period P, or --quarter Q (with --month YYYY-MM at most)")
+        }
+        if let limit, limit < 0 { throw ValidationError("--limit \(limit): expected a whole number of at least 0") }
+    }
+
+    func run() throws {
+        let engine = try ReportContext(global: global).engine
+        let filter: ScopeFilter = store.map { .stores([$0]) } ?? region.map(ScopeFilter.region) ?? .all
+        let requested: ExplainRequest.Period
+        if let asOf, let period {
+            requested = .toDate(asOf: try AsOfOptions.day(asOf), label: period)
+        } else {
+            let fiscal = try QuarterOptions.quarter(quarter ?? "", in: engine.calendar)
+            if let month, !fiscal.months.contains(where: { $0.label == month }) {
+                throw ValidationError(
+                    "--month \(month): expected a month of \(fiscal.label) (\(fiscal.months.map(\.label).joined(separator: ", ")))"
+                )
+            }
+            requested = .review(quarter: fiscal, month: month)
+        }
+        let explanation = try engine.explain(
+            ExplainRequest(metric: metric, filter: filter, period: requested, lastYear: ly))
+        let renderer = ExplainRenderer(format: format == .json ? .json : .text, limit: limit)
+        let output = TextOutput()
+        output.write(renderer.head(explanation))
+        var count = 0
+        try engine.warehouse.contributingRows(
+            Set(explanation.components.map(\.measure)), from: explanation.range.start, through: explanation.range.end,
+            stores: Set(explanation.stores)
+        ) { row in
+            if let text = renderer.row(row, number: count) { output.write(text) }
+            count += 1
+        }
+        output.write(renderer.tail(explanation, rows: count))
+        output.flush()
+    }
+}
