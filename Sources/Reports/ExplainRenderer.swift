@@ -109,7 +109,7 @@ public struct ExplainRenderer {
             for part in explanation.parts {
                 let amount =
                     part.weight.map {
-                        "\(NumberText.formatted(part.amount / $0, metric.format)) × weight \(NumberText.formatted($0, .decimal))"
+                        "\(NumberText.formatted(part.amount / $0, metric.format)) × weight \(NumberText.formatted($0, .count))"
                     }
                     ?? NumberText.formatted(
                         part.amount, metric.isAdditive && metric.format == .money ? .moneyWithCents : metric.format)
