@@ -37,6 +37,8 @@ public struct TargetPart: Sendable, Equatable {
     public var amount: Double
     /// A ratio's weight; `nil` for an additive metric.
     public var weight: Double?
+    /// A ratio's monthly target (`amount` is it times `weight`); `nil` for an additive metric.
+    public var monthlyTarget: Double?
 }
 
 /// Why a KPI value is what it is (SPEC section 17): the formula, its exact components, the
@@ -143,12 +145,12 @@ extension KPIEngine {
                     parts.append(
                         TargetPart(
                             store: store, month: month, source: monthly.source, days: part.days,
-                            amount: monthly.target * weight, weight: weight))
+                            amount: monthly.target * weight, weight: weight, monthlyTarget: monthly.target))
                 } else if let component = targets.additiveComponent(key, part: part) {
                     parts.append(
                         TargetPart(
                             store: store, month: month, source: component.source, days: component.days,
-                            amount: component.amount, weight: nil))
+                            amount: component.amount, weight: nil, monthlyTarget: nil))
                 }
             }
         }

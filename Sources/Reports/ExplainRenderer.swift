@@ -89,7 +89,8 @@ public struct ExplainRenderer {
             let parts = explanation.parts.map { part in
                 "{\"store\":\(JSONText.quoted(part.store)),\"month\":\"\(part.month)\",\"source\":\"\(part.source.rawValue)\","
                     + "\"days\":\(part.days),\"amount\":\(NumberText.plain(part.amount))"
-                    + (part.weight.map { ",\"weight\":\(NumberText.plain($0))" } ?? "") + "}"
+                    + (part.weight.map { ",\"weight\":\(NumberText.plain($0))" } ?? "")
+                    + (part.monthlyTarget.map { ",\"target\":\(NumberText.plain($0))" } ?? "") + "}"
             }
             return (rows > 0 ? "\n" : "")
                 + "],\"target\":{\"value\":\(explanation.target.map(NumberText.plain) ?? "null"),"
@@ -109,7 +110,7 @@ public struct ExplainRenderer {
             for part in explanation.parts {
                 let amount =
                     part.weight.map {
-                        "\(NumberText.formatted(part.amount / $0, metric.format)) × weight \(NumberText.formatted($0, .count))"
+                        "\(NumberText.formatted(part.monthlyTarget, metric.format)) × weight \(NumberText.formatted($0, .count))"
                     }
                     ?? NumberText.formatted(
                         part.amount, metric.isAdditive && metric.format == .money ? .moneyWithCents : metric.format)
