@@ -1,4 +1,33 @@
+import CivilCalendar
 import Warehouse
+
+extension ExplainRequest {
+    /// A random request for an audit: any metric; one of `stores`, one of `regions` or the
+    /// company; a to-date period as of a day in `days`, or one of `quarters` or a month of it;
+    /// LY one time in three.
+    public static func random(
+        stores: [String], regions: [String], days: DateRange, quarters: [FiscalQuarter],
+        using generator: inout some RandomNumberGenerator
+    ) -> ExplainRequest {
+        let metric = MetricDefinition.all.randomElement(using: &generator)?.key ?? "totalSales"
+        let filter: ScopeFilter
+        switch Int.random(in: 0..<3, using: &generator) {
+        case 0: filter = stores.randomElement(using: &generator).map { .stores([$0]) } ?? .all
+        case 1: filter = regions.randomElement(using: &generator).map(ScopeFilter.region) ?? .all
+        default: filter = .all
+        }
+        let period: ExplainRequest.Period
+        if Bool.random(using: &generator), let quarter = quarters.randomElement(using: &generator) {
+            let month = Int.random(in: 0...quarter.months.count, using: &generator)
+            period = .review(quarter: quarter, month: month < quarter.months.count ? quarter.months[month].label : nil)
+        } else {
+            let day = days.start.adding(days: Int.random(in: 0..<max(days.days, 1), using: &generator))
+            period = .toDate(asOf: day, label: ["WTD", "MTD", "QTD", "YTD"].randomElement(using: &generator) ?? "YTD")
+        }
+        return ExplainRequest(
+            metric: metric, filter: filter, period: period, lastYear: Int.random(in: 0..<3, using: &generator) == 0)
+    }
+}
 
 extension KPIEngine {
     /// What does not add up in `explanation` (empty when everything does): the contributing

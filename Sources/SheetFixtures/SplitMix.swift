@@ -2,7 +2,7 @@ import Foundation
 
 /// SplitMix64: a tiny, fast, seeded generator, so every run of a test or a benchmark writes the
 /// same data (and a failure can be reproduced).
-public struct SplitMix {
+public struct SplitMix: RandomNumberGenerator {
     private var state: UInt64
 
     public init(seed: UInt64) { state = seed }

@@ -72,6 +72,35 @@ struct KPIBench: ParsableCommand {
             _ = try warehouse.alarms(from: last.adding(days: -34), through: last, settings: CheckSettings())
         }
         print("check found \(alarms) alarms in \(stores * (last.daysSinceEpoch - first.daysSinceEpoch + 1)) store-days")
+        try auditExplanations(engine, warehouse: warehouse, first: first, last: last)
+    }
+}
+
+extension KPIBench {
+    /// `explain` on 200 random queries, alternating rollups on and bypassed, each audited: the
+    /// rows sum to the components, the components give the value, the parts the target.
+    fileprivate func auditExplanations(_ engine: KPIEngine, warehouse: Warehouse, first: CivilDate, last: CivilDate)
+        throws
+    {
+        let directory = try warehouse.stores()
+        let quarters = (2021...2025).flatMap { year in (1...4).map { "\(year)Q\($0)" } }.compactMap(
+            engine.calendar.quarter(named:)
+        ).filter { $0.range.start >= first && $0.range.end <= last }
+        var random = SplitMix(seed: 200)
+        let started = Clock.now()
+        var problems: [String] = []
+        for query in 0..<200 {
+            warehouse.usesRollups = query % 2 == 0
+            let request = ExplainRequest.random(
+                stores: directory.map(\.code), regions: Set(directory.compactMap(\.region)).sorted(),
+                days: DateRange(start: first.adding(days: 366), end: last), quarters: quarters, using: &random)
+            problems += try engine.audit(try engine.explain(request)).map { "query \(query): \($0)" }
+        }
+        warehouse.usesRollups = true
+        print(
+            "explain: 200 random queries audited in \(Format.seconds(Clock.now() - started)), \(problems.isEmpty ? "all add up" : "\(problems.count) problems")"
+        )
+        for problem in problems.prefix(5) { print("  \(problem)") }
     }
 }
 

@@ -26,35 +26,18 @@ final class ExplainTests: XCTestCase {
             let engine = KPIEngine(warehouse: warehouse, calendar: FiscalCalendar())
             let stores = try warehouse.stores()
             var random = SplitMix(seed: 17)
+            let quarters = Self.quarters.compactMap(engine.calendar.quarter(named:))
+            let days = DateRange(
+                start: CivilDate(year: 2024, month: 3, day: 1), end: CivilDate(year: 2025, month: 6, day: 30))
             for query in 0..<200 {
                 warehouse.usesRollups = query % 2 == 0
-                let request = randomRequest(
-                    &random, stores: stores.map(\.code), regions: Set(stores.compactMap(\.region)).sorted())
+                let request = ExplainRequest.random(
+                    stores: stores.map(\.code), regions: Set(stores.compactMap(\.region)).sorted(), days: days,
+                    quarters: quarters, using: &random)
                 try check(request, engine: engine, context: "query \(query) (rollups \(warehouse.usesRollups))")
             }
             warehouse.usesRollups = true
         }
-    }
-
-    private func randomRequest(_ random: inout SplitMix, stores: [String], regions: [String]) -> ExplainRequest {
-        let metric = MetricDefinition.all[random.int(0..<MetricDefinition.all.count)].key
-        let filter: ScopeFilter
-        switch random.int(0..<3) {
-        case 0: filter = .stores([stores[random.int(0..<stores.count)]])
-        case 1: filter = .region(regions[random.int(0..<regions.count)])
-        default: filter = .all
-        }
-        let period: ExplainRequest.Period
-        if random.int(0..<2) == 0 {
-            let day = CivilDate(year: 2024, month: 3, day: 1).adding(days: random.int(0..<487))
-            period = .toDate(asOf: day, label: ["WTD", "MTD", "QTD", "YTD"][random.int(0..<4)])
-        } else if let quarter = FiscalCalendar().quarter(named: Self.quarters[random.int(0..<Self.quarters.count)]) {
-            let month = random.int(0..<4)
-            period = .review(quarter: quarter, month: month < 3 ? quarter.months[month].label : nil)
-        } else {
-            period = .toDate(asOf: CivilDate(year: 2025, month: 6, day: 30), label: "YTD")
-        }
-        return ExplainRequest(metric: metric, filter: filter, period: period, lastYear: random.int(0..<3) == 0)
     }
 
     private func check(_ request: ExplainRequest, engine: KPIEngine, context: String) throws {
