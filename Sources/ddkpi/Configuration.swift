@@ -21,6 +21,8 @@ import TOMLKit
 /// outbound-calls = ["dialer"]
 /// [freshness]                        # days after which a feed is late
 /// sales-audit = 2
+/// [documents]
+/// neutral_band = 0.005               # changes under 0.5 % are not coloured (or "0.5%")
 /// ```
 struct Configuration {
     var databasePath: String?
@@ -30,6 +32,8 @@ struct Configuration {
     var namePatterns: [(token: String, feed: FeedID)] = []
     /// Days after which each feed is late (`[freshness]`, SPEC section 15).
     var freshness = FreshnessPolicy()
+    /// Changes smaller than this fraction are not coloured in documents (`[documents]`, SPEC section 20).
+    var neutralBand = 0.005
 
     static let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
@@ -121,6 +125,13 @@ struct Configuration {
                     }
                     namePatterns += tokens.map { ($0.lowercased(), feed) }
                 }
+            case "documents":
+                guard let documents = value?.table else { throw fail(key, "a table with neutral_band") }
+                for name in documents.keys {
+                    guard name == "neutral_band", let band = Self.fraction(documents[name]), (0..<1).contains(band)
+                    else { throw fail("documents.\(name)", "neutral_band = a fraction such as 0.005, or \"0.5%\"") }
+                    neutralBand = band
+                }
             default:
                 throw ConfigurationError("\(file): unknown setting \"\(key)\"")
             }
@@ -130,6 +141,17 @@ struct Configuration {
         } catch {
             throw ConfigurationError("\(file): \(error)")
         }
+    }
+}
+
+extension Configuration {
+    /// A number as a fraction, or a `"0.5%"` string as one (0.005).
+    fileprivate static func fraction(_ value: (any TOMLValueConvertible)?) -> Double? {
+        if let number = value?.double ?? value?.int.map(Double.init) { return number }
+        guard let text = value?.string?.trimmingCharacters(in: .whitespaces), text.hasSuffix("%"),
+            let percent = Double(text.dropLast().trimmingCharacters(in: .whitespaces))
+        else { return nil }
+        return percent / 100
     }
 }
 

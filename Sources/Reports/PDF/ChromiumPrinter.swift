@@ -1,3 +1,4 @@
+import CivilCalendar
 import Foundation
 
 /// Prints HTML to PDF with a headless Chromium (SPEC section 12; no other PDF engine): the
@@ -33,8 +34,10 @@ public struct ChromiumPrinter {
                 + "install Debian's package with: apt-get install chromium")
     }
 
-    /// Writes `html` to a temporary page and prints it to `path`.
-    public func print(html: String, to path: String) throws {
+    /// Writes `html` to a temporary page and prints it to `path`, dated `created` (00:00 UTC) as
+    /// its creation and modification date instead of the clock, so the same page gives the same
+    /// bytes (SPEC section 19).
+    public func print(html: String, to path: String, created: CivilDate) throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("ddkpi-pdf-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
@@ -68,12 +71,42 @@ public struct ChromiumPrinter {
             process.waitUntilExit()
             throw DocumentError("\(path): \(executable) did not finish printing within \(Int(timeLimit)) s; stopped it")
         }
-        let pdf = FileManager.default.contents(atPath: output) ?? Data()
+        var pdf = FileManager.default.contents(atPath: output) ?? Data()
         guard process.terminationStatus == 0, pdf.starts(with: Array("%PDF".utf8)) else {
             let messages = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             throw DocumentError(
                 "\(path): \(executable) exited with status \(process.terminationStatus) and wrote no PDF; it said: "
                     + messages.split(separator: "\n").suffix(3).joined(separator: " | "))
         }
+        Self.stampDates(&pdf, day: created)
+        try pdf.write(to: URL(fileURLWithPath: output))
+    }
+
+    /// Replaces the values of `/CreationDate (D:…)` and `/ModDate (D:…)` with `day` at 00:00 UTC,
+    /// in place and only when the old value has the new one's length (Chromium's
+    /// `D:YYYYMMDDHHmmSS+HH'mm'`), so the cross-reference offsets stay right.
+    static func stampDates(_ pdf: inout Data, day: CivilDate) {
+        let date = Array("D:\(day.iso8601.replacingOccurrences(of: "-", with: ""))000000+00'00'".utf8)
+        var bytes = [UInt8](pdf)
+        for key in ["/CreationDate (", "/ModDate ("] {
+            let marker = Array(key.utf8)
+            var index = 0
+            while let found = firstIndex(of: marker, in: bytes, from: index) {
+                let start = found + marker.count
+                index = start
+                guard let close = bytes[start...].firstIndex(of: UInt8(ascii: ")")), close - start == date.count
+                else { continue }
+                bytes.replaceSubrange(start..<close, with: date)
+            }
+        }
+        pdf = Data(bytes)
+    }
+
+    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard needle.count <= bytes.count, start <= bytes.count - needle.count else { return nil }
+        for index in start...(bytes.count - needle.count) where bytes[index] == needle[0] {
+            if bytes[index..<index + needle.count].elementsEqual(needle) { return index }
+        }
+        return nil
     }
 }

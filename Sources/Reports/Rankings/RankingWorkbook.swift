@@ -5,12 +5,17 @@ import KPI
 /// autofilter, and % vs LY as a number with its ▲/▼ text in the next column.
 public enum RankingWorkbook {
     /// Writes `document` to `path`.
-    public static func write(_ document: RankingDocument, to path: String) throws {
+    public static func write(
+        _ document: RankingDocument, to path: String, options: DocumentOptions = DocumentOptions()
+    ) throws {
         let workbook = try XLSXWorkbookWriter(path: path, title: document.title, created: document.date)
-        let styles = try XLSXStyles(workbook)
+        let styles = try XLSXStyles(workbook, neutralBand: options.neutralBand)
+        let heading = PrintHeading(title: document.title, period: document.period, dataThrough: options.dataThrough)
         var names = SheetNames()
         for table in document.tables {
-            try write(table, sheet: workbook.addSheet(named: names.unique(table.title)), styles: styles)
+            let sheet = try workbook.addSheet(named: names.unique(table.title))
+            try sheet.setPrintHeading(heading, scope: table.title)
+            try write(table, sheet: sheet, styles: styles)
         }
         if document.tables.isEmpty { _ = try workbook.addSheet(named: "Report") }
         try workbook.close()

@@ -66,12 +66,22 @@ final class XLSXWorkbookWriter {
         return format
     }
 
-    /// A clustered-column chart owned by the workbook.
-    func addColumnChart() throws -> UnsafeMutablePointer<lxw_chart> {
-        guard let workbook, let chart = workbook_add_chart(workbook, UInt8(LXW_CHART_COLUMN.rawValue)) else {
+    /// A chart of `type` (`LXW_CHART_COLUMN`, `LXW_CHART_BAR`) owned by the workbook.
+    func addChart(_ type: UInt8) throws -> UnsafeMutablePointer<lxw_chart> {
+        guard let workbook, let chart = workbook_add_chart(workbook, type) else {
             throw DocumentError("\(path): libxlsxwriter could not add a chart")
         }
         return chart
+    }
+
+    /// Gives a chart series a solid fill of `colour` (`0xRRGGBB`), so every reader draws it alike.
+    static func fill(_ series: UnsafeMutablePointer<lxw_chart_series>?, colour: Int) {
+        var fill = lxw_chart_fill()
+        fill.color = lxw_color_t(colour)
+        var line = lxw_chart_line()
+        line.color = lxw_color_t(colour)
+        chart_series_set_fill(series, &fill)
+        chart_series_set_line(series, &line)
     }
 
     /// Writes the zip; the writer is done afterwards.
@@ -111,15 +121,39 @@ struct XLSXSheetWriter {
     /// numbers), frozen above the rows that follow and repeated on every printed page; the sheet
     /// prints landscape on A4, one page wide.
     func writeHeader(_ titles: [String], labelColumns: Int, styles: XLSXStyles) throws {
+        try writeTitles(titles, row: 0, labelColumns: labelColumns, styles: styles)
+        freezeRows(1)
+        try check(worksheet_repeat_rows(sheet, 0, 0), "repeating the header row")
+    }
+
+    /// A bold row of column titles, left-aligned over the first `labelColumns`, right over numbers.
+    func writeTitles(_ titles: [String], row: Int, labelColumns: Int, styles: XLSXStyles) throws {
         for (column, title) in titles.enumerated() {
             try write(
-                title, row: 0, column: column, format: column < labelColumns ? styles.header : styles.numberHeader)
+                title, row: row, column: column, format: column < labelColumns ? styles.header : styles.numberHeader)
         }
-        worksheet_freeze_panes(sheet, 1, 0)
-        try check(worksheet_repeat_rows(sheet, 0, 0), "repeating the header row")
+    }
+
+    /// Freezes the first `rows` rows above the rest.
+    func freezeRows(_ rows: Int) { worksheet_freeze_panes(sheet, lxw_row_t(rows), 0) }
+
+    /// Prints landscape on A4, one page wide, with `scope` in the page header and the heading's
+    /// title, period and "data through" with `page x of y` in the footer.
+    func setPrintHeading(_ heading: PrintHeading, scope: String) throws {
         worksheet_set_landscape(sheet)
         worksheet_set_paper(sheet, 9)  // A4
         worksheet_fit_to_pages(sheet, 1, 0)
+        try check(worksheet_set_header(sheet, "&L" + Self.headerText(scope)), "setting the page header")
+        try check(
+            worksheet_set_footer(
+                sheet, "&L" + Self.headerText(heading.title + " · " + heading.periodLine) + "&Rpage &P of &N"),
+            "setting the page footer")
+    }
+
+    /// Text for a header or footer section: `&` doubled (else it starts a code), cut to fit
+    /// Excel's 255 characters with the codes around it.
+    static func headerText(_ text: String) -> String {
+        String(text.replacingOccurrences(of: "&", with: "&&").prefix(200))
     }
 
     /// Column widths in characters, from column 0.
@@ -131,10 +165,12 @@ struct XLSXSheetWriter {
         }
     }
 
-    /// An autofilter over the header row and the `rows - 1` rows below it.
-    func autofilter(rows: Int, columns: Int) throws {
+    /// An autofilter over the header row at `fromRow` and the `rows - 1` rows below it.
+    func autofilter(fromRow: Int = 0, rows: Int, columns: Int) throws {
         try check(
-            worksheet_autofilter(sheet, 0, 0, lxw_row_t(max(0, rows - 1)), lxw_col_t(columns - 1)), "the autofilter")
+            worksheet_autofilter(
+                sheet, lxw_row_t(fromRow), 0, lxw_row_t(fromRow + max(0, rows - 1)), lxw_col_t(columns - 1)),
+            "the autofilter")
     }
 
     /// A chart at a cell, 1.3 × 1.6 times Excel's default size (about 620 × 460 pixels), with
