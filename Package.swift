@@ -52,6 +52,9 @@ let package = Package(
         ),
         .target(name: "KPI", dependencies: ["CivilCalendar", "Threads", "Warehouse", "Feeds"]),
         .target(name: "Reports", dependencies: ["CivilCalendar", "OutputText", "KPI", "CXLSXWriter", "Plot"]),
+        .target(
+            name: "Publishing",
+            dependencies: ["CivilCalendar", "OutputText", "Feeds", "Warehouse", "KPI", "Reports", "TOMLKit"]),
         .executableTarget(
             name: "ddkpi",
             dependencies: [
@@ -63,6 +66,7 @@ let package = Package(
                 "Warehouse",
                 "KPI",
                 "Reports",
+                "Publishing",
                 "TOMLKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

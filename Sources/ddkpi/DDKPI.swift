@@ -18,7 +18,7 @@ struct DDKPI: ParsableCommand {
             StoresCommand.self, GoalsCommand.self, IngestCommand.self, MigrateCommand.self, RunsCommand.self,
             KPICommand.self,
             ReviewCommand.self, EmployeesCommand.self, MerchCommand.self, RollupsCommand.self, StatusCommand.self,
-            HistoryCommand.self, SheetsCommand.self, DumpCommand.self,
+            HistoryCommand.self, SheetsCommand.self, DumpCommand.self, PublishCommand.self,
         ]
     )
 
