@@ -131,7 +131,9 @@ let package = Package(
         .testTarget(
             name: "ddkpiTests",
             // Depends on the executable so that `swift test` builds the binary it runs.
-            dependencies: ["ddkpi", "TestSupport", "SheetFixtures", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "ddkpi", "TestSupport", "SheetFixtures", "SheetStream", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import SheetStream
 import TestSupport
 import XCTest
 
@@ -96,28 +97,44 @@ extension GoldenReportTests {
         folder: String, allowed: ((String, String, String)) -> Bool, scanned: inout Int
     ) throws {
         let forbidden = Self.sampleStores.filter { !allowed($0) }.flatMap { [$0.1, "\($0.0) \($0.1)"] } + ["All stores"]
-        for file in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() where file != "manifest.json" {
-            let path = "\(folder)/\(file)"
-            let text: String
-            if file.hasSuffix(".html") {
-                text = try String(contentsOfFile: path, encoding: .utf8)
-            } else if file.hasSuffix(".xlsx") {
-                let sheets = try CommandRunner.ddkpi(["sheets", path]).stdout
-                var cells = sheets
-                for sheet in sheets.split(separator: "\n") {
-                    let fields = sheet.split(separator: "\t")
-                    guard fields.count > 1 else { continue }
-                    let name = String(fields[1])
-                    cells += try CommandRunner.ddkpi(["dump", path, "--sheet", name, "--format", "csv"]).stdout
-                }
-                text = cells
-            } else {
-                let output = try scratchPath("pdf.txt")
-                XCTAssertEqual(try Self.run(try XCTUnwrap(Self.tool("pdftotext")), [path, output]), 0)
-                text = try String(contentsOfFile: output, encoding: .utf8)
-            }
+        try PackScanner.assertNone(of: forbidden, inPack: folder, scanned: &scanned)
+    }
+}
+
+/// Reads every file of a pack as text (HTML as written, XLSX cells, PDF through `pdftotext`)
+/// and fails on any forbidden string.
+enum PackScanner {
+    static func assertNone(
+        of forbidden: [String], inPack folder: String, scanned: inout Int, file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws {
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() where name != "manifest.json" {
+            let path = "\(folder)/\(name)"
+            let text = try self.text(of: path)
             scanned += 1
-            for name in forbidden { XCTAssertFalse(text.contains(name), "\(path) names \(name)") }
+            for word in forbidden where text.contains(word) {
+                XCTFail("\(path) names \(word)", file: file, line: line)
+            }
         }
+    }
+
+    static func text(of path: String) throws -> String {
+        if path.hasSuffix(".html") { return try String(contentsOfFile: path, encoding: .utf8) }
+        if path.hasSuffix(".xlsx") {
+            let workbook = try SpreadsheetFile.open(path: path)
+            var text = ""
+            for sheet in workbook.sheets {
+                text += sheet.name + "\n"
+                try workbook.readRows(of: sheet) { row in
+                    for cell in row.cells { text += "\(cell)\t" }
+                    text += "\n"
+                }
+            }
+            return text
+        }
+        let output = path + ".txt"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        XCTAssertEqual(try GoldenReportTests.run(try XCTUnwrap(GoldenReportTests.tool("pdftotext")), [path, output]), 0)
+        return try String(contentsOfFile: output, encoding: .utf8)
     }
 }
