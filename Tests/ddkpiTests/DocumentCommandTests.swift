@@ -144,8 +144,10 @@ extension GoldenReportTests {
         ])
         XCTAssertEqual(written.status, 0, written.stderr)
         let sheets = try CommandRunner.ddkpi(["sheets", path])
-        XCTAssertEqual(sheets.stdout, "0\tKPI\tvisible\n")
-        let rows = try CommandRunner.ddkpi(["dump", path, "--format", "csv"]).stdout.split(separator: "\n")
+        XCTAssertEqual(sheets.stdout, "0\tSummary\tvisible\n1\tKPI\tvisible\n")
+        let summary = try CommandRunner.ddkpi(["dump", path, "--format", "csv"]).stdout
+        XCTAssertTrue(summary.contains("Scope,MTD sales,Target,% to target,vs target,Pace,pace ▲/▼\n08 Natick (East),"), summary)
+        let rows = try CommandRunner.ddkpi(["dump", path, "--sheet", "KPI", "--format", "csv"]).stdout.split(separator: "\n")
         XCTAssertEqual(rows.count, 1 + 4 * 4 * 9, "scope × period × metric")
         XCTAssertEqual(
             rows[0],

@@ -44,6 +44,10 @@ public struct RankingChart: Sendable {
     public var valueTitle: String
     public var format: MetricFormat
     public var rows: [DivergingBarChart.Row]
+    /// The table column the bars plot (the workbook's chart reads it from the sheet).
+    public var valueColumn: Int
+    /// The table column that names each bar.
+    public var labelColumn: Int
 }
 
 /// A ranked report ready for a document: its title, date and tables.
@@ -108,7 +112,7 @@ public struct RankingDocument: Sendable {
                             DivergingBarChart.Row(
                                 label: row.name, value: row.metrics.first?.value,
                                 note: "vs LY " + NumberText.change(row.pctVsLY), noteValue: row.pctVsLY)
-                        }))
+                        }, valueColumn: 3, labelColumn: 2))
         }
     }
 
@@ -149,7 +153,7 @@ public struct RankingDocument: Sendable {
                             DivergingBarChart.Row(
                                 label: row.name, value: row.share,
                                 note: "vs LY " + NumberText.change(row.pctVsLY), noteValue: row.pctVsLY)
-                        }))
+                        }, valueColumn: 5, labelColumn: 1))
         }
     }
 }

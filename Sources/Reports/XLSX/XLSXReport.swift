@@ -26,6 +26,7 @@ public enum XLSXReport {
         case .review:
             try ReviewWorkbook(workbook: workbook, styles: styles, print: print, options: options).write(report)
         case .kpi:
+            try writeKPISummary(report, workbook: workbook, styles: styles, print: print)
             try writeKPISheet(report, workbook: workbook, styles: styles, print: print)
         }
         try workbook.close()
@@ -72,6 +73,39 @@ public enum XLSXReport {
         try sheet.write(value.ly, row: row, column: column + 4, format: styles.number(format))
         try sheet.write(value.pctVsLY, row: row, column: column + 5, format: styles.change(value.pctVsLY))
         try sheet.write(NumberText.change(value.pctVsLY), row: row, column: column + 6, format: styles.changeText)
+    }
+
+    /// kpi's story: each scope's month-to-date sales against target and its pace, with the %
+    /// to target as native horizontal bars.
+    private static func writeKPISummary(
+        _ report: KPIReport, workbook: XLSXWorkbookWriter, styles: XLSXStyles, print: PrintHeading
+    ) throws {
+        let sheet = try workbook.addSheet(named: "Summary")
+        try sheet.setWidths([24, 14, 14, 12, 11, 12, 11])
+        try sheet.setPrintHeading(print, scope: report.scopes.last?.title ?? "")
+        try sheet.write(print.title, row: 0, column: 0, format: styles.title)
+        try sheet.write(print.periodLine, row: 1, column: 0)
+        sheet.freezeRows(1)
+        let titles = ["Scope", "MTD sales", "Target", "% to target", "vs target", "Pace", "pace ▲/▼"]
+        try sheet.writeTitles(titles, row: 3, labelColumns: 1, styles: styles)
+        var row = 3
+        for scope in report.scopes {
+            guard let sales = scope.periods.first(where: { $0.label == "MTD" })?.metrics.first else { continue }
+            row += 1
+            let pace = sales.projection?.pctToTarget
+            try sheet.write(scope.title, row: row, column: 0)
+            try sheet.write(sales.actual, row: row, column: 1, format: styles.number(.money))
+            try sheet.write(sales.target, row: row, column: 2, format: styles.number(.money))
+            try sheet.write(sales.pctToTarget, row: row, column: 3, format: styles.change(sales.pctToTarget))
+            try sheet.write(NumberText.change(sales.pctToTarget), row: row, column: 4, format: styles.changeText)
+            try sheet.write(pace, row: row, column: 5, format: styles.change(pace))
+            try sheet.write(NumberText.change(pace), row: row, column: 6, format: styles.changeText)
+        }
+        guard row > 3 else { return }
+        let chart = try workbook.addBarChart(
+            title: "Sales % to target by scope, MTD", series: "MTD sales % to target", sheet: sheet.name, rows: 4...row,
+            labelColumn: 0, valueColumn: 3, numberFormat: XLSXStyles.signedPercent)
+        try sheet.insert(chart, row: 3, column: 8, description: "Sales % to target by scope, month to date")
     }
 
     private static func writeKPISheet(
@@ -160,13 +194,17 @@ private struct ReviewWorkbook {
                 try sheet.write("Sales", row: row, column: 1)
                 try XLSXReport.writeValues(sales, .money, sheet: sheet, row: row, column: 2, styles: styles)
             }
+            let chart = try workbook.addBarChart(
+                title: "Stores by quarter sales % to target", series: "Sales % to target", sheet: sheet.name,
+                rows: first...row, labelColumn: 0, valueColumn: 4, numberFormat: XLSXStyles.signedPercent)
             try sheet.insert(
-                try rankingChart(sheet: sheet.name, rows: first...row), row: 3, column: 10,
+                chart, row: 3, column: 10,
                 description: "Stores ranked by quarter sales % to target")
             row += 2
         }
         let header = row
         try sheet.writeTitles(["Scope", "Metric"] + XLSXReport.valueTitles, row: header, labelColumns: 2, styles: styles)
+        try sheet.repeatOnEveryPage(row: header)
         for scope in report.scopes {
             guard let quarter = scope.periods.last else { continue }
             for (metric, value) in zip(MetricDefinition.all, quarter.metrics) {
@@ -191,23 +229,6 @@ private struct ReviewWorkbook {
             default: return left.offset < right.offset
             }
         }.map(\.element)
-    }
-
-    /// Horizontal bars of % to target (column E), the best store on top.
-    private func rankingChart(sheet: String, rows: ClosedRange<Int>) throws -> UnsafeMutablePointer<lxw_chart> {
-        let chart = try workbook.addChart(UInt8(LXW_CHART_BAR.rawValue))
-        let series = chart_add_series(chart, nil, nil)
-        chart_series_set_categories(series, sheet, lxw_row_t(rows.lowerBound), 0, lxw_row_t(rows.upperBound), 0)
-        chart_series_set_values(series, sheet, lxw_row_t(rows.lowerBound), 4, lxw_row_t(rows.upperBound), 4)
-        chart_series_set_name(series, "Sales % to target")
-        XLSXWorkbookWriter.fill(series, colour: ChartPalette.actual)
-        chart_title_set_name(chart, "Stores by quarter sales % to target")
-        chart_axis_set_num_format(chart.pointee.y_axis, XLSXStyles.signedPercent)
-        // Bars run bottom-up: reversed categories put the first (best) store on top.
-        chart_axis_set_reverse(chart.pointee.x_axis)
-        chart_axis_set_label_position(chart.pointee.x_axis, UInt8(LXW_CHART_AXIS_LABEL_POSITION_LOW.rawValue))
-        chart_legend_set_position(chart, UInt8(LXW_CHART_LEGEND_NONE.rawValue))
-        return chart
     }
 
     /// Metric-major rows (each metric over the months, then the quarter), so the sales months

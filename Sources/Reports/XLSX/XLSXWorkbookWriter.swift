@@ -74,6 +74,30 @@ final class XLSXWorkbookWriter {
         return chart
     }
 
+    /// Horizontal bars of one series over `rows` of `sheet` (names in `labelColumn`, values in
+    /// `valueColumn`), the first row on top, in the actual colour, without a legend.
+    func addBarChart(
+        title: String, series name: String, sheet: String, rows: ClosedRange<Int>, labelColumn: Int, valueColumn: Int,
+        numberFormat: String? = nil
+    ) throws -> UnsafeMutablePointer<lxw_chart> {
+        let chart = try addChart(UInt8(LXW_CHART_BAR.rawValue))
+        let (first, last) = (lxw_row_t(rows.lowerBound), lxw_row_t(rows.upperBound))
+        let series = chart_add_series(chart, nil, nil)
+        chart_series_set_categories(series, sheet, first, lxw_col_t(labelColumn), last, lxw_col_t(labelColumn))
+        chart_series_set_values(series, sheet, first, lxw_col_t(valueColumn), last, lxw_col_t(valueColumn))
+        chart_series_set_name(series, name)
+        Self.fill(series, colour: ChartPalette.actual)
+        chart_title_set_name(chart, title)
+        // In a bar chart the x axis is the horizontal value axis, the y axis the categories.
+        if let numberFormat { chart_axis_set_num_format(chart.pointee.x_axis, numberFormat) }
+        // Bars run bottom-up: reversed categories put the first row on top; labels stay at the
+        // far left, clear of negative bars.
+        chart_axis_set_reverse(chart.pointee.y_axis)
+        chart_axis_set_label_position(chart.pointee.y_axis, UInt8(LXW_CHART_AXIS_LABEL_POSITION_LOW.rawValue))
+        chart_legend_set_position(chart, UInt8(LXW_CHART_LEGEND_NONE.rawValue))
+        return chart
+    }
+
     /// Gives a chart series a solid fill of `colour` (`0xRRGGBB`), so every reader draws it alike.
     static func fill(_ series: UnsafeMutablePointer<lxw_chart_series>?, colour: Int) {
         var fill = lxw_chart_fill()
@@ -123,7 +147,12 @@ struct XLSXSheetWriter {
     func writeHeader(_ titles: [String], labelColumns: Int, styles: XLSXStyles) throws {
         try writeTitles(titles, row: 0, labelColumns: labelColumns, styles: styles)
         freezeRows(1)
-        try check(worksheet_repeat_rows(sheet, 0, 0), "repeating the header row")
+        try repeatOnEveryPage(row: 0)
+    }
+
+    /// Prints `row` (a table's header) at the top of every page.
+    func repeatOnEveryPage(row: Int) throws {
+        try check(worksheet_repeat_rows(sheet, lxw_row_t(row), lxw_row_t(row)), "repeating the header row")
     }
 
     /// A bold row of column titles, left-aligned over the first `labelColumns`, right over numbers.
