@@ -1,5 +1,4 @@
 import CivilCalendar
-import Feeds
 
 extension KPIEngine {
     /// The stores a filter covers, by code (SPEC section 19: a pack's stores).
@@ -10,7 +9,6 @@ extension KPIEngine {
     /// The last day the filter's stores have sales-audit data, no later than `notAfter`: what a
     /// document's "data through D" says (SPEC section 20). `nil` when they have none.
     public func dataThrough(_ filter: ScopeFilter, notAfter: CivilDate) throws -> CivilDate? {
-        let last = try warehouse.lastDates()[.salesAudit] ?? [:]
-        return try storeCodes(filter).compactMap { last[$0] }.max().map { min($0, notAfter) }
+        try warehouse.latestSalesDate(stores: filter == .all ? nil : try storeCodes(filter), notAfter: notAfter)
     }
 }

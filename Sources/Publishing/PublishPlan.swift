@@ -33,7 +33,9 @@ public struct PublishPlan: Sendable {
         }
         let lines = PlanLines(text: text)
         for key in table.keys where key != "pack" {
-            throw PlanError("\(file) line \(lines.line(of: key, inPack: nil)): unknown setting \"\(key)\"; expected [[pack]] tables")
+            throw PlanError(
+                "\(file) line \(lines.line(of: key, inPack: nil)): unknown setting \"\(key)\"; expected [[pack]] tables"
+            )
         }
         guard let packs = table["pack"]?.array, !packs.isEmpty else {
             throw PlanError("\(file) line 1: no [[pack]] table; expected at least one pack")
@@ -44,7 +46,8 @@ public struct PublishPlan: Sendable {
             guard let pack = value.table else { throw PlanError("\(at(nil)): expected a [[pack]] table") }
             let parsed = try Self.pack(pack, at: at)
             guard names.insert(parsed.name).inserted else {
-                throw PlanError("\(at("name")): name \"\(parsed.name)\" is used by an earlier pack; each pack needs its own folder")
+                throw PlanError(
+                    "\(at("name")): name \"\(parsed.name)\" is used by an earlier pack; each pack needs its own folder")
             }
             return parsed
         }
@@ -59,7 +62,8 @@ public struct PublishPlan: Sendable {
         }
         let scopes = ["stores", "region", "all"].filter { table.contains(key: $0) }
         guard scopes.count == 1 else {
-            throw PlanError("\(at(nil)): pack \"\(name)\": expected exactly one of stores = [...], region = \"...\" or all = true")
+            throw PlanError(
+                "\(at(nil)): pack \"\(name)\": expected exactly one of stores = [...], region = \"...\" or all = true")
         }
         let scope: ScopeFilter
         switch scopes[0] {
@@ -78,7 +82,8 @@ public struct PublishPlan: Sendable {
             scope = .all
         }
         return Pack(
-            name: name, scope: scope, reports: try list(table, "reports", at: at), formats: try list(table, "formats", at: at))
+            name: name, scope: scope, reports: try list(table, "reports", at: at),
+            formats: try list(table, "formats", at: at))
     }
 
     /// A non-empty list of known names, in the plan's order.

@@ -94,7 +94,8 @@ public struct Publisher {
                 report, engine: engine, scope: pack.scope, quarter: quarter, asOf: asOf, options: options)
             for format in pack.formats {
                 try document.write(
-                    format, to: folder.appendingPathComponent(
+                    format,
+                    to: folder.appendingPathComponent(
                         "\(fileStem(report, quarter: quarter, asOf: asOf)).\(format.rawValue)"
                     ).path)
             }

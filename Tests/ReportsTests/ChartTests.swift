@@ -108,7 +108,9 @@ final class StoryChartTests: XCTestCase {
 
     /// Chart marks: 3:1 against white, and actual against target (SPEC section 20).
     func testThePaletteHasEnoughContrast() {
-        for colour in [ChartPalette.actual, ChartPalette.target, ChartPalette.lastYear, ChartPalette.up, ChartPalette.down] {
+        for colour in [
+            ChartPalette.actual, ChartPalette.target, ChartPalette.lastYear, ChartPalette.up, ChartPalette.down,
+        ] {
             XCTAssertGreaterThanOrEqual(ChartPalette.contrast(colour, 0xFFFFFF), 3, ChartPalette.css(colour))
         }
         XCTAssertGreaterThanOrEqual(ChartPalette.contrast(ChartPalette.actual, ChartPalette.target), 3)

@@ -44,7 +44,8 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertLessThan(
             try XCTUnwrap(html.range(of: "<h2>All stores</h2>")?.lowerBound),
             try XCTUnwrap(html.range(of: "<h2>08 Natick (East)</h2>")?.lowerBound), "the detail from the top down")
-        XCTAssertEqual(html.components(separatedBy: "<svg ").count - 1, 3, "the summary's and two detail monthly charts")
+        XCTAssertEqual(
+            html.components(separatedBy: "<svg ").count - 1, 3, "the summary's and two detail monthly charts")
     }
 
     func testAStoreWithoutTargetsShowsDashesAndNoBar() {

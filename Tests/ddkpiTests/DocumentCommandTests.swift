@@ -19,7 +19,8 @@ extension GoldenReportTests {
         for (sheet, csv) in zip(sheetRows, quarterRows) {
             // Scopes named for people: `08 Natick (East)`, `Region East`, `All stores`.
             let name =
-                csv[0] == "ALL" ? "All stores" : csv[0].hasPrefix("region:") ? "Region " + csv[0].dropFirst(7) : csv[0] + " "
+                csv[0] == "ALL"
+                ? "All stores" : csv[0].hasPrefix("region:") ? "Region " + csv[0].dropFirst(7) : csv[0] + " "
             XCTAssertTrue(sheet[0].hasPrefix(name), "\(sheet[0]) for \(csv[0])")
             // actual, target, % to target, LY, % vs LY: sheet columns C, D, E, G, H; CSV fields 4 to 8.
             for (sheetColumn, csvField) in [(2, 3), (3, 4), (4, 5), (6, 6), (7, 7)] {
@@ -102,13 +103,16 @@ extension GoldenReportTests {
         XCTAssertTrue(pdf.starts(with: Array("%PDF".utf8)))
         let text = String(decoding: pdf, as: UTF8.self)
         let pages = Self.pageCount(text)
-        XCTAssertGreaterThanOrEqual(pages, 10, "the summary, then 6 stores, 2 regions and the company, each from a new page")
+        XCTAssertGreaterThanOrEqual(
+            pages, 10, "the summary, then 6 stores, 2 regions and the company, each from a new page")
         if let pdftotext = Self.tool("pdftotext") {
             let first = try scratchPath("review-page-1.txt")
             XCTAssertEqual(try Self.run(pdftotext, ["-f", "1", "-l", "1", path, first]), 0)
             let page = try String(contentsOfFile: first, encoding: .utf8)
-            for text in ["All stores — 2025Q2 at a glance", "Stores by quarter sales % to target", "page 1 of \(pages)",
-                "data through 2025-06-30"] {
+            for text in [
+                "All stores — 2025Q2 at a glance", "Stores by quarter sales % to target", "page 1 of \(pages)",
+                "data through 2025-06-30",
+            ] {
                 XCTAssertTrue(page.contains(text), "page 1: \(text)")
             }
         }
@@ -146,16 +150,25 @@ extension GoldenReportTests {
         let sheets = try CommandRunner.ddkpi(["sheets", path])
         XCTAssertEqual(sheets.stdout, "0\tSummary\tvisible\n1\tKPI\tvisible\n")
         let summary = try CommandRunner.ddkpi(["dump", path, "--format", "csv"]).stdout
-        XCTAssertTrue(summary.contains("Scope,MTD sales,Target,% to target,vs target,Pace,pace ▲/▼\n08 Natick (East),"), summary)
-        let rows = try CommandRunner.ddkpi(["dump", path, "--sheet", "KPI", "--format", "csv"]).stdout.split(separator: "\n")
+        XCTAssertTrue(
+            summary.contains("Scope,MTD sales,Target,% to target,vs target,Pace,pace ▲/▼\n08 Natick (East),"), summary)
+        let rows = try CommandRunner.ddkpi(["dump", path, "--sheet", "KPI", "--format", "csv"]).stdout.split(
+            separator: "\n")
         XCTAssertEqual(rows.count, 1 + 4 * 4 * 9, "scope × period × metric")
         XCTAssertEqual(
             rows[0],
-            "Scope,Period,Start,End,Metric,Actual,Target,% to target,vs target,LY,% vs LY,vs LY,Projected,Projected % to target")
+            "Scope,Period,Start,End,Metric,Actual,Target,% to target,vs target,LY,% vs LY,vs LY,Projected,Projected % to target"
+        )
         XCTAssertTrue(rows[1].hasPrefix("08 Natick (East),WTD,2025-06-09,2025-06-15,Sales,"), String(rows[1]))
-        let csv = try CommandRunner.ddkpi(["--db", database, "kpi", "--as-of", "2025-06-15", "--region", "East", "--format", "csv"])
-        let mtdSales = try XCTUnwrap(Self.fields(csv.stdout).first { $0[0] == "08" && $0[1] == "MTD" && $0[4] == "totalSales" })
-        let sheetRow = try XCTUnwrap(Self.fields(rows.joined(separator: "\n")).first { $0[0] == "08 Natick (East)" && $0[1] == "MTD" && $0[4] == "Sales" })
+        let csv = try CommandRunner.ddkpi([
+            "--db", database, "kpi", "--as-of", "2025-06-15", "--region", "East", "--format", "csv",
+        ])
+        let mtdSales = try XCTUnwrap(
+            Self.fields(csv.stdout).first { $0[0] == "08" && $0[1] == "MTD" && $0[4] == "totalSales" })
+        let sheetRow = try XCTUnwrap(
+            Self.fields(rows.joined(separator: "\n")).first {
+                $0[0] == "08 Natick (East)" && $0[1] == "MTD" && $0[4] == "Sales"
+            })
         XCTAssertEqual(Double(sheetRow[12]), Self.stored(mtdSales[10]), "projected, as the CSV's")
         XCTAssertEqual(Double(sheetRow[13]), Self.stored(mtdSales[11]), "projected % to target, as the CSV's")
     }

@@ -8,8 +8,10 @@ import XCTest
 final class PublishChainTests: XCTestCase {
     /// `01 Town01 (North)` … `40 Town40 (West)`: names no other name contains.
     private static let stores = (1...40).map { number in
-        (code: String(format: "%02d", number), name: String(format: "Town%02d", number),
-            region: ["North", "South", "East", "West"][number % 4])
+        (
+            code: String(format: "%02d", number), name: String(format: "Town%02d", number),
+            region: ["North", "South", "East", "West"][number % 4]
+        )
     }
 
     /// Each store's associates: ids no other store shares (`E0101`…).
@@ -35,10 +37,12 @@ final class PublishChainTests: XCTestCase {
         var plan = ""
         let reports = "reports = [\"review\", \"kpi\", \"employees\", \"merch-vendor\", \"merch-category\"]"
         for store in Self.stores {
-            plan += "[[pack]]\nname = \"\(store.code)\"\nstores = [\"\(store.code)\"]\n\(reports)\nformats = [\"html\", \"xlsx\"]\n\n"
+            plan +=
+                "[[pack]]\nname = \"\(store.code)\"\nstores = [\"\(store.code)\"]\n\(reports)\nformats = [\"html\", \"xlsx\"]\n\n"
         }
         for region in ["North", "South", "East", "West"] {
-            plan += "[[pack]]\nname = \"\(region)\"\nregion = \"\(region)\"\n\(reports)\nformats = [\"html\", \"xlsx\"]\n\n"
+            plan +=
+                "[[pack]]\nname = \"\(region)\"\nregion = \"\(region)\"\n\(reports)\nformats = [\"html\", \"xlsx\"]\n\n"
         }
         let planPath = directory.appendingPathComponent("plan.toml").path
         try plan.write(toFile: planPath, atomically: true, encoding: .utf8)
@@ -75,7 +79,10 @@ final class PublishChainTests: XCTestCase {
         XCTAssertTrue(try PackScanner.text(of: "\(out)/West/merch-vendor-2025Q2.xlsx").contains("Region West"))
         let manifest = try String(contentsOfFile: "\(out)/North/manifest.json", encoding: .utf8)
         XCTAssertTrue(manifest.contains("\"scope\":\"region:North\""))
-        XCTAssertTrue(manifest.contains("{\"feed\":\"credit-apps\",\"scope\":\"ALL\",\"lastDate\":null,\"daysSince\":null,\"verdict\":\"missing\"}"), manifest)
+        XCTAssertTrue(
+            manifest.contains(
+                "{\"feed\":\"credit-apps\",\"scope\":\"ALL\",\"lastDate\":null,\"daysSince\":null,\"verdict\":\"missing\"}"
+            ), manifest)
     }
 
     /// The chain's reference files and a quarter of daily sales, associates and categories, and
@@ -93,13 +100,16 @@ final class PublishChainTests: XCTestCase {
         while day <= CivilDate(year: 2025, month: 6, day: 30) {
             for (index, store) in Self.stores.enumerated() {
                 let transactions = 10 + (index * 7 + day.day) % 20
-                sales += "\(store.code),\(day.iso8601),\(transactions * 330),\(transactions),\(transactions * 3 / 2),0.42,0.52\n"
+                sales +=
+                    "\(store.code),\(day.iso8601),\(transactions * 330),\(transactions),\(transactions * 3 / 2),0.42,0.52\n"
                 for (offset, clerk) in Self.associates(store.code).enumerated() {
                     let share = transactions / 3 + (offset == 0 ? transactions % 3 : 0)
-                    associates += "\(store.code),\(day.iso8601),\(clerk.id),\(clerk.name),\(share * 330),\(share),\(share * 3 / 2),0.42,0.52\n"
+                    associates +=
+                        "\(store.code),\(day.iso8601),\(clerk.id),\(clerk.name),\(share * 330),\(share),\(share * 3 / 2),0.42,0.52\n"
                 }
                 for (offset, department) in ["Bridal", "Fashion", "Watches"].enumerated() {
-                    categories += "\(store.code),\(day.iso8601),\(department),\(transactions * 110 + offset),\(transactions / 2)\n"
+                    categories +=
+                        "\(store.code),\(day.iso8601),\(department),\(transactions * 110 + offset),\(transactions / 2)\n"
                 }
             }
             day = day.adding(days: 1)
@@ -107,7 +117,8 @@ final class PublishChainTests: XCTestCase {
         for month in ["2025-04", "2025-05", "2025-06"] {
             for (index, store) in Self.stores.enumerated() {
                 for (offset, vendor) in ["Pandora", "Seiko", "Tacori"].enumerated() {
-                    vendors += "\(store.code),\(month),V10\(offset),\(vendor),\(3000 + index * 10 + offset),\(12 + offset)\n"
+                    vendors +=
+                        "\(store.code),\(month),V10\(offset),\(vendor),\(3000 + index * 10 + offset),\(12 + offset)\n"
                 }
             }
         }

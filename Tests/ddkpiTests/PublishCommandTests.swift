@@ -57,10 +57,14 @@ extension GoldenReportTests {
         XCTAssertGreaterThanOrEqual(scanned, 6 * 10 + 2 * 10)
 
         let manifest = try String(contentsOfFile: "\(out)/08-natick/manifest.json", encoding: .utf8)
-        XCTAssertTrue(manifest.hasPrefix("{\"pack\":\"08-natick\",\"period\":\"2025Q2\",\"asOf\":\"2025-06-30\",\"scope\":\"08\""))
+        XCTAssertTrue(
+            manifest.hasPrefix("{\"pack\":\"08-natick\",\"period\":\"2025Q2\",\"asOf\":\"2025-06-30\",\"scope\":\"08\"")
+        )
         XCTAssertTrue(manifest.contains("\"alarms\":0}"))
         let rerun = try scratchPath("packs-again")
-        _ = try CommandRunner.ddkpi(["--db", database, "publish", "--plan", planPath, "--out", rerun, "--quarter", "2025Q2"])
+        _ = try CommandRunner.ddkpi([
+            "--db", database, "publish", "--plan", planPath, "--out", rerun, "--quarter", "2025Q2",
+        ])
         for pack in ["08-natick", "east"] {
             for file in try FileManager.default.contentsOfDirectory(atPath: "\(out)/\(pack)") {
                 XCTAssertEqual(
@@ -79,7 +83,9 @@ extension GoldenReportTests {
             "--db", database, "publish", "--plan", planPath, "--out", try scratchPath("none"), "--quarter", "2025Q2",
         ])
         XCTAssertEqual(result.status, 2)
-        XCTAssertTrue(result.stderr.contains("bad-plan.toml line 5: formats: \"doc\" is not one of pdf, xlsx, html"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("bad-plan.toml line 5: formats: \"doc\" is not one of pdf, xlsx, html"),
+            result.stderr)
         let goodPlan = try scratchPath("dry-plan.toml")
         try "[[pack]]\nname = \"08-natick\"\nstores = [\"08\"]\nreports = [\"review\"]\nformats = [\"html\"]\n".write(
             toFile: goodPlan, atomically: true, encoding: .utf8)
@@ -96,7 +102,8 @@ extension GoldenReportTests {
     private func assertScope(
         folder: String, allowed: ((String, String, String)) -> Bool, scanned: inout Int
     ) throws {
-        let forbidden = Self.sampleStores.filter { !allowed($0) }.flatMap { [$0.1, "\($0.0) \($0.1)"] } + ["All stores"]
+        let forbidden =
+            Self.sampleStores.filter { !allowed($0) }.flatMap { [$0.1, "\($0.0) \($0.1)"] } + ["All stores"]
         try PackScanner.assertNone(of: forbidden, inPack: folder, scanned: &scanned)
     }
 }
@@ -134,7 +141,8 @@ enum PackScanner {
         }
         let output = path + ".txt"
         defer { try? FileManager.default.removeItem(atPath: output) }
-        XCTAssertEqual(try GoldenReportTests.run(try XCTUnwrap(GoldenReportTests.tool("pdftotext")), [path, output]), 0)
+        XCTAssertEqual(
+            try GoldenReportTests.run(try XCTUnwrap(GoldenReportTests.tool("pdftotext")), [path, output]), 0)
         return try String(contentsOfFile: output, encoding: .utf8)
     }
 }

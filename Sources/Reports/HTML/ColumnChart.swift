@@ -58,7 +58,7 @@ public struct ColumnChart {
 
     /// Every bar with a value; a missing value (no target) has no bar.
     public var bars: [Bar] {
-        let scale = self.scale
+        let (scale, plot) = (self.scale, self.plot)
         let band = (plot.right - plot.left) / Double(max(1, categories.count))
         let barWidth = band * 0.7 / Double(max(1, series.count))
         var bars: [Bar] = []
@@ -77,6 +77,8 @@ public struct ColumnChart {
     }
 
     func svg() -> SVG.Content {
+        // `plot` formats every tick label: once, not per mark.
+        let plot = self.plot
         let band = (plot.right - plot.left) / Double(max(1, categories.count))
         var nodes = [SVG.text(title, x: width / 2, y: 18, anchor: "middle", className: "chart-title")]
         nodes += legend

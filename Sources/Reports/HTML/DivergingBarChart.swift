@@ -58,7 +58,8 @@ public struct DivergingBarChart {
         let note = rows.compactMap { $0.note?.count }.max() ?? 0
         let negative = rows.contains { ($0.value ?? 0) < 0 }
         let left = labelEnd + 8 + (negative ? 4 + Self.characterWidth * Double(value) : 0)
-        let right = width - 8 - Self.characterWidth * Double(value) - (note > 0 ? 12 + Self.characterWidth * Double(note) : 0)
+        let right =
+            width - 8 - Self.characterWidth * Double(value) - (note > 0 ? 12 + Self.characterWidth * Double(note) : 0)
         return (left, max(left + 80, right), 34)
     }
 
@@ -98,7 +99,7 @@ public struct DivergingBarChart {
 
     /// The bar of each row, `nil` for a row without a value.
     public var bars: [Bar?] {
-        let scale = self.scale
+        let (scale, plot) = (self.scale, self.plot)
         return rows.enumerated().map { index, row in
             guard let value = row.value else { return nil }
             let y = plot.top + rowHeight * Double(index) + 3
@@ -109,7 +110,8 @@ public struct DivergingBarChart {
     }
 
     func svg() -> SVG.Content {
-        let scale = self.scale
+        // Each is computed from every row: once, not per row.
+        let (scale, plot, labelEnd) = (self.scale, self.plot, self.labelEnd)
         let bottom = plot.top + rowHeight * Double(max(1, rows.count))
         var nodes = [SVG.text(title, x: 4, y: 18, anchor: "start", className: "chart-title")]
         let tickLabel: (Double) -> String

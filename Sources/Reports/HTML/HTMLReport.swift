@@ -30,52 +30,43 @@ private struct ReportPage {
                 title: "Quarterly review \(quarter)",
                 period: range.map { "\(quarter): \($0.start.iso8601) to \($0.end.iso8601)" } ?? quarter,
                 options: options)
-            let details = detailOrder.map { scope in Node<HTML.BodyContext>.component(Deferred { reviewSection(scope) }) }
+            let details = detailOrder.map { scope in Node<HTML.BodyContext>.component(Deferred { reviewSection(scope) })
+            }
             return page.render(.group([summary(quarter: quarter)] + details))
         case .kpi(let asOf):
             let page = DocumentPage(
                 title: "KPIs as of \(asOf)", period: "week, month, quarter and year to date, as of \(asOf)",
                 options: options)
-            let sections = report.scopes.map { scope in Node<HTML.BodyContext>.component(Deferred { kpiSection(scope) }) }
+            let sections = report.scopes.map { scope in Node<HTML.BodyContext>.component(Deferred { kpiSection(scope) })
+            }
             return page.render(.group([kpiChart()] + sections))
         }
     }
 
     // MARK: - The review's summary
 
-    /// The scope the review is about: the company or the region (the last scope), or the one store.
-    private var topScope: ScopeValues? {
-        guard let last = report.scopes.last else { return nil }
-        return !Self.isStore(last) || report.scopes.count == 1 ? last : nil
-    }
-
-    private var stores: [ScopeValues] { report.scopes.filter(Self.isStore) }
-
     /// The detail sections from the top down: the company, the regions, then the stores.
     private var detailOrder: [ScopeValues] {
-        report.scopes.filter { !Self.isStore($0) }.reversed() + stores
+        report.scopes.filter { !KPIReport.isStore($0) }.reversed() + report.stores
     }
 
     private func summary(quarter: String) -> Node<HTML.BodyContext> {
-        let top = topScope
+        let top = report.topScope
         return .section(
             .class("scope summary"),
             .h2(.text("\(top?.title ?? "Stores") — \(quarter) at a glance")),
             .unwrap(top) { cards($0) },
             .div(
                 .class("row"),
-                .if(stores.count > 1, .div(.class("chart"), rankedStores().svg())),
+                .if(report.stores.count > 1, .div(.class("chart"), rankedStores().svg())),
                 .unwrap(top) { .div(.class("chart"), salesChart($0).svg()) }
             )
         )
     }
 
-    /// The headline metrics (the first six: Sales, Avg sale, UPT, CCP %, GP %, Credit apps).
-    private static let headlineCount = 6
-
     private func cards(_ scope: ScopeValues) -> Node<HTML.BodyContext> {
         guard let quarter = scope.periods.last else { return .empty }
-        let metrics = Array(zip(MetricDefinition.all, quarter.metrics).prefix(Self.headlineCount))
+        let metrics = Array(zip(MetricDefinition.all, quarter.metrics).prefix(KPIReport.headlineCount))
         return .div(
             .class("cards"),
             .forEach(metrics) { definition, value in
@@ -114,21 +105,14 @@ private struct ReportPage {
 
     /// The stores ranked by the quarter's sales % to target, best first (none last), vs LY beside.
     private func rankedStores() -> DivergingBarChart {
-        let rows = stores.map { scope -> DivergingBarChart.Row in
+        let rows = report.storesByPctToTarget.map { scope -> DivergingBarChart.Row in
             let sales = scope.periods.last?.metrics.first
             return DivergingBarChart.Row(
                 label: scope.title, value: sales?.pctToTarget, note: "vs LY " + NumberText.change(sales?.pctVsLY),
                 noteValue: sales?.pctVsLY)
         }
-        let ranked = rows.enumerated().sorted { left, right in
-            switch (left.element.value, right.element.value) {
-            case (let one?, let two?) where one != two: return one > two
-            case (.some, nil): return true
-            case (nil, .some): return false
-            default: return left.offset < right.offset
-            }
-        }.map(\.element)
-        var chart = DivergingBarChart(title: "Stores by quarter sales % to target", valueTitle: "% to target", rows: ranked)
+        var chart = DivergingBarChart(
+            title: "Stores by quarter sales % to target", valueTitle: "% to target", rows: rows)
         chart.neutralBand = options.neutralBand
         return chart
     }
@@ -145,10 +129,6 @@ private struct ReportPage {
                 .init(name: "LY", className: "ly", values: sales.map(\.ly)),
             ],
             categoryTitle: "Month", valueTitle: "Sales ($)", valueLabel: { NumberText.formatted($0, .money) })
-    }
-
-    private static func isStore(_ scope: ScopeValues) -> Bool {
-        scope.scope != "ALL" && !scope.scope.hasPrefix("region:")
     }
 
     // MARK: - The review's detail

@@ -35,7 +35,9 @@ public enum RankingWorkbook {
 
     /// The sheet column of table column `index` (a change column adds its ▲/▼ column after it).
     private static func sheetColumn(_ index: Int, in table: RankingTable) -> Int {
-        index + table.columns.prefix(index).filter { if case .change = $0.kind { return true } else { return false } }.count
+        index
+            + table.columns.prefix(index).filter { if case .change = $0.kind { return true } else { return false } }
+            .count
     }
 
     /// The scope's chart as native horizontal bars over its first rows, the first on top.
@@ -45,7 +47,8 @@ public enum RankingWorkbook {
         guard !chart.rows.isEmpty else { return }
         let bars = try workbook.addBarChart(
             title: chart.title, series: chart.valueTitle, sheet: sheet.name, rows: 1...chart.rows.count,
-            labelColumn: sheetColumn(chart.labelColumn, in: table), valueColumn: sheetColumn(chart.valueColumn, in: table))
+            labelColumn: sheetColumn(chart.labelColumn, in: table),
+            valueColumn: sheetColumn(chart.valueColumn, in: table))
         try sheet.insert(
             bars, row: 1, column: sheetColumns(table).count + 1, description: "\(chart.title) of \(table.title)")
     }

@@ -156,15 +156,11 @@ private struct ReviewWorkbook {
         }
     }
 
-    private static func isStore(_ scope: ScopeValues) -> Bool {
-        scope.scope != "ALL" && !scope.scope.hasPrefix("region:")
-    }
-
     /// The headline metrics of the top scope (the company, the region, or the one store), the
     /// stores ranked by sales % to target with a bar chart, then every scope × metric for the quarter.
     private func writeSummary(_ report: KPIReport) throws {
         let sheet = try workbook.addSheet(named: "Summary")
-        let top = report.scopes.last.flatMap { !Self.isStore($0) || report.scopes.count == 1 ? $0 : nil }
+        let top = report.topScope
         try sheet.setWidths([24, 15] + XLSXReport.valueWidths)
         try sheet.setPrintHeading(print, scope: top?.title ?? "Stores")
         try sheet.write(
@@ -174,14 +170,14 @@ private struct ReviewWorkbook {
         var row = 3
         if let top, let quarter = top.periods.last {
             try sheet.writeTitles(["Headline", ""] + XLSXReport.valueTitles, row: row, labelColumns: 2, styles: styles)
-            for (metric, value) in zip(MetricDefinition.all, quarter.metrics).prefix(6) {
+            for (metric, value) in zip(MetricDefinition.all, quarter.metrics).prefix(KPIReport.headlineCount) {
                 row += 1
                 try sheet.write(metric.label, row: row, column: 0)
                 try XLSXReport.writeValues(value, metric.format, sheet: sheet, row: row, column: 2, styles: styles)
             }
             row += 2
         }
-        let stores = ranked(report.scopes.filter(Self.isStore))
+        let stores = report.storesByPctToTarget
         if stores.count > 1 {
             try sheet.writeTitles(
                 ["Stores by sales % to target", "Metric"] + XLSXReport.valueTitles, row: row, labelColumns: 2,
@@ -203,7 +199,8 @@ private struct ReviewWorkbook {
             row += 2
         }
         let header = row
-        try sheet.writeTitles(["Scope", "Metric"] + XLSXReport.valueTitles, row: header, labelColumns: 2, styles: styles)
+        try sheet.writeTitles(
+            ["Scope", "Metric"] + XLSXReport.valueTitles, row: header, labelColumns: 2, styles: styles)
         try sheet.repeatOnEveryPage(row: header)
         for scope in report.scopes {
             guard let quarter = scope.periods.last else { continue }
@@ -215,20 +212,6 @@ private struct ReviewWorkbook {
             }
         }
         try sheet.autofilter(fromRow: header, rows: row - header + 1, columns: 2 + XLSXReport.valueTitles.count)
-    }
-
-    /// Best first; a store without a % to target last, in report order.
-    private func ranked(_ stores: [ScopeValues]) -> [ScopeValues] {
-        stores.enumerated().sorted { left, right in
-            let one = left.element.periods.last?.metrics.first?.pctToTarget
-            let two = right.element.periods.last?.metrics.first?.pctToTarget
-            switch (one, two) {
-            case (let one?, let two?) where one != two: return one > two
-            case (.some, nil): return true
-            case (nil, .some): return false
-            default: return left.offset < right.offset
-            }
-        }.map(\.element)
     }
 
     /// Metric-major rows (each metric over the months, then the quarter), so the sales months

@@ -58,7 +58,6 @@ struct XLSXStyles {
     /// A change with its sign, as its ▲/▼ text writes it: `+2.4%`, `−4.8%`, `0.0%`.
     static let signedPercent = "+0.0%;\"−\"0.0%;0.0%"
 
-
     /// The number format of a metric's actual, target and LY.
     func number(_ format: MetricFormat) -> Format {
         switch format {

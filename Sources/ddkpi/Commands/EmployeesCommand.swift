@@ -28,7 +28,7 @@ struct EmployeesCommand: ParsableCommand {
         let context = try ReportContext(global: global)
         let report = try context.engine.employees(
             asOf: try asOf.day(), period: period.rawValue, filter: scope.filter, top: ranking.top)
-        let options = try context.documentOptions(scope.filter, through: report.range.end)
+        let options = try context.documentOptions(scope.filter, through: report.range.end, for: output)
         try output.emitRanking(
             document: { RankingDocument(report) }, options: options,
             text: { format, colour in EmployeeRenderer(colour: colour, options: options).render(report, as: format) })

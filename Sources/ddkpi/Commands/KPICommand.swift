@@ -15,6 +15,6 @@ struct KPICommand: ParsableCommand {
         let day = try asOf.day()
         try output.emit(
             try context.engine.kpi(asOf: day, filter: scope.filter),
-            options: try context.documentOptions(scope.filter, through: day))
+            options: try context.documentOptions(scope.filter, through: day, for: output))
     }
 }

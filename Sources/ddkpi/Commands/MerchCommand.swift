@@ -69,7 +69,7 @@ struct MerchCommand: ParsableCommand {
         case .toDate(let day, let period):
             report = try engine.merch(asOf: day, period: period.rawValue, by: by, filter: filter, top: top)
         }
-        let options = try context.documentOptions(filter, through: report.range.end)
+        let options = try context.documentOptions(filter, through: report.range.end, for: output)
         try output.emitRanking(
             document: { RankingDocument(report) }, options: options,
             text: { format, colour in MerchRenderer(colour: colour, options: options).render(report, as: format) })

@@ -16,6 +16,6 @@ struct ReviewCommand: ParsableCommand {
         let fiscal = try quarter.fiscalQuarter(in: context.engine.calendar)
         try output.emit(
             try context.engine.review(quarter: fiscal, filter: scope.filter),
-            options: try context.documentOptions(scope.filter, through: fiscal.range.end))
+            options: try context.documentOptions(scope.filter, through: fiscal.range.end, for: output))
     }
 }

@@ -17,8 +17,11 @@ struct ReportContext {
     }
 
     /// The documents' options for a report over `filter` ending on `end`: the neutral band and
-    /// the day its stores' data runs through.
-    func documentOptions(_ filter: ScopeFilter, through end: CivilDate) throws -> DocumentOptions {
-        DocumentOptions(neutralBand: neutralBand, dataThrough: try engine.dataThrough(filter, notAfter: end))
+    /// the day its stores' data runs through (looked up only when `output` writes a document).
+    func documentOptions<Format>(_ filter: ScopeFilter, through end: CivilDate, for output: OutputOptions<Format>)
+        throws -> DocumentOptions
+    {
+        guard output.writesDocument else { return DocumentOptions(neutralBand: neutralBand) }
+        return DocumentOptions(neutralBand: neutralBand, dataThrough: try engine.dataThrough(filter, notAfter: end))
     }
 }
