@@ -45,18 +45,19 @@ struct PackDocument {
     /// How many associates, vendors or categories a ranked report lists per scope.
     static let top = 10
 
-    func write(_ format: PackFormat, to path: String) throws {
+    /// Writes the document as `format` to `path`; PDFs through `browser` (one for the whole publish).
+    func write(_ format: PackFormat, to path: String, browser: () throws -> ChromiumSession) throws {
         switch (content, format) {
         case (.report(let report), .html):
             try Data(HTMLReport.render(report, options: options).utf8).write(to: URL(fileURLWithPath: path))
         case (.report(let report), .xlsx): try XLSXReport.write(report, to: path, options: options)
         case (.report(let report), .pdf):
-            try ChromiumPrinter().print(html: HTMLReport.render(report, options: options), to: path, created: date)
+            try browser().print(html: HTMLReport.render(report, options: options), to: path, created: date)
         case (.ranking(let document), .html):
             try Data(RankingPage.render(document, options: options).utf8).write(to: URL(fileURLWithPath: path))
         case (.ranking(let document), .xlsx): try RankingWorkbook.write(document, to: path, options: options)
         case (.ranking(let document), .pdf):
-            try ChromiumPrinter().print(html: RankingPage.render(document, options: options), to: path, created: date)
+            try browser().print(html: RankingPage.render(document, options: options), to: path, created: date)
         }
     }
 }

@@ -34,6 +34,15 @@ public struct ChromiumPrinter {
                 + "install Debian's package with: apt-get install chromium")
     }
 
+    /// A headless browser without first-run pages or extensions, on the throwaway `profile`;
+    /// without the sandbox only as root, where Chromium's sandbox refuses to start.
+    static func headlessArguments(profile: URL) -> [String] {
+        [
+            "--headless", "--disable-gpu", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+            "--user-data-dir=\(profile.path)",
+        ] + (geteuid() == 0 ? ["--no-sandbox"] : [])
+    }
+
     /// Writes `html` to a temporary page and prints it to `path`, dated `created` (00:00 UTC) as
     /// its creation and modification date instead of the clock, so the same page gives the same
     /// bytes (SPEC section 19).
@@ -47,13 +56,9 @@ public struct ChromiumPrinter {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        var arguments = [
-            "--headless", "--disable-gpu", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
-            "--user-data-dir=\(work.appendingPathComponent("profile").path)",
-            "--print-to-pdf=\(output)", "--no-pdf-header-footer",
-        ]
-        // Chromium's sandbox refuses to start as root; anyone else keeps it.
-        if geteuid() == 0 { arguments.append("--no-sandbox") }
+        let arguments =
+            Self.headlessArguments(profile: work.appendingPathComponent("profile"))
+            + ["--print-to-pdf=\(output)", "--no-pdf-header-footer"]
         process.arguments = arguments + [page.absoluteString]
         let log = work.appendingPathComponent("chromium.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
