@@ -137,7 +137,11 @@ private struct ReportPage {
         .section(
             .class("scope page-start"),
             .h2(.text(scope.title)),
-            .div(.class("row"), .div(.class("chart"), salesChart(scope).svg()), quarterTable(scope)),
+            .div(
+                .class("row"),
+                // The top scope's chart already stands on the summary page.
+                .if(scope.scope != report.topScope?.scope, .div(.class("chart"), salesChart(scope).svg())),
+                quarterTable(scope)),
             monthTable(scope)
         )
     }
