@@ -111,6 +111,7 @@ let package = Package(
         ),
         .testTarget(name: "SheetFixturesTests", dependencies: ["SheetFixtures", "SheetStream", "TestSupport"]),
         .testTarget(name: "ChecksTests", dependencies: ["CivilCalendar", "Checks", "Feeds"]),
+        .testTarget(name: "PublishingTests", dependencies: ["CivilCalendar", "Feeds", "KPI", "Publishing"]),
         .testTarget(name: "FeedsTests", dependencies: ["CivilCalendar", "Feeds", "TestSupport"]),
         .testTarget(
             name: "WarehouseTests",

@@ -146,3 +146,27 @@ enum PackScanner {
         return try String(contentsOfFile: output, encoding: .utf8)
     }
 }
+
+extension GoldenReportTests {
+    /// `[documents] neutral_band`: changes inside it keep their ▲/▼ and lose their colour.
+    func testTheNeutralBandComesFromTheConfig() throws {
+        let database = try sampleDatabase()
+        let config = try scratchPath("band.toml")
+        let arguments = [
+            "--db", database, "--config", config, "review", "--quarter", "2025Q2", "--store", "08", "--format", "html",
+        ]
+        try "[documents]\nneutral_band = \"3%\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let wide = try CommandRunner.ddkpi(arguments)
+        XCTAssertEqual(wide.status, 0, wide.stderr)
+        XCTAssertTrue(wide.stdout.contains("<td class=\"level\">▲ +2.4%</td>"), "08's quarter sales vs target")
+        try "[documents]\nneutral_band = 0.005\n".write(toFile: config, atomically: true, encoding: .utf8)
+        XCTAssertTrue(try CommandRunner.ddkpi(arguments).stdout.contains("<td class=\"up-text\">▲ +2.4%</td>"))
+        try "[documents]\nneutral_band = \"wide\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let bad = try CommandRunner.ddkpi(arguments)
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(
+            bad.stderr.contains(
+                "documents.neutral_band: expected neutral_band = a fraction such as 0.005, or \"0.5%\""),
+            bad.stderr)
+    }
+}
