@@ -53,6 +53,9 @@ let package = Package(
         .target(name: "KPI", dependencies: ["CivilCalendar", "Threads", "Warehouse", "Feeds"]),
         .target(
             name: "Reports", dependencies: ["CivilCalendar", "OutputText", "Checks", "KPI", "CXLSXWriter", "Plot"]),
+        .target(
+            name: "Publishing",
+            dependencies: ["CivilCalendar", "OutputText", "Feeds", "Warehouse", "KPI", "Reports", "TOMLKit"]),
         .executableTarget(
             name: "ddkpi",
             dependencies: [
@@ -65,6 +68,7 @@ let package = Package(
                 "Warehouse",
                 "KPI",
                 "Reports",
+                "Publishing",
                 "TOMLKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -110,6 +114,7 @@ let package = Package(
         ),
         .testTarget(name: "SheetFixturesTests", dependencies: ["SheetFixtures", "SheetStream", "TestSupport"]),
         .testTarget(name: "ChecksTests", dependencies: ["CivilCalendar", "Checks", "Feeds", "SheetFixtures"]),
+        .testTarget(name: "PublishingTests", dependencies: ["CivilCalendar", "Feeds", "KPI", "Publishing"]),
         .testTarget(name: "FeedsTests", dependencies: ["CivilCalendar", "Feeds", "TestSupport"]),
         .testTarget(
             name: "WarehouseTests",
@@ -131,7 +136,9 @@ let package = Package(
         .testTarget(
             name: "ddkpiTests",
             // Depends on the executable so that `swift test` builds the binary it runs.
-            dependencies: ["ddkpi", "TestSupport", "SheetFixtures", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "ddkpi", "TestSupport", "SheetFixtures", "SheetStream", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ]
 )

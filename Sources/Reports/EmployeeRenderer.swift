@@ -5,15 +5,20 @@ import OutputText
 public struct EmployeeRenderer {
     /// Colour the ▲/▼ changes (only on a terminal, never with `NO_COLOR`; the caller decides).
     public var colour: Bool
+    /// The neutral band, "data through" date and banner of the HTML page.
+    public var options: DocumentOptions
 
-    public init(colour: Bool = false) { self.colour = colour }
+    public init(colour: Bool = false, options: DocumentOptions = DocumentOptions()) {
+        self.colour = colour
+        self.options = options
+    }
 
     public func render(_ report: EmployeeReport, as format: TableFormat) -> String {
         switch format {
         case .table: return text(report)
         case .csv: return csv(report)
         case .json: return json(report)
-        case .html: return RankingPage.render(RankingDocument(report))
+        case .html: return RankingPage.render(RankingDocument(report), options: options)
         }
     }
 

@@ -29,31 +29,43 @@ public enum DocumentFormat: String, CaseIterable, Sendable {
 public struct ReportRenderer {
     /// Colour the ▲/▼ changes (only on a terminal, never with `NO_COLOR`; the caller decides).
     public var colour: Bool
+    /// The neutral band, "data through" date and banner of HTML, XLSX and PDF documents.
+    public var options: DocumentOptions
 
-    public init(colour: Bool = false) { self.colour = colour }
+    public init(colour: Bool = false, options: DocumentOptions = DocumentOptions()) {
+        self.colour = colour
+        self.options = options
+    }
 
     public func render(_ report: KPIReport, as format: ReportFormat) -> String {
         switch format {
         case .table, .text: return text(report)
         case .csv: return csv(report)
         case .json: return json(report)
-        case .html: return HTMLReport.render(report)
+        case .html: return HTMLReport.render(report, options: options)
         }
     }
 
     /// Writes a ranked report (`employees`, `merch`) as a document to `path`.
-    public static func write(_ document: RankingDocument, as format: DocumentFormat, to path: String) throws {
+    public static func write(
+        _ document: RankingDocument, as format: DocumentFormat, to path: String,
+        options: DocumentOptions = DocumentOptions()
+    ) throws {
         switch format {
-        case .xlsx: try RankingWorkbook.write(document, to: path)
-        case .pdf: try ChromiumPrinter().print(html: RankingPage.render(document), to: path)
+        case .xlsx: try RankingWorkbook.write(document, to: path, options: options)
+        case .pdf:
+            try ChromiumPrinter().print(
+                html: RankingPage.render(document, options: options), to: path, created: document.date)
         }
     }
 
     /// Writes `report` as a document to `path`.
     public func write(_ report: KPIReport, as format: DocumentFormat, to path: String) throws {
         switch format {
-        case .xlsx: try XLSXReport.write(report, to: path)
-        case .pdf: try ChromiumPrinter().print(html: HTMLReport.render(report), to: path)
+        case .xlsx: try XLSXReport.write(report, to: path, options: options)
+        case .pdf:
+            try ChromiumPrinter().print(
+                html: HTMLReport.render(report, options: options), to: path, created: XLSXReport.date(of: report))
         }
     }
 

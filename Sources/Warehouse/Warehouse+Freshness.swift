@@ -38,3 +38,28 @@ extension Warehouse {
         return date.adding(days: daysAfterKey)
     }
 }
+
+extension Warehouse {
+    /// The latest sales-audit day no later than `notAfter` (any, when `nil`) of any of `stores`
+    /// (every store when `nil`): what a document's "data through" says, and `check`'s default
+    /// as-of day. One backward step along the table's `(date, store_code)` key, not a scan of
+    /// every feed like `lastDates()`.
+    public func latestSalesDate(stores: [String]? = nil, notAfter: CivilDate? = nil) throws -> CivilDate? {
+        let table = FeedTables.salesAudit
+        let date = table.period.dateColumn
+        var sql = "SELECT \(date) FROM \(table.name) WHERE \(date) <= ?"
+        var arguments = [SQLValue.text(notAfter?.iso8601 ?? "9999-12-31")]
+        if let stores {
+            guard !stores.isEmpty else { return nil }
+            sql += " AND store_code IN (" + stores.map { _ in "?" }.joined(separator: ",") + ")"
+            arguments += stores.map(SQLValue.text)
+        }
+        sql += " ORDER BY \(date) DESC LIMIT 1"
+
+        return try backend.read { session in
+            var latest: CivilDate?
+            try session.scan(sql, arguments) { row in latest = CivilDate(iso8601: row.text(0)) }
+            return latest
+        }
+    }
+}

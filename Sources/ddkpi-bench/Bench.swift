@@ -17,7 +17,7 @@ struct Bench: ParsableCommand {
         abstract: "Measure ddkpi's readers: throughput and peak memory on synthetic sales-audit files.",
         subcommands: [
             XLSXBench.self, CSVBench.self, IngestBench.self, KPIBench.self, EmployeesBench.self, MerchBench.self,
-            DocumentsBench.self, HistoryBench.self,
+            DocumentsBench.self, HistoryBench.self, PublishBench.self,
         ]
     )
 }

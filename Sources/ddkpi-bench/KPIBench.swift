@@ -109,17 +109,44 @@ struct SyntheticChain {
     let stores: Int
     let first: CivilDate
     let last: CivilDate
+    /// Also associates (three per store, daily), categories (daily) and vendors (monthly), for
+    /// the ranked reports.
+    var rankings = false
+
+    /// Writes the chain to `folder` and loads it with `ddkpi` into `database` (`--db PATH`):
+    /// the stores, the goals, then each feed.
+    func load(from folder: String, ddkpi: String, database: [String]) throws {
+        for (path, feed) in try write(to: folder) {
+            let command: [String]
+            switch feed {
+            case .stores: command = ["stores", "import", path]
+            case .goals: command = ["goals", "import", path]
+            default: command = ["ingest", "--feed", feed.rawValue, path]
+            }
+            _ = try Measurement.run(label: command.prefix(2).joined(separator: " "), [ddkpi] + database + command)
+        }
+    }
 
     func write(to folder: String) throws -> [(String, FeedID)] {
         var random = SplitMix(seed: 40)
         let codes = (1...stores).map(SalesAuditData.storeCode)
-        let outputs: [(String, FeedID, String)] = [
-            ("stores.csv", .stores, "code,name,region\n"), ("goals.csv", .goals, "period,scope,metric,target\n"),
-            ("sales_audit.csv", .salesAudit, "Store,Date,Net Sales,Transactions,Items,CCP %,GP %\n"),
-            ("credit.csv", .creditApps, "Store,Date\n"), ("crm_intakes.csv", .crmIntakes, "Store,Date\n"),
-            ("birdeye.csv", .birdeyeReviews, "Store,Review Date\n"),
-            ("calls.csv", .outboundCalls, "Store,Week Of,Mon,Tue,Wed,Thu,Fri,Sat,Sun\n"),
-        ]
+        let outputs: [(String, FeedID, String)] =
+            [
+                ("stores.csv", .stores, "code,name,region\n"), ("goals.csv", .goals, "period,scope,metric,target\n"),
+                ("sales_audit.csv", .salesAudit, "Store,Date,Net Sales,Transactions,Items,CCP %,GP %\n"),
+                ("credit.csv", .creditApps, "Store,Date\n"), ("crm_intakes.csv", .crmIntakes, "Store,Date\n"),
+                ("birdeye.csv", .birdeyeReviews, "Store,Review Date\n"),
+                ("calls.csv", .outboundCalls, "Store,Week Of,Mon,Tue,Wed,Thu,Fri,Sat,Sun\n"),
+            ]
+            + (rankings
+                ? [
+                    (
+                        "employee_sales.csv", .employeePerformance,
+                        "Store #,Business Date,Emp #,Salesperson,Net Sales,Trans,Items Sold,CCP %,GP %\n"
+                    ),
+                    ("category_sales.csv", .merchSales, "Location,Sales Date,Department,Net Sales,Qty\n"),
+                    ("vendor_sales.csv", .merchSales, "Store,Period,Vendor #,Vendor Name,Net Sales,Units Sold\n"),
+                ] : [])
         var files: [String: TextOutput] = [:]
         for (name, _, header) in outputs {
             let output = try TextOutput(path: folder + "/" + name)
@@ -139,6 +166,16 @@ struct SyntheticChain {
             ] {
                 write("goals.csv", "\(period),global,\(metric),\(target)")
             }
+            if rankings {
+                for code in codes {
+                    for (number, vendor) in ["Pandora", "Seiko", "Tacori", "Yurman"].enumerated() {
+                        write(
+                            "vendor_sales.csv",
+                            "\(code),\(period),V10\(number),\(vendor),\(2_000 + random.next() % 3_000),\(5 + random.next() % 20)"
+                        )
+                    }
+                }
+            }
             month = month.adding(days: CivilDate.daysIn(month: month.month, year: month.year))
         }
         var day = first
@@ -150,6 +187,20 @@ struct SyntheticChain {
                     "sales_audit.csv",
                     "\(code),\(day.iso8601),\(transactions * 330),\(transactions),\(items),0.\(40 + random.next() % 20),0.5"
                 )
+                if rankings {
+                    for clerk in 1...3 {
+                        let trans = transactions / 3
+                        write(
+                            "employee_sales.csv",
+                            "\(code),\(day.iso8601),E\(code)\(clerk),Clerk \(code)-\(clerk),\(trans * 330),\(trans),\(trans * 3 / 2),0.42,0.52"
+                        )
+                    }
+                    for department in ["Bridal", "Fashion", "Watches"] {
+                        write(
+                            "category_sales.csv",
+                            "\(code),\(day.iso8601),\(department),\(transactions * 110),\(transactions / 2)")
+                    }
+                }
                 for _ in 0..<(random.next() % 3) { write("credit.csv", "\(code),\(day.iso8601)") }
                 for _ in 0..<(random.next() % 4) { write("crm_intakes.csv", "\(code),\(day.iso8601)") }
                 if random.next() % 2 == 0 { write("birdeye.csv", "\(code),\(day.iso8601)") }

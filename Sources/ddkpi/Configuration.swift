@@ -28,6 +28,8 @@ import TOMLKit
 /// closed = ["12-25", "2025-07-04"]   # days stores may be closed
 /// reconcile_merch = false
 /// on_ingest = "warn"                 # or "hold": commit nothing of a file with an alarm
+/// [documents]
+/// neutral_band = 0.005               # changes under 0.5 % are not coloured (or "0.5%")
 /// ```
 struct Configuration {
     var databasePath: String?
@@ -39,6 +41,8 @@ struct Configuration {
     var freshness = FreshnessPolicy()
     /// The wrong-data checks' settings (`[check]`, SPEC section 18); their week start is `week_start`.
     var checks = CheckSettings()
+    /// Changes smaller than this fraction are not coloured in documents (`[documents]`, SPEC section 20).
+    var neutralBand = 0.005
 
     static let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
@@ -133,6 +137,13 @@ struct Configuration {
             case "check":
                 guard let settings = value?.table else { throw fail(key, "a table of check settings") }
                 try readChecks(settings, file: file)
+            case "documents":
+                guard let documents = value?.table else { throw fail(key, "a table with neutral_band") }
+                for name in documents.keys {
+                    guard name == "neutral_band", let band = Self.fraction(documents[name]), (0..<1).contains(band)
+                    else { throw fail("documents.\(name)", "neutral_band = a fraction such as 0.005, or \"0.5%\"") }
+                    neutralBand = band
+                }
             default:
                 throw ConfigurationError("\(file): unknown setting \"\(key)\"")
             }
@@ -187,6 +198,15 @@ extension Configuration {
                 throw ConfigurationError("\(file): unknown setting \"check.\(key)\"")
             }
         }
+    }
+
+    /// A number as a fraction, or a `"0.5%"` string as one (0.005).
+    fileprivate static func fraction(_ value: (any TOMLValueConvertible)?) -> Double? {
+        if let number = value?.double ?? value?.int.map(Double.init) { return number }
+        guard let text = value?.string?.trimmingCharacters(in: .whitespaces), text.hasSuffix("%"),
+            let percent = Double(text.dropLast().trimmingCharacters(in: .whitespaces))
+        else { return nil }
+        return percent / 100
     }
 }
 

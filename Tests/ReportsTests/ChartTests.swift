@@ -1,3 +1,5 @@
+import CivilCalendar
+import Foundation
 import XCTest
 
 @testable import Reports
@@ -74,7 +76,10 @@ final class DivergingBarChartTests: XCTestCase {
     func testNegativeBarsGoLeftPositiveRightWithTheirChangeText() {
         let chart = DivergingBarChart(
             title: "Sales % to target per store, quarter", valueTitle: "% to target",
-            rows: [("08 Natick", 0.024), ("21 Warwick", -0.069), ("30 New", nil)])
+            rows: [
+                .init(label: "08 Natick", value: 0.024), .init(label: "21 Warwick", value: -0.069),
+                .init(label: "30 New", value: nil),
+            ])
         let zero = chart.scale(0)
         guard let up = chart.bars[0], let down = chart.bars[1] else { return XCTFail("bars with values") }
         XCTAssertEqual(up.x, zero, accuracy: 1e-9)
@@ -87,5 +92,66 @@ final class DivergingBarChartTests: XCTestCase {
         for text in ["▲ +2.4%", "▼ −6.9%", "no target", ">% to target</text>", ">30 New</text>", "class=\"down\""] {
             XCTAssertTrue(svg.contains(text), text)
         }
+    }
+}
+
+final class StoryChartTests: XCTestCase {
+    /// The axis title sits left of the widest tick label (`$1,000,000`), never over it.
+    func testTheValueAxisReservesRoomForItsLabels() {
+        let chart = ColumnChart(
+            title: "Monthly sales", categories: ["2025-04"],
+            series: [.init(name: "Actual", className: "actual", values: [1_600_000])], categoryTitle: "Month",
+            valueTitle: "Sales ($)", valueLabel: { NumberText.formatted($0, .money) })
+        let widest = Double("$2,000,000".count) * DivergingBarChart.characterWidth
+        XCTAssertGreaterThanOrEqual(chart.plot.left - 6 - widest, 20, "the tick label starts right of the axis title")
+    }
+
+    /// Chart marks: 3:1 against white, and actual against target (SPEC section 20).
+    func testThePaletteHasEnoughContrast() {
+        for colour in [
+            ChartPalette.actual, ChartPalette.target, ChartPalette.lastYear, ChartPalette.up, ChartPalette.down,
+        ] {
+            XCTAssertGreaterThanOrEqual(ChartPalette.contrast(colour, 0xFFFFFF), 3, ChartPalette.css(colour))
+        }
+        XCTAssertGreaterThanOrEqual(ChartPalette.contrast(ChartPalette.actual, ChartPalette.target), 3)
+        XCTAssertEqual(ChartPalette.contrast(0x000000, 0xFFFFFF), 21, accuracy: 1e-9)
+        XCTAssertLessThan(ChartPalette.contrast(0xB8C4D1, 0xFFFFFF), 3, "the old target grey")
+    }
+
+    /// Inside the neutral band a change keeps its ▲/▼ and loses its colour.
+    func testTheNeutralBandLeavesSmallChangesUncoloured() {
+        XCTAssertEqual(ChangeTone(-0.001, band: 0.005), .level)
+        XCTAssertEqual(ChangeTone(-0.005, band: 0.005), .down)
+        XCTAssertEqual(ChangeTone(0.024, band: 0.005), .up)
+        XCTAssertEqual(ChangeTone(nil, band: 0.005), .level)
+        XCTAssertEqual(ChangeTone(0.001, band: 0), .up)
+    }
+
+    func testFooterTextIsACSSStringThatCannotEndTheSheet() {
+        XCTAssertEqual(DocumentPage.cssString("a\"b\\c</style>\n"), "\"a\\\"b\\\\c\\3C /style> \"")
+    }
+
+    /// Chromium's clock dates become the report's day, in place (same length, same offsets).
+    func testPDFDatesAreTheReportsDay() {
+        var pdf = Data("%PDF-1.4\n<</CreationDate (D:20261124001320+00'00')\n/ModDate (D:20261124001320+00'00')>>".utf8)
+        let length = pdf.count
+        ChromiumPrinter.stampDates(&pdf, day: CivilDate(year: 2025, month: 6, day: 30))
+        XCTAssertEqual(pdf.count, length)
+        XCTAssertEqual(
+            String(decoding: pdf, as: UTF8.self),
+            "%PDF-1.4\n<</CreationDate (D:20250630000000+00'00')\n/ModDate (D:20250630000000+00'00')>>")
+    }
+
+    /// A tagged PDF's structure ids count every DOM node the renderer ever made: they become
+    /// their ranks, so the same page prints to the same bytes whatever was printed before it.
+    func testPDFStructureIDsAreTheirRanks() {
+        var pdf = Data(
+            "<</ID (node00000131)>> <</ID (node00000007)>> [(node00000007) 1 (node00000131) 2] (node12)".utf8)
+        let length = pdf.count
+        ChromiumPrinter.renumberStructureIDs(&pdf)
+        XCTAssertEqual(pdf.count, length)
+        XCTAssertEqual(
+            String(decoding: pdf, as: UTF8.self),
+            "<</ID (node00000002)>> <</ID (node00000001)>> [(node00000001) 1 (node00000002) 2] (node12)")
     }
 }

@@ -8,7 +8,8 @@ final class HTMLReportTests: XCTestCase {
         let html = HTMLReport.render(
             ReportFixtures.review([
                 ReportFixtures.scope("66", title: "<b>&\"x\"", sales: 1000),
-                ReportFixtures.scope("ALL", title: "All stores", sales: 1000),
+                ReportFixtures.scope("67", title: "67 Other", sales: 900),
+                ReportFixtures.scope("ALL", title: "All stores", sales: 1900),
             ]))
         XCTAssertFalse(html.contains("<b>&"))
         XCTAssertTrue(html.contains("<h2>&lt;b&gt;&amp;\"x\"</h2>"))
@@ -32,19 +33,28 @@ final class HTMLReportTests: XCTestCase {
             "thead { display: table-header-group; }",
             "break-inside: avoid", "size: A4 landscape", "<td class=\"up-text\">▲ +5.3%</td>",
             "<td class=\"down-text\">▼ −9.1%</td>",
-            "<td>$282,914</td>", "Quarter sales % to target per store",
+            "<td>$282,914</td>", "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>",
+            "<h2>All stores — 2025Q2 at a glance</h2>", "<div class=\"card\"><h3>Sales</h3>",
+            "counter(page) \" of \" counter(pages)", "<div class=\"table-box\"><table>",
+            "max-width: 100%; height: auto;",
         ] {
             XCTAssertTrue(html.contains(present), present)
         }
-        XCTAssertEqual(html.components(separatedBy: "<section class=\"scope\">").count - 1, 2)
-        XCTAssertEqual(html.components(separatedBy: "<svg ").count - 1, 3, "two monthly charts and the stores' bars")
+        XCTAssertEqual(html.components(separatedBy: "<section class=\"scope page-start\">").count - 1, 2)
+        XCTAssertLessThan(
+            try XCTUnwrap(html.range(of: "<h2>All stores</h2>")?.lowerBound),
+            try XCTUnwrap(html.range(of: "<h2>08 Natick (East)</h2>")?.lowerBound), "the detail from the top down")
+        XCTAssertEqual(
+            html.components(separatedBy: "<svg ").count - 1, 2,
+            "the summary's chart and the store's (not repeated for the company)")
     }
 
     func testAStoreWithoutTargetsShowsDashesAndNoBar() {
         let html = HTMLReport.render(
             ReportFixtures.review([
                 ReportFixtures.scope("30", title: "30 New store", sales: 5000, targets: false),
-                ReportFixtures.scope("ALL", title: "All stores", sales: 5000, targets: false),
+                ReportFixtures.scope("31", title: "31 Newer store", sales: 5000, targets: false),
+                ReportFixtures.scope("ALL", title: "All stores", sales: 10000, targets: false),
             ]))
         XCTAssertTrue(
             html.contains(

@@ -18,7 +18,8 @@ final class RankingDocumentTests: XCTestCase {
             [.number(Double(index + 1)), .text(name), .number(1234.5), .number(index == 0 ? 0.25 : nil)]
         }
         return RankingDocument(
-            title: "Sales by vendor", date: CivilDate(year: 2025, month: 6, day: 30),
+            title: "Sales by vendor", period: "2025-04-01 to 2025-06-30",
+            date: CivilDate(year: 2025, month: 6, day: 30),
             tables: [
                 RankingTable(
                     title: "08 <b>&\"x\"", caption: "08 <b>&\"x\" — vendors", columns: columns, rows: rows,

@@ -32,21 +32,23 @@ final class XLSXReportTests: XCTestCase {
         let sheets = try roundTrip(report)
         XCTAssertEqual(sheets.keys.sorted(), ["08 Natick_ _East_", "All stores", "Summary"])
         let summary = try XCTUnwrap(sheets["Summary"])
-        XCTAssertEqual(summary.count, 1 + 2 * MetricDefinition.all.count)
-        XCTAssertEqual(summary[0].first, .string("Scope"))
+        XCTAssertEqual(summary[0].first, .string("Quarterly review 2025Q2 — All stores"))
+        XCTAssertTrue(summary.contains { $0.first == .string("Headline") }, "the top scope's headline metrics first")
+        let table = Array(try XCTUnwrap(summary.split { $0.first == .string("Scope") }.last))
+        XCTAssertEqual(table.count, 2 * MetricDefinition.all.count)
         let quarter = try XCTUnwrap(report.scopes[0].periods.last?.metrics[0])
         let expected: [Cell] = [
-            .string("08"), .string("08 Natick: [East]"), .string("Sales"), .number(848_742),
-            .number(quarter.target ?? 0),
+            .string("08 Natick: [East]"), .string("Sales"), .number(848_742), .number(quarter.target ?? 0),
             .number(quarter.pctToTarget ?? 0), .string("▼ −9.1%"), .number(quarter.ly ?? 0),
-            .number(quarter.pctVsLY ?? 0),
+            .number(quarter.pctVsLY ?? 0), .string(NumberText.change(quarter.pctVsLY)),
         ]
-        XCTAssertEqual(Array(summary[1].prefix(9)).map(Self.significant), expected.map(Self.significant))
+        XCTAssertEqual(Array(table[0].prefix(9)).map(Self.significant), expected.map(Self.significant))
         let scope = try XCTUnwrap(sheets["08 Natick_ _East_"])
         XCTAssertEqual(scope.count, 1 + 4 * MetricDefinition.all.count)
         let april: [Cell] = [.string("Sales"), .string("2025-04"), .number(282_914), .number(282_914 * 0.95)]
         XCTAssertEqual(scope[1].prefix(4).map(Self.significant), april.map(Self.significant))
         XCTAssertEqual(scope[1][5], .string("▲ +5.3%"))
+        XCTAssertEqual(scope[1][8], .string(NumberText.change(report.scopes[0].periods[0].metrics[0].pctVsLY)))
     }
 
     /// A number as libxlsxwriter stores it: 16 significant digits (`%.16G`).
@@ -58,17 +60,18 @@ final class XLSXReportTests: XCTestCase {
     func testAStoreWithoutTargetsLeavesTheTargetCellsEmpty() throws {
         let sheets = try roundTrip(
             ReportFixtures.review([ReportFixtures.scope("30", title: "30 New", sales: 5000, targets: false)]))
-        let row = try XCTUnwrap(sheets["Summary"]?[1])
-        XCTAssertEqual(row[3], .number(15_000))
+        let summary = try XCTUnwrap(sheets["Summary"])
+        let row = try XCTUnwrap(summary.split { $0.first == .string("Scope") }.last?.first)
+        XCTAssertEqual(row[2], .number(15_000))
+        XCTAssertEqual(row[3], .empty)
         XCTAssertEqual(row[4], .empty)
-        XCTAssertEqual(row[5], .empty)
-        XCTAssertEqual(row[6], .string("—"))
+        XCTAssertEqual(row[5], .string("—"))
     }
 
     func testAReportWithoutScopesIsStillAWorkbook() throws {
         let sheets = try roundTrip(ReportFixtures.review([]))
         XCTAssertEqual(sheets.keys.sorted(), ["Summary"])
-        XCTAssertEqual(sheets["Summary"]?.count, 1)
+        XCTAssertEqual(sheets["Summary"]?.last?.first, .string("Scope"), "the title, the period and the table's header")
     }
 
     func testAnUnwritablePathNamesIt() {

@@ -12,13 +12,18 @@ extension GoldenReportTests {
         XCTAssertEqual(summary.status, 0, summary.stderr)
         let csv = try CommandRunner.ddkpi(["--db", database, "review", "--quarter", "2025Q2", "--format", "csv"])
         let quarterRows = Self.fields(csv.stdout).filter { $0.count == 8 && $0[1] == "2025Q2" }
-        let sheetRows = Array(Self.fields(summary.stdout).dropFirst())
+        // The table of every scope × metric follows the headline cards and the ranked stores.
+        let sheetRows = Array(try XCTUnwrap(Self.fields(summary.stdout).split { $0.first == "Scope" }.last))
         XCTAssertEqual(sheetRows.count, quarterRows.count)
         XCTAssertGreaterThan(quarterRows.count, 0)
         for (sheet, csv) in zip(sheetRows, quarterRows) {
-            XCTAssertEqual(sheet[0], csv[0])
-            // actual, target, % to target, LY, % vs LY: sheet columns D, E, F, H, I; CSV fields 4 to 8.
-            for (sheetColumn, csvField) in [(3, 3), (4, 4), (5, 5), (7, 6), (8, 7)] {
+            // Scopes named for people: `08 Natick (East)`, `Region East`, `All stores`.
+            let name =
+                csv[0] == "ALL"
+                ? "All stores" : csv[0].hasPrefix("region:") ? "Region " + csv[0].dropFirst(7) : csv[0] + " "
+            XCTAssertTrue(sheet[0].hasPrefix(name), "\(sheet[0]) for \(csv[0])")
+            // actual, target, % to target, LY, % vs LY: sheet columns C, D, E, G, H; CSV fields 4 to 8.
+            for (sheetColumn, csvField) in [(2, 3), (3, 4), (4, 5), (6, 6), (7, 7)] {
                 XCTAssertEqual(
                     Double(sheet[sheetColumn]), Self.stored(csv[csvField]), "\(csv[0]) \(csv[2]) field \(csvField + 1)")
             }
@@ -64,11 +69,16 @@ extension GoldenReportTests {
             import sys, openpyxl
             book = openpyxl.load_workbook(sys.argv[1])
             assert book.sheetnames[0] == "Summary", book.sheetnames
-            assert book["Summary"].auto_filter.ref == "A1:I82", book["Summary"].auto_filter.ref
-            assert book["Summary"].freeze_panes == "A2"
-            assert all(len(sheet._charts) == 1 for sheet in book.worksheets[1:]), "a chart per scope sheet"
-            assert book["Summary"]["D2"].number_format == "$#,##0", book["Summary"]["D2"].number_format
-            assert book["Summary"]["F2"].number_format == "0.0%"
+            summary = book["Summary"]
+            header = next(row[0].row for row in summary.iter_rows() if row[0].value == "Scope")
+            assert summary.auto_filter.ref == f"A{header}:I{header + 81}", summary.auto_filter.ref
+            assert summary.freeze_panes == "A2"
+            assert summary["A1"].value == "Quarterly review 2025Q2 — All stores", summary["A1"].value
+            assert all(len(sheet._charts) == 1 for sheet in book.worksheets), "the ranking and a chart per scope sheet"
+            assert summary[f"C{header + 1}"].number_format == "$#,##0", summary[f"C{header + 1}"].number_format
+            assert summary[f"E{header + 1}"].number_format == '+0.0%;"−"0.0%;0.0%', summary[f"E{header + 1}"].number_format
+            assert book.worksheets[1].oddHeader.left.text == "08 Natick (East)", book.worksheets[1].oddHeader.left.text
+            assert book.worksheets[1].oddFooter.right.text == "page &P of &N", book.worksheets[1].oddFooter.right.text
             """
         XCTAssertEqual(try Self.run(python, ["-c", script, try sampleWorkbook()]), 0)
     }
@@ -93,7 +103,19 @@ extension GoldenReportTests {
         XCTAssertTrue(pdf.starts(with: Array("%PDF".utf8)))
         let text = String(decoding: pdf, as: UTF8.self)
         let pages = Self.pageCount(text)
-        XCTAssertGreaterThanOrEqual(pages, 9, "6 stores, 2 regions and the company, each from a new page")
+        XCTAssertGreaterThanOrEqual(
+            pages, 10, "the summary, then 6 stores, 2 regions and the company, each from a new page")
+        if let pdftotext = Self.tool("pdftotext") {
+            let first = try scratchPath("review-page-1.txt")
+            XCTAssertEqual(try Self.run(pdftotext, ["-f", "1", "-l", "1", path, first]), 0)
+            let page = try String(contentsOfFile: first, encoding: .utf8)
+            for text in [
+                "All stores — 2025Q2 at a glance", "Stores by quarter sales % to target", "page 1 of \(pages)",
+                "data through 2025-06-30",
+            ] {
+                XCTAssertTrue(page.contains(text), "page 1: \(text)")
+            }
+        }
     }
 
     func testPDFWithoutABrowserAsksForChromium() throws {
@@ -126,10 +148,29 @@ extension GoldenReportTests {
         ])
         XCTAssertEqual(written.status, 0, written.stderr)
         let sheets = try CommandRunner.ddkpi(["sheets", path])
-        XCTAssertEqual(sheets.stdout, "0\tKPI\tvisible\n")
-        let rows = try CommandRunner.ddkpi(["dump", path, "--format", "csv"]).stdout.split(separator: "\n")
+        XCTAssertEqual(sheets.stdout, "0\tSummary\tvisible\n1\tKPI\tvisible\n")
+        let summary = try CommandRunner.ddkpi(["dump", path, "--format", "csv"]).stdout
+        XCTAssertTrue(
+            summary.contains("Scope,MTD sales,Target,% to target,vs target,Pace,pace ▲/▼\n08 Natick (East),"), summary)
+        let rows = try CommandRunner.ddkpi(["dump", path, "--sheet", "KPI", "--format", "csv"]).stdout.split(
+            separator: "\n")
         XCTAssertEqual(rows.count, 1 + 4 * 4 * 9, "scope × period × metric")
-        XCTAssertTrue(rows[1].hasPrefix("08,08 Natick (East),WTD,2025-06-09,2025-06-15,Sales,"), String(rows[1]))
+        XCTAssertEqual(
+            rows[0],
+            "Scope,Period,Start,End,Metric,Actual,Target,% to target,vs target,LY,% vs LY,vs LY,Projected,Projected % to target"
+        )
+        XCTAssertTrue(rows[1].hasPrefix("08 Natick (East),WTD,2025-06-09,2025-06-15,Sales,"), String(rows[1]))
+        let csv = try CommandRunner.ddkpi([
+            "--db", database, "kpi", "--as-of", "2025-06-15", "--region", "East", "--format", "csv",
+        ])
+        let mtdSales = try XCTUnwrap(
+            Self.fields(csv.stdout).first { $0[0] == "08" && $0[1] == "MTD" && $0[4] == "totalSales" })
+        let sheetRow = try XCTUnwrap(
+            Self.fields(rows.joined(separator: "\n")).first {
+                $0[0] == "08 Natick (East)" && $0[1] == "MTD" && $0[4] == "Sales"
+            })
+        XCTAssertEqual(Double(sheetRow[12]), Self.stored(mtdSales[10]), "projected, as the CSV's")
+        XCTAssertEqual(Double(sheetRow[13]), Self.stored(mtdSales[11]), "projected % to target, as the CSV's")
     }
 
     /// `employees` and `merch` as workbooks: a sheet per scope in report order, and the values
@@ -206,7 +247,16 @@ extension GoldenReportTests {
         let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
         XCTAssertTrue(text.hasPrefix("%PDF"))
         let pages = Self.pageCount(text)
-        XCTAssertGreaterThanOrEqual(pages, 7, "6 stores and the chain-wide top 10, each from a new page")
+        XCTAssertLessThan(pages, 7, "short scopes share pages")
+        if let pdftotext = Self.tool("pdftotext") {
+            for number in 1...pages {
+                let output = try scratchPath("employees-page.txt")
+                XCTAssertEqual(try Self.run(pdftotext, ["-f", "\(number)", "-l", "\(number)", path, output]), 0)
+                let page = try String(contentsOfFile: output, encoding: .utf8)
+                XCTAssertTrue(page.contains("page \(number) of \(pages)"), "page \(number)'s footer")
+                XCTAssertTrue(page.contains("$"), "page \(number) holds values, not only headings")
+            }
+        }
         let missing = try CommandRunner.ddkpi([
             "--db", database, "merch", "--quarter", "2025Q2", "--by", "vendor", "--format", "pdf",
         ])
@@ -220,14 +270,14 @@ extension GoldenReportTests {
     }
 
     /// An executable on the PATH.
-    private static func tool(_ name: String) -> String? {
+    static func tool(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/\(name)" }.first {
             FileManager.default.isExecutableFile(atPath: $0)
         }
     }
 
-    private static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
+    static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

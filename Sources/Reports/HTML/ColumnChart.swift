@@ -25,7 +25,7 @@ public struct ColumnChart {
     public var categoryTitle: String
     public var valueTitle: String
     public var valueLabel: (Double) -> String
-    public var width = 420.0, height = 250.0
+    public var width = 460.0, height = 250.0
 
     public init(
         title: String, categories: [String], series: [Series], categoryTitle: String, valueTitle: String,
@@ -39,9 +39,18 @@ public struct ColumnChart {
         self.valueLabel = valueLabel
     }
 
-    /// The plot area: room on the left for tick labels and the axis title, below for
-    /// categories and their title, above for the chart's title and the legend.
-    var plot: (left: Double, right: Double, top: Double, bottom: Double) { (78, width - 12, 50, height - 44) }
+    /// The plot area: room on the left for the axis title and the widest tick label (so the
+    /// title never sits on a label), below for categories and their title, above for the
+    /// chart's title and the legend.
+    var plot: (left: Double, right: Double, top: Double, bottom: Double) {
+        let widest = rawScale.ticks.map { valueLabel($0).count }.max() ?? 0
+        return (30 + DivergingBarChart.characterWidth * Double(widest), width - 12, 50, height - 44)
+    }
+
+    /// The scale's values (its pixels come with `scale`).
+    private var rawScale: LinearScale {
+        LinearScale(covering: series.flatMap { $0.values.compactMap { $0 } }, pixels: (0, 1))
+    }
 
     var scale: LinearScale {
         LinearScale(covering: series.flatMap { $0.values.compactMap { $0 } }, pixels: (plot.bottom, plot.top))
@@ -49,7 +58,7 @@ public struct ColumnChart {
 
     /// Every bar with a value; a missing value (no target) has no bar.
     public var bars: [Bar] {
-        let scale = self.scale
+        let (scale, plot) = (self.scale, self.plot)
         let band = (plot.right - plot.left) / Double(max(1, categories.count))
         let barWidth = band * 0.7 / Double(max(1, series.count))
         var bars: [Bar] = []
@@ -68,6 +77,8 @@ public struct ColumnChart {
     }
 
     func svg() -> SVG.Content {
+        // `plot` formats every tick label: once, not per mark.
+        let plot = self.plot
         let band = (plot.right - plot.left) / Double(max(1, categories.count))
         var nodes = [SVG.text(title, x: width / 2, y: 18, anchor: "middle", className: "chart-title")]
         nodes += legend
@@ -91,12 +102,13 @@ public struct ColumnChart {
 
     /// A swatch and a name per series, in a row under the title.
     private var legend: [SVG.Content] {
-        series.enumerated().flatMap { index, series -> [SVG.Content] in
-            let x = plot.left + Double(index) * 110
+        var x = plot.left
+        return series.map { series -> [SVG.Content] in
+            defer { x += 33 + DivergingBarChart.characterWidth * Double(series.name.count) }
             return [
                 SVG.rect(x: x, y: 28, width: 12, height: 12, className: series.className),
                 SVG.text(series.name, x: x + 17, y: 38.5, anchor: "start", className: "legend"),
             ]
-        }
+        }.flatMap { $0 }
     }
 }

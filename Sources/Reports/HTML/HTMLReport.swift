@@ -1,81 +1,152 @@
+import CivilCalendar
 import KPI
 import Plot
 
-/// A report as one self-contained HTML page (SPEC section 12): inline CSS and SVG, no scripts,
-/// fonts, images or links; markup built with Plot, which escapes every text.
+/// A report as one self-contained HTML page (SPEC sections 12 and 20): inline CSS and SVG, no
+/// scripts, fonts, images or links; markup built with Plot, which escapes every text.
 ///
-/// Each scope is a `<section>` that starts a printed page: the review's monthly-sales chart and
-/// quarter table side by side, then the months table; the last scope (the company, or the
-/// region) adds % to target per store as horizontal bars. kpi has one to-date table per scope.
+/// The review opens on the story of its top scope (the company, the region, or the one store):
+/// a card per headline metric, the stores ranked by sales % to target (best first, vs LY beside
+/// each), and the top scope's months as actual, target and LY. The detail follows, each scope
+/// from a new printed page, from the top down: the company, the regions, then the stores.
+/// kpi opens on sales % to target by scope for the month to date, then one to-date table per
+/// scope, several to a printed page.
 public enum HTMLReport {
-    public static func render(_ report: KPIReport) -> String {
-        let title: String
-        let sections: [Node<HTML.BodyContext>]
+    public static func render(_ report: KPIReport, options: DocumentOptions = DocumentOptions()) -> String {
+        ReportPage(report: report, options: options).render()
+    }
+}
+
+/// The page of one report.
+private struct ReportPage {
+    let report: KPIReport
+    let options: DocumentOptions
+
+    func render() -> String {
         switch report.kind {
         case .review(let quarter):
-            title = "Quarterly review \(quarter)"
-            sections = report.scopes.enumerated().map { index, scope in
-                .component(
-                    Deferred {
-                        let isLast = index == report.scopes.count - 1 && !isStore(scope)
-                        return reviewSection(scope, storeBars: isLast ? storeBars(report) : nil)
-                    })
+            let range = report.scopes.first?.periods.last?.range
+            let page = DocumentPage(
+                title: "Quarterly review \(quarter)",
+                period: range.map { "\(quarter): \($0.start.iso8601) to \($0.end.iso8601)" } ?? quarter,
+                options: options)
+            let details = detailOrder.map { scope in Node<HTML.BodyContext>.component(Deferred { reviewSection(scope) })
             }
+            return page.render(.group([summary(quarter: quarter)] + details))
         case .kpi(let asOf):
-            title = "KPIs as of \(asOf)"
-            sections = report.scopes.map { scope in .component(Deferred { kpiSection(scope) }) }
+            let page = DocumentPage(
+                title: "KPIs as of \(asOf)", period: "week, month, quarter and year to date, as of \(asOf)",
+                options: options)
+            let sections = report.scopes.map { scope in Node<HTML.BodyContext>.component(Deferred { kpiSection(scope) })
+            }
+            return page.render(.group([kpiChart()] + sections))
         }
-        let page = HTML(
-            .lang(.english),
-            .head(
-                .meta(.charset(.utf8)),
-                .element(named: "title", text: title),
-                .style(HTMLStyle.css)
-            ),
-            .body(.h1(.text(title)), .group(sections))
-        )
-        return page.render() + "\n"
     }
 
-    // MARK: - Review
+    // MARK: - The review's summary
 
-    private static func reviewSection(_ scope: ScopeValues, storeBars: DivergingBarChart?) -> Node<HTML.BodyContext> {
-        .section(
-            .class("scope"),
-            .h2(.text(scope.title)),
-            .div(.class("row"), .div(.class("chart"), salesChart(scope).svg()), quarterTable(scope)),
-            monthTable(scope),
-            .unwrap(storeBars) { .div(.class("chart"), $0.svg()) }
+    /// The detail sections from the top down: the company, the regions, then the stores.
+    private var detailOrder: [ScopeValues] {
+        report.scopes.filter { !KPIReport.isStore($0) }.reversed() + report.stores
+    }
+
+    private func summary(quarter: String) -> Node<HTML.BodyContext> {
+        let top = report.topScope
+        return .section(
+            .class("scope summary"),
+            .h2(.text("\(top?.title ?? "Stores") — \(quarter) at a glance")),
+            .unwrap(top) { cards($0) },
+            .div(
+                .class("row"),
+                .if(report.stores.count > 1, .div(.class("chart"), rankedStores().svg())),
+                .unwrap(top) { .div(.class("chart"), salesChart($0).svg()) }
+            )
         )
     }
 
-    /// Monthly sales, actual against target.
-    private static func salesChart(_ scope: ScopeValues) -> ColumnChart {
+    private func cards(_ scope: ScopeValues) -> Node<HTML.BodyContext> {
+        guard let quarter = scope.periods.last else { return .empty }
+        let metrics = Array(zip(MetricDefinition.all, quarter.metrics).prefix(KPIReport.headlineCount))
+        return .div(
+            .class("cards"),
+            .forEach(metrics) { definition, value in
+                .div(
+                    .class("card"),
+                    .h3(.text(definition.label)),
+                    .p(.class("actual"), .text(NumberText.formatted(value.actual, definition.format))),
+                    .dl(
+                        .dt("Target"), .dd(.text(NumberText.formatted(value.target, definition.format))),
+                        .dt("vs target"), changeItem(value.pctToTarget),
+                        .dt("LY"), .dd(.text(NumberText.formatted(value.ly, definition.format))),
+                        .dt("vs LY"), changeItem(value.pctVsLY),
+                        .unwrap(pace(value, definition, range: quarter.range)) { pace in
+                            .group(.dt("Pace"), changeItem(pace))
+                        }
+                    )
+                )
+            })
+    }
+
+    /// For a running quarter (data through a day before its end), where an additive metric lands
+    /// against its target at the current rate (SPEC section 11's linear pace).
+    private func pace(_ value: MetricValue, _ definition: MetricDefinition, range: DateRange) -> Double? {
+        guard definition.isAdditive, let through = options.dataThrough, through < range.end, through >= range.start,
+            let actual = value.actual
+        else { return nil }
+        return Projection(
+            actual: actual, elapsedDays: through.daysSinceEpoch - range.start.daysSinceEpoch + 1,
+            fullDays: range.end.daysSinceEpoch - range.start.daysSinceEpoch + 1, fullTarget: value.target
+        ).pctToTarget
+    }
+
+    private func changeItem(_ value: Double?) -> Node<HTML.DescriptionListContext> {
+        .dd(.class(ChangeTone(value, band: options.neutralBand).className), .text(NumberText.change(value)))
+    }
+
+    /// The stores ranked by the quarter's sales % to target, best first (none last), vs LY beside.
+    private func rankedStores() -> DivergingBarChart {
+        let rows = report.storesByPctToTarget.map { scope -> DivergingBarChart.Row in
+            let sales = scope.periods.last?.metrics.first
+            return DivergingBarChart.Row(
+                label: scope.title, value: sales?.pctToTarget, note: "vs LY " + NumberText.change(sales?.pctVsLY),
+                noteValue: sales?.pctVsLY)
+        }
+        var chart = DivergingBarChart(
+            title: "Stores by quarter sales % to target", valueTitle: "% to target", rows: rows)
+        chart.neutralBand = options.neutralBand
+        return chart
+    }
+
+    /// Monthly sales: actual, target and last year.
+    private func salesChart(_ scope: ScopeValues) -> ColumnChart {
         let months = Array(scope.periods.dropLast())
         let sales = months.map { $0.metrics[0] }
         return ColumnChart(
-            title: "Monthly sales: actual vs target", categories: months.map(\.label),
+            title: "Monthly sales: actual, target and LY", categories: months.map(\.label),
             series: [
                 .init(name: "Actual", className: "actual", values: sales.map(\.actual)),
                 .init(name: "Target", className: "target", values: sales.map(\.target)),
+                .init(name: "LY", className: "ly", values: sales.map(\.ly)),
             ],
             categoryTitle: "Month", valueTitle: "Sales ($)", valueLabel: { NumberText.formatted($0, .money) })
     }
 
-    /// The quarter's sales % to target of every store in the report, in scope order.
-    private static func storeBars(_ report: KPIReport) -> DivergingBarChart? {
-        let stores = report.scopes.filter(isStore)
-        guard !stores.isEmpty else { return nil }
-        return DivergingBarChart(
-            title: "Quarter sales % to target per store", valueTitle: "% to target",
-            rows: stores.map { (label: $0.title, value: $0.periods.last?.metrics[0].pctToTarget) })
+    // MARK: - The review's detail
+
+    private func reviewSection(_ scope: ScopeValues) -> Node<HTML.BodyContext> {
+        .section(
+            .class("scope page-start"),
+            .h2(.text(scope.title)),
+            .div(
+                .class("row"),
+                // The top scope's chart already stands on the summary page.
+                .if(scope.scope != report.topScope?.scope, .div(.class("chart"), salesChart(scope).svg())),
+                quarterTable(scope)),
+            monthTable(scope)
+        )
     }
 
-    private static func isStore(_ scope: ScopeValues) -> Bool {
-        scope.scope != "ALL" && !scope.scope.hasPrefix("region:")
-    }
-
-    private static func quarterTable(_ scope: ScopeValues) -> Node<HTML.BodyContext> {
+    private func quarterTable(_ scope: ScopeValues) -> Node<HTML.BodyContext> {
         guard let quarter = scope.periods.last else { return .empty }
         return table(
             caption: "\(scope.title) — \(quarter.label)",
@@ -90,7 +161,7 @@ public enum HTMLReport {
             })
     }
 
-    private static func monthTable(_ scope: ScopeValues) -> Node<HTML.BodyContext> {
+    private func monthTable(_ scope: ScopeValues) -> Node<HTML.BodyContext> {
         let months = Array(scope.periods.dropLast())
         return table(
             caption: "\(scope.title) — by month",
@@ -106,7 +177,24 @@ public enum HTMLReport {
 
     // MARK: - kpi
 
-    private static func kpiSection(_ scope: ScopeValues) -> Node<HTML.BodyContext> {
+    /// Month-to-date sales % to target per scope, with its pace beside.
+    private func kpiChart() -> Node<HTML.BodyContext> {
+        guard let month = report.scopes.first?.periods.first(where: { $0.label == "MTD" }) else { return .empty }
+        let rows = report.scopes.map { scope -> DivergingBarChart.Row in
+            let sales = scope.periods.first { $0.label == "MTD" }?.metrics.first
+            let pace = sales?.projection?.pctToTarget
+            return DivergingBarChart.Row(
+                label: scope.title, value: sales?.pctToTarget, note: pace.map { "pace " + NumberText.change($0) },
+                noteValue: pace)
+        }
+        var chart = DivergingBarChart(
+            title: "Sales % to target by scope, MTD \(month.range.start.iso8601) to \(month.range.end.iso8601)",
+            valueTitle: "% to target", rows: rows)
+        chart.neutralBand = options.neutralBand
+        return .div(.class("chart"), chart.svg())
+    }
+
+    private func kpiSection(_ scope: ScopeValues) -> Node<HTML.BodyContext> {
         .section(
             .class("scope"),
             .h2(.text(scope.title)),
@@ -127,7 +215,7 @@ public enum HTMLReport {
 
     /// A metric per row (`<th scope="row">`), column groups over the column headers
     /// (`<th scope="colgroup">`), and a header that repeats on every printed page.
-    private static func table(
+    private func table(
         caption: String, groups: [(String, Int)], columns: [String],
         cells: (Int, MetricDefinition) -> [Node<HTML.TableRowContext>]
     ) -> Node<HTML.BodyContext> {
@@ -144,39 +232,39 @@ public enum HTMLReport {
                             .attribute(named: "colspan", value: String(span)), .text(title),
                         ])
                 })
-        return .table(
-            .caption(.text(caption)),
-            .thead(
-                groupRow,
-                .tr(
-                    .element(named: "th", nodes: [.attribute(named: "scope", value: "col"), .text("Metric")]),
-                    .forEach(columns) {
-                        .element(named: "th", nodes: [.attribute(named: "scope", value: "col"), .text($0)])
-                    })),
-            .tbody(
-                .forEach(Array(MetricDefinition.all.enumerated())) { index, metric in
+        return .tableBox(
+            .table(
+                .caption(.text(caption)),
+                .thead(
+                    groupRow,
                     .tr(
-                        .element(named: "th", nodes: [.attribute(named: "scope", value: "row"), .text(metric.label)]),
-                        .group(cells(index, metric)))
-                })
-        )
+                        .element(named: "th", nodes: [.attribute(named: "scope", value: "col"), .text("Metric")]),
+                        .forEach(columns) {
+                            .element(named: "th", nodes: [.attribute(named: "scope", value: "col"), .text($0)])
+                        })),
+                .tbody(
+                    .forEach(Array(MetricDefinition.all.enumerated())) { index, metric in
+                        .tr(
+                            .element(
+                                named: "th", nodes: [.attribute(named: "scope", value: "row"), .text(metric.label)]),
+                            .group(cells(index, metric)))
+                    })
+            ))
     }
 
-    private static func amount(_ value: Double?, _ metric: MetricDefinition) -> Node<HTML.TableRowContext> {
+    private func amount(_ value: Double?, _ metric: MetricDefinition) -> Node<HTML.TableRowContext> {
         .td(.text(NumberText.formatted(value, metric.format)))
     }
 
-    /// A change with its ▲/▼ text, coloured by the same sign.
-    private static func change(_ value: Double?) -> Node<HTML.TableRowContext> {
-        let text = NumberText.change(value)
-        let className = text.hasPrefix("▲") ? "up-text" : text.hasPrefix("▼") ? "down-text" : "level"
-        return .td(.class(className), .text(text))
+    /// A change with its ▲/▼ text, coloured only outside the neutral band.
+    private func change(_ value: Double?) -> Node<HTML.TableRowContext> {
+        .td(.class(ChangeTone(value, band: options.neutralBand).className), .text(NumberText.change(value)))
     }
 }
 
 /// A section built only when Plot renders it, so a 1,000-store page never holds every
 /// section's nodes at once.
-private struct Deferred: Component {
+struct Deferred: Component {
     let make: () -> Node<HTML.BodyContext>
     var body: Component { make() }
 }

@@ -1,17 +1,27 @@
-/// The page's inline style sheet: screen and print (landscape, one scope per page, table
-/// headers repeated on each page, charts never cut).
+/// The page's inline style sheet: screen (down to a 390-pixel phone: charts scale to the
+/// width, tables scroll inside their box) and print (A4 landscape, the review's scopes each
+/// from a new page, other documents' short scopes several to a page, table headers repeated,
+/// a table taller than a page split between rows, never after its heading alone).
 enum HTMLStyle {
     static let css = """
-        @page { size: A4 landscape; margin: 10mm; }
+        @page { size: A4 landscape; margin: 10mm 10mm 14mm; }
         * { box-sizing: border-box; }
         body { font: 13px/1.35 "DejaVu Sans", "Liberation Sans", Arial, sans-serif; color: #1b1f24; margin: 16px; \
         -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-        h1 { font-size: 20px; margin: 0 0 8px; }
+        h1 { font-size: 20px; margin: 0 0 2px; }
+        p.period { margin: 0 0 10px; color: #3a4149; }
+        p.banner { margin: 0 0 10px; padding: 6px 10px; border: 2px solid #8a5a00; background: #fff3d6; \
+        color: #5c3b00; font-weight: bold; }
         h2 { font-size: 17px; margin: 0 0 8px; border-bottom: 2px solid #1b1f24; padding-bottom: 3px; }
-        section.scope + section.scope { break-before: page; margin-top: 28px; }
+        h2, caption, .chart-heading { break-after: avoid; }
+        section.scope { margin-top: 24px; }
+        section.page-start { break-before: page; }
+        section.scope:first-of-type { margin-top: 0; }
         .row { display: flex; gap: 20px; align-items: flex-start; flex-wrap: wrap; }
-        .chart, table, tr, svg { break-inside: avoid; }
-        table { border-collapse: collapse; margin: 0 0 14px; }
+        .row > * { min-width: 0; max-width: 100%; }
+        .chart, tr, svg, .card { break-inside: avoid; }
+        .table-box { max-width: 100%; overflow-x: auto; margin: 0 0 14px; }
+        table { border-collapse: collapse; }
         caption { text-align: left; font-weight: bold; padding: 2px 0 5px; }
         thead { display: table-header-group; }
         th, td { padding: 3px 8px; border-bottom: 1px solid #d5d9de; white-space: nowrap; }
@@ -23,15 +33,25 @@ enum HTMLStyle {
         thead th.text, td.text, th.text { text-align: left; } thead th.number { text-align: right; }
         td.up-text { color: #0b6b2e; background: #e3f3e7; }
         td.down-text { color: #a3121f; background: #fbe4e6; }
-        svg { font-family: inherit; display: block; }
+        .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 10px; margin: 0 0 14px; }
+        .card { border: 1px solid #c2c8cf; border-radius: 4px; padding: 8px 10px; }
+        .card h3 { font-size: 13px; margin: 0 0 2px; color: #3a4149; }
+        .card .actual { font-size: 22px; font-weight: bold; margin: 0 0 4px; font-variant-numeric: tabular-nums; }
+        .card dl { display: grid; grid-template-columns: auto 1fr; gap: 1px 10px; margin: 0; }
+        .card dt { color: #3a4149; } .card dd { margin: 0; text-align: right; font-variant-numeric: tabular-nums; }
+        .card .up-text { color: #0b6b2e; } .card .down-text { color: #a3121f; }
+        svg { font-family: inherit; display: block; max-width: 100%; height: auto; }
         svg .chart-title { font-size: 14px; font-weight: bold; fill: #1b1f24; }
         svg .axis-title { font-size: 12px; fill: #3a4149; }
         svg .tick, svg .legend, svg .label, svg .note { font-size: 11px; fill: #3a4149; }
-        svg .value { font-size: 11px; font-weight: bold; }
+        svg .value { font-size: 11px; font-weight: bold; fill: #1b1f24; }
         svg .up-text { fill: #0b6b2e; } svg .down-text { fill: #a3121f; }
         svg .grid { stroke: #e1e5e9; } svg .zero { stroke: #5a626b; }
-        svg .actual { fill: #2f6db5; } svg .target { fill: #b8c4d1; }
-        svg .up { fill: #2e9e55; } svg .down { fill: #d2434f; }
-        @media print { body { margin: 0; } .row { flex-wrap: nowrap; } }
+        svg .actual { fill: \(ChartPalette.css(ChartPalette.actual)); } \
+        svg .target { fill: \(ChartPalette.css(ChartPalette.target)); }
+        svg .ly { fill: #ffffff; stroke: \(ChartPalette.css(ChartPalette.lastYear)); stroke-width: 2; }
+        svg .up { fill: \(ChartPalette.css(ChartPalette.up)); } svg .down { fill: \(ChartPalette.css(ChartPalette.down)); }
+        svg .flat { fill: \(ChartPalette.css(ChartPalette.target)); }
+        @media print { body { margin: 0; } .table-box { overflow: visible; } }
         """
 }

@@ -1,3 +1,4 @@
+import CivilCalendar
 import Foundation
 
 /// Prints HTML to PDF with a headless Chromium (SPEC section 12; no other PDF engine): the
@@ -33,8 +34,19 @@ public struct ChromiumPrinter {
                 + "install Debian's package with: apt-get install chromium")
     }
 
-    /// Writes `html` to a temporary page and prints it to `path`.
-    public func print(html: String, to path: String) throws {
+    /// A headless browser without first-run pages or extensions, on the throwaway `profile`;
+    /// without the sandbox only as root, where Chromium's sandbox refuses to start.
+    static func headlessArguments(profile: URL) -> [String] {
+        [
+            "--headless", "--disable-gpu", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+            "--user-data-dir=\(profile.path)",
+        ] + (geteuid() == 0 ? ["--no-sandbox"] : [])
+    }
+
+    /// Writes `html` to a temporary page and prints it to `path`, dated `created` (00:00 UTC) as
+    /// its creation and modification date instead of the clock, so the same page gives the same
+    /// bytes (SPEC section 19).
+    public func print(html: String, to path: String, created: CivilDate) throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("ddkpi-pdf-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
@@ -44,13 +56,9 @@ public struct ChromiumPrinter {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        var arguments = [
-            "--headless", "--disable-gpu", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
-            "--user-data-dir=\(work.appendingPathComponent("profile").path)",
-            "--print-to-pdf=\(output)", "--no-pdf-header-footer",
-        ]
-        // Chromium's sandbox refuses to start as root; anyone else keeps it.
-        if geteuid() == 0 { arguments.append("--no-sandbox") }
+        let arguments =
+            Self.headlessArguments(profile: work.appendingPathComponent("profile"))
+            + ["--print-to-pdf=\(output)", "--no-pdf-header-footer"]
         process.arguments = arguments + [page.absoluteString]
         let log = work.appendingPathComponent("chromium.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -68,12 +76,78 @@ public struct ChromiumPrinter {
             process.waitUntilExit()
             throw DocumentError("\(path): \(executable) did not finish printing within \(Int(timeLimit)) s; stopped it")
         }
-        let pdf = FileManager.default.contents(atPath: output) ?? Data()
+        var pdf = FileManager.default.contents(atPath: output) ?? Data()
         guard process.terminationStatus == 0, pdf.starts(with: Array("%PDF".utf8)) else {
             let messages = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             throw DocumentError(
                 "\(path): \(executable) exited with status \(process.terminationStatus) and wrote no PDF; it said: "
                     + messages.split(separator: "\n").suffix(3).joined(separator: " | "))
         }
+        Self.makeReproducible(&pdf, day: created)
+        try pdf.write(to: URL(fileURLWithPath: output))
+    }
+
+    /// Makes Chromium's PDF the same bytes for the same page: dated `day` (`stampDates`) and its
+    /// structure tree's element ids numbered from 1 (`renumberStructureIDs`).
+    static func makeReproducible(_ pdf: inout Data, day: CivilDate) {
+        stampDates(&pdf, day: day)
+        renumberStructureIDs(&pdf)
+    }
+
+    /// A tagged PDF names its structure elements `(nodeNNNNNNNN)` after DOM node ids, which count
+    /// every node the browser's renderer ever made, so the same page printed after other work
+    /// gets other numbers. Each id becomes its rank among them (same width, same order, so the
+    /// id tree stays sorted and the cross-reference offsets right).
+    static func renumberStructureIDs(_ pdf: inout Data) {
+        let prefix = Array("(node".utf8)
+        let width = 8
+        var bytes = [UInt8](pdf)
+        var places: [(at: Int, id: Int)] = []
+        var index = 0
+        while let found = firstIndex(of: prefix, in: bytes, from: index) {
+            let start = found + prefix.count
+            index = start
+            guard start + width < bytes.count, bytes[start + width] == UInt8(ascii: ")") else { continue }
+            let digits = bytes[start..<start + width]
+            guard digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { continue }
+            places.append((start, digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }))
+        }
+        let ranks = Dictionary(
+            Set(places.map(\.id)).sorted().enumerated().map { ($1, $0 + 1) }, uniquingKeysWith: { first, _ in first })
+        for place in places {
+            let text = String(ranks[place.id] ?? place.id)
+            let padded = Array((String(repeating: "0", count: max(width - text.count, 0)) + text).utf8)
+            guard padded.count == width else { continue }
+            bytes.replaceSubrange(place.at..<place.at + width, with: padded)
+        }
+        pdf = Data(bytes)
+    }
+
+    /// Replaces the values of `/CreationDate (D:…)` and `/ModDate (D:…)` with `day` at 00:00 UTC,
+    /// in place and only when the old value has the new one's length (Chromium's
+    /// `D:YYYYMMDDHHmmSS+HH'mm'`), so the cross-reference offsets stay right.
+    static func stampDates(_ pdf: inout Data, day: CivilDate) {
+        let date = Array("D:\(day.iso8601.replacingOccurrences(of: "-", with: ""))000000+00'00'".utf8)
+        var bytes = [UInt8](pdf)
+        for key in ["/CreationDate (", "/ModDate ("] {
+            let marker = Array(key.utf8)
+            var index = 0
+            while let found = firstIndex(of: marker, in: bytes, from: index) {
+                let start = found + marker.count
+                index = start
+                guard let close = bytes[start...].firstIndex(of: UInt8(ascii: ")")), close - start == date.count
+                else { continue }
+                bytes.replaceSubrange(start..<close, with: date)
+            }
+        }
+        pdf = Data(bytes)
+    }
+
+    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard needle.count <= bytes.count, start <= bytes.count - needle.count else { return nil }
+        for index in start...(bytes.count - needle.count) where bytes[index] == needle[0] {
+            if bytes[index..<index + needle.count].elementsEqual(needle) { return index }
+        }
+        return nil
     }
 }

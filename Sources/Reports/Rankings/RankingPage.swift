@@ -1,26 +1,31 @@
 import KPI
 import Plot
 
-/// A ranked report as one self-contained HTML page (SPEC section 12), in the review page's
-/// style: a section per scope, each starting a printed page, its table with a caption, column
-/// and row headers, and ▲/▼ text in every coloured change. Built with Plot, which escapes.
+/// A ranked report as one self-contained HTML page (SPEC sections 12 and 20), in the review
+/// page's style: a section per scope, several to a printed page, each with its chart (the top
+/// rows as bars, vs LY beside each) and its table (caption, column and row headers, ▲/▼ text in
+/// every change). Built with Plot, which escapes.
 public enum RankingPage {
-    public static func render(_ document: RankingDocument) -> String {
-        let page = HTML(
-            .lang(.english),
-            .head(.meta(.charset(.utf8)), .element(named: "title", text: document.title), .style(HTMLStyle.css)),
-            .body(
-                .h1(.text(document.title)),
-                .forEach(document.tables) { table in
-                    .section(
-                        .class("scope"), .h2(.text(table.title)),
-                        table.rows.isEmpty ? .p(.text(table.emptyText)) : render(table))
-                })
-        )
-        return page.render() + "\n"
+    public static func render(_ document: RankingDocument, options: DocumentOptions = DocumentOptions()) -> String {
+        DocumentPage(title: document.title, period: document.period, options: options).render(
+            .forEach(document.tables) { table in
+                .section(
+                    .class("scope"), .h2(.text(table.title)),
+                    .unwrap(table.chart) { .div(.class("chart"), chart($0, options: options).svg()) },
+                    table.rows.isEmpty ? .p(.text(table.emptyText)) : .tableBox(render(table, options: options)))
+            })
     }
 
-    private static func render(_ table: RankingTable) -> Node<HTML.BodyContext> {
+    private static func chart(_ chart: RankingChart, options: DocumentOptions) -> DivergingBarChart {
+        var bars = DivergingBarChart(
+            title: chart.title, valueTitle: chart.valueTitle, rows: chart.rows,
+            style: .amount(label: { NumberText.formatted($0, chart.format) }))
+        bars.neutralBand = options.neutralBand
+        bars.missingText = "—"
+        return bars
+    }
+
+    private static func render(_ table: RankingTable, options: DocumentOptions) -> Node<HTML.BodyContext> {
         .table(
             .caption(.text(table.caption)),
             .thead(
@@ -37,7 +42,7 @@ public enum RankingPage {
                 .forEach(table.rows) { cells in
                     .tr(
                         .forEach(Array(zip(cells, table.columns).enumerated())) { index, pair in
-                            cell(pair.0, pair.1, isRowHeader: index == table.rowHeaderColumn)
+                            cell(pair.0, pair.1, isRowHeader: index == table.rowHeaderColumn, options: options)
                         })
                 })
         )
@@ -48,16 +53,16 @@ public enum RankingPage {
         return false
     }
 
-    private static func cell(_ cell: RankingTable.Cell, _ column: RankingTable.Column, isRowHeader: Bool) -> Node<
-        HTML.TableRowContext
-    > {
+    private static func cell(
+        _ cell: RankingTable.Cell, _ column: RankingTable.Column, isRowHeader: Bool, options: DocumentOptions
+    ) -> Node<HTML.TableRowContext> {
         let text: String
         var className = isText(column) ? "text" : "number"
         switch (cell, column.kind) {
         case (.text(let value), _): text = value
         case (.number(let value), .change):
             text = NumberText.change(value)
-            className = text.hasPrefix("▲") ? "up-text" : text.hasPrefix("▼") ? "down-text" : "level"
+            className = ChangeTone(value, band: options.neutralBand).className
         case (.number(let value), .number(let format)): text = NumberText.formatted(value, format)
         case (.number(let value), .text): text = value.map { NumberText.formatted($0, .count) } ?? ""
         }

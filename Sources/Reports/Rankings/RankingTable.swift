@@ -34,24 +34,45 @@ public struct RankingTable: Sendable {
     public var rowHeaderColumn: Int
     /// Said instead of an empty table.
     public var emptyText: String
+    /// The scope's chart, drawn above its table.
+    public var chart: RankingChart?
+}
+
+/// A ranked table's chart: horizontal bars of one amount per row, with a note beside each.
+public struct RankingChart: Sendable {
+    public var title: String
+    public var valueTitle: String
+    public var format: MetricFormat
+    public var rows: [DivergingBarChart.Row]
+    /// The table column the bars plot (the workbook's chart reads it from the sheet).
+    public var valueColumn: Int
+    /// The table column that names each bar.
+    public var labelColumn: Int
 }
 
 /// A ranked report ready for a document: its title, date and tables.
 public struct RankingDocument: Sendable {
     public var title: String
+    /// The days covered, in words: `2025-04-01 to 2025-06-30`.
+    public var period: String
     /// The report's last day: the workbook's creation time (never the clock).
     public var date: CivilDate
     public var tables: [RankingTable]
 
-    public init(title: String, date: CivilDate, tables: [RankingTable]) {
+    public init(title: String, period: String, date: CivilDate, tables: [RankingTable]) {
         self.title = title
+        self.period = period
         self.date = date
         self.tables = tables
     }
 
+    /// How many rows a scope's chart shows at most (the table has them all).
+    static let chartRows = 15
+
     /// The associates report: per scope, each associate's sales metrics, share, LY and projection.
     public init(_ report: EmployeeReport) {
-        title = "Associates, \(report.period) \(report.range.start.iso8601) to \(report.range.end.iso8601)"
+        title = "Associates, \(report.period)"
+        period = "\(report.range.start.iso8601) to \(report.range.end.iso8601)"
         date = report.range.end
         let metricColumns: [RankingTable.Column] = [
             .init(title: "Sales", kind: .number(.money), width: 13),
@@ -80,15 +101,26 @@ public struct RankingDocument: Sendable {
                         + row.metrics.map { .number($0.value) }
                         + [.number(row.lySales), .number(row.pctVsLY), .number(row.projectedSales)]
                 },
-                rowHeaderColumn: 2, emptyText: "No associate sales.")
+                rowHeaderColumn: 2, emptyText: "No associate sales.",
+                chart: scope.associates.isEmpty
+                    ? nil
+                    : RankingChart(
+                        title: "Sales by associate, \(report.period)"
+                            + (scope.associates.count > Self.chartRows ? " (top \(Self.chartRows))" : ""),
+                        valueTitle: "Sales ($)", format: .money,
+                        rows: scope.associates.prefix(Self.chartRows).map { row in
+                            DivergingBarChart.Row(
+                                label: row.name, value: row.metrics.first?.value,
+                                note: "vs LY " + NumberText.change(row.pctVsLY), noteValue: row.pctVsLY)
+                        }, valueColumn: 3, labelColumn: 2))
         }
     }
 
     /// The vendor or category report: per scope, each key's sales, items, share and LY.
     public init(_ report: MerchReport) {
         let by = report.dimension == .vendor ? "Vendor" : "Category"
-        title =
-            "Sales by \(report.dimension.rawValue), \(report.period) \(report.range.start.iso8601) to \(report.range.end.iso8601)"
+        title = "Sales by \(report.dimension.rawValue), \(report.period)"
+        period = "\(report.range.start.iso8601) to \(report.range.end.iso8601)"
         date = report.range.end
         let columns: [RankingTable.Column] = [
             .init(title: "#", kind: .number(.count), width: 5), .init(title: by, kind: .text, width: 32),
@@ -111,7 +143,17 @@ public struct RankingDocument: Sendable {
                         .number(row.rankLY.map(Double.init)),
                     ]
                 },
-                rowHeaderColumn: 1, emptyText: "No sales.")
+                rowHeaderColumn: 1, emptyText: "No sales.",
+                chart: scope.rows.isEmpty
+                    ? nil
+                    : RankingChart(
+                        title: "Share of sales by \(report.dimension.rawValue), \(report.period)", valueTitle: "Share",
+                        format: .percent,
+                        rows: scope.rows.prefix(Self.chartRows).map { row in
+                            DivergingBarChart.Row(
+                                label: row.name, value: row.share,
+                                note: "vs LY " + NumberText.change(row.pctVsLY), noteValue: row.pctVsLY)
+                        }, valueColumn: 5, labelColumn: 1))
         }
     }
 }

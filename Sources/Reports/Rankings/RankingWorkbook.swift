@@ -5,12 +5,18 @@ import KPI
 /// autofilter, and % vs LY as a number with its ▲/▼ text in the next column.
 public enum RankingWorkbook {
     /// Writes `document` to `path`.
-    public static func write(_ document: RankingDocument, to path: String) throws {
+    public static func write(
+        _ document: RankingDocument, to path: String, options: DocumentOptions = DocumentOptions()
+    ) throws {
         let workbook = try XLSXWorkbookWriter(path: path, title: document.title, created: document.date)
-        let styles = try XLSXStyles(workbook)
+        let styles = try XLSXStyles(workbook, neutralBand: options.neutralBand)
+        let heading = PrintHeading(title: document.title, period: document.period, dataThrough: options.dataThrough)
         var names = SheetNames()
         for table in document.tables {
-            try write(table, sheet: workbook.addSheet(named: names.unique(table.title)), styles: styles)
+            let sheet = try workbook.addSheet(named: names.unique(table.title))
+            try sheet.setPrintHeading(heading, scope: table.title)
+            try write(table, sheet: sheet, styles: styles)
+            if let chart = table.chart { try insertChart(chart, table: table, sheet: sheet, workbook: workbook) }
         }
         if document.tables.isEmpty { _ = try workbook.addSheet(named: "Report") }
         try workbook.close()
@@ -25,6 +31,26 @@ public enum RankingWorkbook {
             case .change: return [(column.title, column.width, false), ("\(column.title) ▲/▼", 11, false)]
             }
         }
+    }
+
+    /// The sheet column of table column `index` (a change column adds its ▲/▼ column after it).
+    private static func sheetColumn(_ index: Int, in table: RankingTable) -> Int {
+        index
+            + table.columns.prefix(index).filter { if case .change = $0.kind { return true } else { return false } }
+            .count
+    }
+
+    /// The scope's chart as native horizontal bars over its first rows, the first on top.
+    private static func insertChart(
+        _ chart: RankingChart, table: RankingTable, sheet: XLSXSheetWriter, workbook: XLSXWorkbookWriter
+    ) throws {
+        guard !chart.rows.isEmpty else { return }
+        let bars = try workbook.addBarChart(
+            title: chart.title, series: chart.valueTitle, sheet: sheet.name, rows: 1...chart.rows.count,
+            labelColumn: sheetColumn(chart.labelColumn, in: table),
+            valueColumn: sheetColumn(chart.valueColumn, in: table))
+        try sheet.insert(
+            bars, row: 1, column: sheetColumns(table).count + 1, description: "\(chart.title) of \(table.title)")
     }
 
     private static func write(_ table: RankingTable, sheet: XLSXSheetWriter, styles: XLSXStyles) throws {

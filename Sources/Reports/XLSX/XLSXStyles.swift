@@ -8,14 +8,19 @@ struct XLSXStyles {
 
     let header: Format
     let numberHeader: Format
+    /// A sheet's title line.
+    let title: Format
     /// The ▲/▼ text beside % to target, right-aligned like the numbers.
     let changeText: Format
     let percent: Format
-    let percentAbove: Format
-    let percentBelow: Format
+    /// Changes, signed (`+2.4%`), plain or with the green/red fill.
+    let changeLevel, changeAbove, changeBelow: Format
     private let money, moneyWithCents, count, decimal: Format
+    /// Changes smaller than this fraction are not filled (`DocumentOptions.neutralBand`).
+    let neutralBand: Double
 
-    init(_ workbook: XLSXWorkbookWriter) throws {
+    init(_ workbook: XLSXWorkbookWriter, neutralBand: Double = DocumentOptions().neutralBand) throws {
+        self.neutralBand = neutralBand
         func bold(_ alignment: lxw_format_alignments) throws -> Format {
             try workbook.addFormat { format in
                 format_set_bold(format)
@@ -24,6 +29,10 @@ struct XLSXStyles {
             }
         }
         header = try bold(LXW_ALIGN_LEFT)
+        title = try workbook.addFormat { format in
+            format_set_bold(format)
+            format_set_font_size(format, 14)
+        }
         numberHeader = try bold(LXW_ALIGN_RIGHT)
         changeText = try workbook.addFormat { format_set_align($0, UInt8(LXW_ALIGN_RIGHT.rawValue)) }
         func numbers(_ pattern: String, fill: (background: lxw_color_t, font: lxw_color_t)? = nil) throws -> Format {
@@ -41,9 +50,13 @@ struct XLSXStyles {
         decimal = try numbers("0.00")
         percent = try numbers("0.0%")
         // Excel's own "Good" and "Bad" cell styles.
-        percentAbove = try numbers("0.0%", fill: (0xC6EFCE, 0x006100))
-        percentBelow = try numbers("0.0%", fill: (0xFFC7CE, 0x9C0006))
+        changeLevel = try numbers(Self.signedPercent)
+        changeAbove = try numbers(Self.signedPercent, fill: (0xC6EFCE, 0x006100))
+        changeBelow = try numbers(Self.signedPercent, fill: (0xFFC7CE, 0x9C0006))
     }
+
+    /// A change with its sign, as its ▲/▼ text writes it: `+2.4%`, `−4.8%`, `0.0%`.
+    static let signedPercent = "+0.0%;\"−\"0.0%;0.0%"
 
     /// The number format of a metric's actual, target and LY.
     func number(_ format: MetricFormat) -> Format {
@@ -56,11 +69,13 @@ struct XLSXStyles {
         }
     }
 
-    /// % to target: green above, red below, plain when level — the same rounding as its ▲/▼ text.
+    /// A change (% to target, % vs LY), signed: green above, red below, plain inside the neutral
+    /// band — the same rounding as its ▲/▼ text.
     func change(_ value: Double?) -> Format {
-        let text = NumberText.change(value)
-        if text.hasPrefix("▲") { return percentAbove }
-        if text.hasPrefix("▼") { return percentBelow }
-        return percent
+        switch ChangeTone(value, band: neutralBand) {
+        case .up: return changeAbove
+        case .down: return changeBelow
+        case .level: return changeLevel
+        }
     }
 }

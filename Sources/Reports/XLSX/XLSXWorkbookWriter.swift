@@ -66,12 +66,46 @@ final class XLSXWorkbookWriter {
         return format
     }
 
-    /// A clustered-column chart owned by the workbook.
-    func addColumnChart() throws -> UnsafeMutablePointer<lxw_chart> {
-        guard let workbook, let chart = workbook_add_chart(workbook, UInt8(LXW_CHART_COLUMN.rawValue)) else {
+    /// A chart of `type` (`LXW_CHART_COLUMN`, `LXW_CHART_BAR`) owned by the workbook.
+    func addChart(_ type: UInt8) throws -> UnsafeMutablePointer<lxw_chart> {
+        guard let workbook, let chart = workbook_add_chart(workbook, type) else {
             throw DocumentError("\(path): libxlsxwriter could not add a chart")
         }
         return chart
+    }
+
+    /// Horizontal bars of one series over `rows` of `sheet` (names in `labelColumn`, values in
+    /// `valueColumn`), the first row on top, in the actual colour, without a legend.
+    func addBarChart(
+        title: String, series name: String, sheet: String, rows: ClosedRange<Int>, labelColumn: Int, valueColumn: Int,
+        numberFormat: String? = nil
+    ) throws -> UnsafeMutablePointer<lxw_chart> {
+        let chart = try addChart(UInt8(LXW_CHART_BAR.rawValue))
+        let (first, last) = (lxw_row_t(rows.lowerBound), lxw_row_t(rows.upperBound))
+        let series = chart_add_series(chart, nil, nil)
+        chart_series_set_categories(series, sheet, first, lxw_col_t(labelColumn), last, lxw_col_t(labelColumn))
+        chart_series_set_values(series, sheet, first, lxw_col_t(valueColumn), last, lxw_col_t(valueColumn))
+        chart_series_set_name(series, name)
+        Self.fill(series, colour: ChartPalette.actual)
+        chart_title_set_name(chart, title)
+        // In a bar chart the x axis is the horizontal value axis, the y axis the categories.
+        if let numberFormat { chart_axis_set_num_format(chart.pointee.x_axis, numberFormat) }
+        // Bars run bottom-up: reversed categories put the first row on top; labels stay at the
+        // far left, clear of negative bars.
+        chart_axis_set_reverse(chart.pointee.y_axis)
+        chart_axis_set_label_position(chart.pointee.y_axis, UInt8(LXW_CHART_AXIS_LABEL_POSITION_LOW.rawValue))
+        chart_legend_set_position(chart, UInt8(LXW_CHART_LEGEND_NONE.rawValue))
+        return chart
+    }
+
+    /// Gives a chart series a solid fill of `colour` (`0xRRGGBB`), so every reader draws it alike.
+    static func fill(_ series: UnsafeMutablePointer<lxw_chart_series>?, colour: Int) {
+        var fill = lxw_chart_fill()
+        fill.color = lxw_color_t(colour)
+        var line = lxw_chart_line()
+        line.color = lxw_color_t(colour)
+        chart_series_set_fill(series, &fill)
+        chart_series_set_line(series, &line)
     }
 
     /// Writes the zip; the writer is done afterwards.
@@ -111,15 +145,44 @@ struct XLSXSheetWriter {
     /// numbers), frozen above the rows that follow and repeated on every printed page; the sheet
     /// prints landscape on A4, one page wide.
     func writeHeader(_ titles: [String], labelColumns: Int, styles: XLSXStyles) throws {
+        try writeTitles(titles, row: 0, labelColumns: labelColumns, styles: styles)
+        freezeRows(1)
+        try repeatOnEveryPage(row: 0)
+    }
+
+    /// Prints `row` (a table's header) at the top of every page.
+    func repeatOnEveryPage(row: Int) throws {
+        try check(worksheet_repeat_rows(sheet, lxw_row_t(row), lxw_row_t(row)), "repeating the header row")
+    }
+
+    /// A bold row of column titles, left-aligned over the first `labelColumns`, right over numbers.
+    func writeTitles(_ titles: [String], row: Int, labelColumns: Int, styles: XLSXStyles) throws {
         for (column, title) in titles.enumerated() {
             try write(
-                title, row: 0, column: column, format: column < labelColumns ? styles.header : styles.numberHeader)
+                title, row: row, column: column, format: column < labelColumns ? styles.header : styles.numberHeader)
         }
-        worksheet_freeze_panes(sheet, 1, 0)
-        try check(worksheet_repeat_rows(sheet, 0, 0), "repeating the header row")
+    }
+
+    /// Freezes the first `rows` rows above the rest.
+    func freezeRows(_ rows: Int) { worksheet_freeze_panes(sheet, lxw_row_t(rows), 0) }
+
+    /// Prints landscape on A4, one page wide, with `scope` in the page header and the heading's
+    /// title, period and "data through" with `page x of y` in the footer.
+    func setPrintHeading(_ heading: PrintHeading, scope: String) throws {
         worksheet_set_landscape(sheet)
         worksheet_set_paper(sheet, 9)  // A4
         worksheet_fit_to_pages(sheet, 1, 0)
+        try check(worksheet_set_header(sheet, "&L" + Self.headerText(scope)), "setting the page header")
+        try check(
+            worksheet_set_footer(
+                sheet, "&L" + Self.headerText(heading.title + " · " + heading.periodLine) + "&Rpage &P of &N"),
+            "setting the page footer")
+    }
+
+    /// Text for a header or footer section: `&` doubled (else it starts a code), cut to fit
+    /// Excel's 255 characters with the codes around it.
+    static func headerText(_ text: String) -> String {
+        String(text.replacingOccurrences(of: "&", with: "&&").prefix(200))
     }
 
     /// Column widths in characters, from column 0.
@@ -131,10 +194,12 @@ struct XLSXSheetWriter {
         }
     }
 
-    /// An autofilter over the header row and the `rows - 1` rows below it.
-    func autofilter(rows: Int, columns: Int) throws {
+    /// An autofilter over the header row at `fromRow` and the `rows - 1` rows below it.
+    func autofilter(fromRow: Int = 0, rows: Int, columns: Int) throws {
         try check(
-            worksheet_autofilter(sheet, 0, 0, lxw_row_t(max(0, rows - 1)), lxw_col_t(columns - 1)), "the autofilter")
+            worksheet_autofilter(
+                sheet, lxw_row_t(fromRow), 0, lxw_row_t(fromRow + max(0, rows - 1)), lxw_col_t(columns - 1)),
+            "the autofilter")
     }
 
     /// A chart at a cell, 1.3 × 1.6 times Excel's default size (about 620 × 460 pixels), with

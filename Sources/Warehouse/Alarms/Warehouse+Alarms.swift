@@ -3,17 +3,6 @@ import CivilCalendar
 import Feeds
 
 extension Warehouse {
-    /// The latest sales-audit date: `check`'s default as-of day (SPEC section 18).
-    public func latestSalesDate() throws -> CivilDate? {
-        try backend.read { session in
-            var latest: CivilDate?
-            try session.scan("SELECT MAX(date) FROM \(FeedTables.salesAudit.name)", []) { row in
-                latest = CivilDate(iso8601: row.text(0))
-            }
-            return latest
-        }
-    }
-
     /// The alarms on every store-day from `start` through `end` (of `stores` only, when given).
     public func alarms(
         from start: CivilDate, through end: CivilDate, stores: Set<String>? = nil, settings: CheckSettings

@@ -25,10 +25,12 @@ struct EmployeesCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions<TableOutputFormat>
 
     func run() throws {
-        let report = try ReportContext(global: global).engine.employees(
+        let context = try ReportContext(global: global)
+        let report = try context.engine.employees(
             asOf: try asOf.day(), period: period.rawValue, filter: scope.filter, top: ranking.top)
+        let options = try context.documentOptions(scope.filter, through: report.range.end, for: output)
         try output.emitRanking(
-            document: { RankingDocument(report) },
-            text: { format, colour in EmployeeRenderer(colour: colour).render(report, as: format) })
+            document: { RankingDocument(report) }, options: options,
+            text: { format, colour in EmployeeRenderer(colour: colour, options: options).render(report, as: format) })
     }
 }

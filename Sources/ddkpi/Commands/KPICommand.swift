@@ -11,6 +11,10 @@ struct KPICommand: ParsableCommand {
     @OptionGroup var output: OutputOptions<TableOutputFormat>
 
     func run() throws {
-        try output.emit(try ReportContext(global: global).engine.kpi(asOf: try asOf.day(), filter: scope.filter))
+        let context = try ReportContext(global: global)
+        let day = try asOf.day()
+        try output.emit(
+            try context.engine.kpi(asOf: day, filter: scope.filter),
+            options: try context.documentOptions(scope.filter, through: day, for: output))
     }
 }

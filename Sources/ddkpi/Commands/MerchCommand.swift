@@ -60,7 +60,8 @@ struct MerchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let engine = try ReportContext(global: global).engine
+        let context = try ReportContext(global: global)
+        let engine = context.engine
         let (filter, top) = (scope.filter, ranking.top)
         let report: MerchReport
         switch try range(in: engine.calendar) {
@@ -68,8 +69,9 @@ struct MerchCommand: ParsableCommand {
         case .toDate(let day, let period):
             report = try engine.merch(asOf: day, period: period.rawValue, by: by, filter: filter, top: top)
         }
+        let options = try context.documentOptions(filter, through: report.range.end, for: output)
         try output.emitRanking(
-            document: { RankingDocument(report) },
-            text: { format, colour in MerchRenderer(colour: colour).render(report, as: format) })
+            document: { RankingDocument(report) }, options: options,
+            text: { format, colour in MerchRenderer(colour: colour, options: options).render(report, as: format) })
     }
 }

@@ -12,8 +12,10 @@ struct ReviewCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions<ReviewOutputFormat>
 
     func run() throws {
-        let engine = try ReportContext(global: global).engine
+        let context = try ReportContext(global: global)
+        let fiscal = try quarter.fiscalQuarter(in: context.engine.calendar)
         try output.emit(
-            try engine.review(quarter: try quarter.fiscalQuarter(in: engine.calendar), filter: scope.filter))
+            try context.engine.review(quarter: fiscal, filter: scope.filter),
+            options: try context.documentOptions(scope.filter, through: fiscal.range.end, for: output))
     }
 }

@@ -58,6 +58,9 @@ struct OutputOptions<Format: OutputFormat>: ParsableArguments {
         if format.document != nil { _ = try documentOutput() }
     }
 
+    /// Whether the report becomes a document (XLSX, PDF or an HTML page) rather than text.
+    var writesDocument: Bool { format.document != nil || format.rawValue == "html" }
+
     /// `--output`, which a document format requires.
     func documentOutput() throws -> String {
         guard let output else { throw ValidationError("--format \(format.rawValue) writes a file: give --output FILE") }

@@ -1,13 +1,27 @@
+import CivilCalendar
 import KPI
+import Reports
 
 /// The engine with the configured calendar, on the warehouse opened read-only.
 struct ReportContext {
     let engine: KPIEngine
+    /// `[documents] neutral_band`.
+    let neutralBand: Double
 
     init(global: GlobalOptions) throws {
         let configuration = try global.configuration()
         let calendar = FiscalCalendar(
             weekStart: configuration.feedOptions.weekStart, fiscalYearStartMonth: configuration.fiscalYearStartMonth)
         engine = KPIEngine(warehouse: try global.openWarehouse(configuration), calendar: calendar)
+        neutralBand = configuration.neutralBand
+    }
+
+    /// The documents' options for a report over `filter` ending on `end`: the neutral band and
+    /// the day its stores' data runs through (looked up only when `output` writes a document).
+    func documentOptions<Format>(_ filter: ScopeFilter, through end: CivilDate, for output: OutputOptions<Format>)
+        throws -> DocumentOptions
+    {
+        guard output.writesDocument else { return DocumentOptions(neutralBand: neutralBand) }
+        return DocumentOptions(neutralBand: neutralBand, dataThrough: try engine.dataThrough(filter, notAfter: end))
     }
 }

@@ -22,10 +22,10 @@ enum ReportOutput {
 
 extension OutputOptions {
     /// Writes a `KPIReport` (`kpi`, `review`) as `--format` says.
-    func emit(_ report: KPIReport) throws {
+    func emit(_ report: KPIReport, options: DocumentOptions) throws {
         try emit(
-            format.report, document: { try ReportRenderer().write(report, as: $0, to: $1) },
-            text: { format, colour in ReportRenderer(colour: colour).render(report, as: format) })
+            format.report, document: { try ReportRenderer(options: options).write(report, as: $0, to: $1) },
+            text: { format, colour in ReportRenderer(colour: colour, options: options).render(report, as: format) })
     }
 
     /// Writes a report: a document to `--output`; text (`text(format, colour)`) to `--output` or
@@ -43,7 +43,11 @@ extension OutputOptions {
 
 extension OutputOptions where Format == TableOutputFormat {
     /// Writes a ranked report (`employees`, `merch`): `document()` as a document, else `text(format, colour)`.
-    func emitRanking(document: () -> RankingDocument, text: (TableFormat, _ colour: Bool) -> String) throws {
-        try emit(format.ranking, document: { try ReportRenderer.write(document(), as: $0, to: $1) }, text: text)
+    func emitRanking(
+        document: () -> RankingDocument, options: DocumentOptions, text: (TableFormat, _ colour: Bool) -> String
+    ) throws {
+        try emit(
+            format.ranking, document: { try ReportRenderer.write(document(), as: $0, to: $1, options: options) },
+            text: text)
     }
 }

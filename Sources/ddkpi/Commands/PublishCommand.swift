@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import KPI
+import Publishing
+
+/// `ddkpi publish --plan FILE --out DIR (--quarter Q | --as-of D) [--dry-run]`: a folder of
+/// documents per director's pack (SPEC section 19); exit 4 when any pack has late data.
+struct PublishCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "publish",
+        abstract:
+            "Write each pack of a plan: its documents for its scope alone and manifest.json; exit 4 when any has late data."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "The plan (TOML): [[pack]] tables with name, stores/region/all, reports and formats.")
+    var plan: String
+
+    @Option(help: "The folder the packs' folders go in.")
+    var out: String
+
+    @Option(help: "A fiscal quarter, such as 2025Q2 (or give --as-of).")
+    var quarter: String?
+
+    @Option(help: "The as-of day (YYYY-MM-DD), in its quarter.")
+    var asOf: String?
+
+    @Flag(help: "List the packs and their files; write nothing.")
+    var dryRun = false
+
+    func validate() throws {
+        switch (quarter, asOf) {
+        case (nil, nil), (.some, .some): throw ValidationError("give --quarter YYYYQn or --as-of YYYY-MM-DD")
+        case (nil, .some(let day)): _ = try AsOfOptions.day(day)
+        case (.some(let name), nil): _ = try QuarterOptions.quarter(name, in: FiscalCalendar())
+        }
+    }
+
+    func run() throws {
+        guard let text = try? String(contentsOfFile: plan, encoding: .utf8) else {
+            throw ConfigurationError("\(plan): cannot read the plan")
+        }
+        let parsed: PublishPlan
+        do {
+            parsed = try PublishPlan(text: text, file: plan)
+        } catch let error as PlanError {
+            throw ConfigurationError(error.description)
+        }
+        let context = try ReportContext(global: global)
+        let checks = try global.configuration().checks
+        let period: PublishPeriod =
+            try quarter.map { .quarter(try QuarterOptions.quarter($0, in: context.engine.calendar)) }
+            ?? .asOf(try AsOfOptions.day(asOf ?? ""))
+        let publisher = Publisher(
+            engine: context.engine, freshness: try global.configuration().freshness, neutralBand: context.neutralBand,
+            alarmCount: { stores, days in
+                try context.engine.warehouse.alarms(
+                    from: days.start, through: days.end, stores: Set(stores), settings: checks
+                ).count
+            })
+        let packs: [PackResult]
+        do {
+            packs = try publisher.publish(parsed, period: period, to: out, dryRun: dryRun)
+        } catch let error as PlanError {
+            throw ConfigurationError(error.description)
+        }
+        for pack in packs {
+            print("\(pack.name)/: " + pack.files.joined(separator: ", ") + (pack.banner.map { " — \($0)" } ?? ""))
+        }
+        if packs.contains(where: { $0.banner != nil }) { throw ExitCode(ExitStatus.feedsLate) }
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import SheetStream
+import TestSupport
+import XCTest
+
+/// `ddkpi publish` (SPEC section 19) on the sample warehouse of `GoldenReportTests`.
+extension GoldenReportTests {
+    /// The sample chain: code, name, region.
+    private static let sampleStores = [
+        ("08", "Natick", "East"), ("10", "Framingham", "East"), ("12", "Burlington", "East"),
+        ("21", "Warwick", "South"), ("23", "Dartmouth", "South"), ("27", "Hyannis", "South"),
+    ]
+
+    /// A pack per store and per region: every file of every pack (HTML text, XLSX cells through
+    /// `ddkpi dump`, PDF text through `pdftotext` for one store's pack) names no store outside
+    /// the pack's scope, and no company totals; a rerun gives the same bytes.
+    func testPacksHoldOnlyTheirOwnStores() throws {
+        let database = try sampleDatabase()
+        let withPDF = Self.tool("pdftotext") != nil && Self.tool("chromium") != nil
+        var plan = ""
+        for (code, name, _) in Self.sampleStores {
+            let formats = withPDF && code == "08" ? "\"html\", \"xlsx\", \"pdf\"" : "\"html\", \"xlsx\""
+            plan += """
+                [[pack]]
+                name = "\(code)-\(name.lowercased())"
+                stores = ["\(code)"]
+                reports = ["review", "kpi", "employees", "merch-vendor", "merch-category"]
+                formats = [\(formats)]
+
+                """
+        }
+        for region in ["East", "South"] {
+            plan += """
+                [[pack]]
+                name = "\(region.lowercased())"
+                region = "\(region)"
+                reports = ["review", "kpi", "employees", "merch-vendor", "merch-category"]
+                formats = ["html", "xlsx"]
+
+                """
+        }
+        let planPath = try scratchPath("plan.toml")
+        try plan.write(toFile: planPath, atomically: true, encoding: .utf8)
+        let out = try scratchPath("packs")
+        let result = try CommandRunner.ddkpi([
+            "--db", database, "publish", "--plan", planPath, "--out", out, "--quarter", "2025Q2",
+        ])
+        XCTAssertEqual(result.status, 0, result.stderr)
+
+        var scanned = 0
+        for (code, name, _) in Self.sampleStores {
+            try assertScope(folder: "\(out)/\(code)-\(name.lowercased())", allowed: { $0.0 == code }, scanned: &scanned)
+        }
+        for region in ["East", "South"] {
+            try assertScope(folder: "\(out)/\(region.lowercased())", allowed: { $0.2 == region }, scanned: &scanned)
+        }
+        XCTAssertGreaterThanOrEqual(scanned, 6 * 10 + 2 * 10)
+
+        let manifest = try String(contentsOfFile: "\(out)/08-natick/manifest.json", encoding: .utf8)
+        XCTAssertTrue(
+            manifest.hasPrefix("{\"pack\":\"08-natick\",\"period\":\"2025Q2\",\"asOf\":\"2025-06-30\",\"scope\":\"08\"")
+        )
+        XCTAssertTrue(manifest.contains("\"alarms\":0}"))
+        let rerun = try scratchPath("packs-again")
+        _ = try CommandRunner.ddkpi([
+            "--db", database, "publish", "--plan", planPath, "--out", rerun, "--quarter", "2025Q2",
+        ])
+        for pack in ["08-natick", "east"] {
+            for file in try FileManager.default.contentsOfDirectory(atPath: "\(out)/\(pack)") {
+                XCTAssertEqual(
+                    FileManager.default.contents(atPath: "\(out)/\(pack)/\(file)"),
+                    FileManager.default.contents(atPath: "\(rerun)/\(pack)/\(file)"), "\(pack)/\(file) byte-identical")
+            }
+        }
+    }
+
+    func testAPlanErrorNamesItsLineAndExitsTwo() throws {
+        let database = try sampleDatabase()
+        let planPath = try scratchPath("bad-plan.toml")
+        try "[[pack]]\nname = \"x\"\nstores = [\"08\"]\nreports = [\"review\"]\nformats = [\"doc\"]\n".write(
+            toFile: planPath, atomically: true, encoding: .utf8)
+        let result = try CommandRunner.ddkpi([
+            "--db", database, "publish", "--plan", planPath, "--out", try scratchPath("none"), "--quarter", "2025Q2",
+        ])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(
+            result.stderr.contains("bad-plan.toml line 5: formats: \"doc\" is not one of pdf, xlsx, html"),
+            result.stderr)
+        let goodPlan = try scratchPath("dry-plan.toml")
+        try "[[pack]]\nname = \"08-natick\"\nstores = [\"08\"]\nreports = [\"review\"]\nformats = [\"html\"]\n".write(
+            toFile: goodPlan, atomically: true, encoding: .utf8)
+        let dry = try CommandRunner.ddkpi([
+            "--db", database, "publish", "--plan", goodPlan,
+            "--out", try scratchPath("dry"), "--as-of", "2025-06-15", "--dry-run",
+        ])
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertTrue(dry.stdout.contains("08-natick/: review-2025Q2.html"), dry.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: try scratchPath("dry")), "a dry run writes nothing")
+    }
+
+    /// Every file's text holds no other store's name or `NN Name`, and no `All stores`.
+    private func assertScope(
+        folder: String, allowed: ((String, String, String)) -> Bool, scanned: inout Int
+    ) throws {
+        let forbidden =
+            Self.sampleStores.filter { !allowed($0) }.flatMap { [$0.1, "\($0.0) \($0.1)"] } + ["All stores"]
+        try PackScanner.assertNone(of: forbidden, inPack: folder, scanned: &scanned)
+    }
+}
+
+/// Reads every file of a pack as text (HTML as written, XLSX cells, PDF through `pdftotext`)
+/// and fails on any forbidden string.
+enum PackScanner {
+    static func assertNone(
+        of forbidden: [String], inPack folder: String, scanned: inout Int, file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws {
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() where name != "manifest.json" {
+            let path = "\(folder)/\(name)"
+            let text = try self.text(of: path)
+            scanned += 1
+            for word in forbidden where text.contains(word) {
+                XCTFail("\(path) names \(word)", file: file, line: line)
+            }
+        }
+    }
+
+    static func text(of path: String) throws -> String {
+        if path.hasSuffix(".html") { return try String(contentsOfFile: path, encoding: .utf8) }
+        if path.hasSuffix(".xlsx") {
+            let workbook = try SpreadsheetFile.open(path: path)
+            var text = ""
+            for sheet in workbook.sheets {
+                text += sheet.name + "\n"
+                try workbook.readRows(of: sheet) { row in
+                    for cell in row.cells { text += "\(cell)\t" }
+                    text += "\n"
+                }
+            }
+            return text
+        }
+        let output = path + ".txt"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        XCTAssertEqual(
+            try GoldenReportTests.run(try XCTUnwrap(GoldenReportTests.tool("pdftotext")), [path, output]), 0)
+        return try String(contentsOfFile: output, encoding: .utf8)
+    }
+}
+
+extension GoldenReportTests {
+    /// `[documents] neutral_band`: changes inside it keep their ▲/▼ and lose their colour.
+    func testTheNeutralBandComesFromTheConfig() throws {
+        let database = try sampleDatabase()
+        let config = try scratchPath("band.toml")
+        let arguments = [
+            "--db", database, "--config", config, "review", "--quarter", "2025Q2", "--store", "08", "--format", "html",
+        ]
+        try "[documents]\nneutral_band = \"3%\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let wide = try CommandRunner.ddkpi(arguments)
+        XCTAssertEqual(wide.status, 0, wide.stderr)
+        XCTAssertTrue(wide.stdout.contains("<td class=\"level\">▲ +2.4%</td>"), "08's quarter sales vs target")
+        try "[documents]\nneutral_band = 0.005\n".write(toFile: config, atomically: true, encoding: .utf8)
+        XCTAssertTrue(try CommandRunner.ddkpi(arguments).stdout.contains("<td class=\"up-text\">▲ +2.4%</td>"))
+        try "[documents]\nneutral_band = \"wide\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let bad = try CommandRunner.ddkpi(arguments)
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(
+            bad.stderr.contains(
+                "documents.neutral_band: expected neutral_band = a fraction such as 0.005, or \"0.5%\""),
+            bad.stderr)
+    }
+}
