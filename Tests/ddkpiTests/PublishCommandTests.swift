@@ -1,6 +1,7 @@
 import Foundation
 import SheetStream
 import TestSupport
+import Warehouse
 import XCTest
 
 /// `ddkpi publish` (SPEC section 19) on the sample warehouse of `GoldenReportTests`.
@@ -48,11 +49,15 @@ extension GoldenReportTests {
         XCTAssertEqual(result.status, 0, result.stderr)
 
         var scanned = 0
+        let staff = try associatesByStore(database)
         for (code, name, _) in Self.sampleStores {
-            try assertScope(folder: "\(out)/\(code)-\(name.lowercased())", allowed: { $0.0 == code }, scanned: &scanned)
+            try assertScope(
+                folder: "\(out)/\(code)-\(name.lowercased())", allowed: { $0.0 == code }, staff: staff,
+                scanned: &scanned)
         }
         for region in ["East", "South"] {
-            try assertScope(folder: "\(out)/\(region.lowercased())", allowed: { $0.2 == region }, scanned: &scanned)
+            try assertScope(
+                folder: "\(out)/\(region.lowercased())", allowed: { $0.2 == region }, staff: staff, scanned: &scanned)
         }
         XCTAssertGreaterThanOrEqual(scanned, 6 * 10 + 2 * 10)
 
@@ -98,13 +103,35 @@ extension GoldenReportTests {
         XCTAssertFalse(FileManager.default.fileExists(atPath: try scratchPath("dry")), "a dry run writes nothing")
     }
 
-    /// Every file's text holds no other store's name or `NN Name`, and no `All stores`.
+    /// Every file's text holds no other store's name or `NN Name`, no associate who did not
+    /// work at the pack's stores in the quarter (by name: the samples' ids are short numbers
+    /// that prices contain), and no `All stores`.
     private func assertScope(
-        folder: String, allowed: ((String, String, String)) -> Bool, scanned: inout Int
+        folder: String, allowed: ((String, String, String)) -> Bool, staff: [String: Set<String>], scanned: inout Int
     ) throws {
+        let own = Self.sampleStores.filter(allowed).map(\.0)
+        let ownStaff = Set(own.flatMap { staff[$0] ?? [] })
+        let otherStaff = Set(staff.values.flatMap { $0 }).subtracting(ownStaff)
+        XCTAssertFalse(otherStaff.isEmpty, "\(folder): some associates work elsewhere only")
         let forbidden =
             Self.sampleStores.filter { !allowed($0) }.flatMap { [$0.1, "\($0.0) \($0.1)"] } + ["All stores"]
+            + otherStaff.sorted()
         try PackScanner.assertNone(of: forbidden, inPack: folder, scanned: &scanned)
+    }
+
+    /// The names of the associates with sales at each store in 2025Q2.
+    private func associatesByStore(_ database: String) throws -> [String: Set<String>] {
+        let warehouse = try Warehouse(location: DatabaseLocation(database), mode: .readOnly)
+        var staff: [String: Set<String>] = [:]
+        for row in try warehouse.rows(
+            """
+            SELECT DISTINCT r.store_code, e.name FROM employee_report r JOIN employee e ON e.employee_id = r.employee_id
+            WHERE r.date BETWEEN '2025-04-01' AND '2025-06-30'
+            """, columns: 2)
+        {
+            if let store = row[0], let name = row[1] { staff[store, default: []].insert(name) }
+        }
+        return staff
     }
 }
 
