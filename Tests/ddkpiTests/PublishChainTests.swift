@@ -19,6 +19,16 @@ final class PublishChainTests: XCTestCase {
         (1...3).map { ("E\(code)0\($0)", "Clerk\(code)x\($0)") }
     }
 
+    /// Each store's own vendor, sold nowhere else: its lines in another pack would be a leak.
+    private static func localVendor(_ code: String) -> (key: String, name: String) { ("L\(code)", "Local\(code)") }
+
+    /// What no pack outside `stores` may show: their names, associates and own vendors.
+    private static func forbidden(_ stores: [(code: String, name: String, region: String)]) -> [String] {
+        stores.map(\.name) + stores.flatMap { Self.associates($0.code).map(\.id) }
+            + stores.map { localVendor($0.code).name }
+            + ["All stores"]
+    }
+
     func testFortyFourPacksHoldOnlyTheirOwnStores() throws {
         let directory = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -57,14 +67,12 @@ final class PublishChainTests: XCTestCase {
         var scanned = 0
         for store in Self.stores {
             let others = Self.stores.filter { $0.code != store.code }
-            try PackScanner.assertNone(
-                of: others.map(\.name) + others.flatMap { Self.associates($0.code).map(\.id) } + ["All stores"],
-                inPack: "\(out)/\(store.code)", scanned: &scanned)
+            try PackScanner.assertNone(of: Self.forbidden(others), inPack: "\(out)/\(store.code)", scanned: &scanned)
         }
         for region in ["North", "South", "East", "West"] {
             let others = Self.stores.filter { $0.region != region }
             try PackScanner.assertNone(
-                of: others.map(\.name) + others.flatMap { Self.associates($0.code).map(\.id) } + ["All stores"]
+                of: Self.forbidden(others)
                     + ["North", "South", "East", "West"].filter { $0 != region }.map { "Region \($0)" },
                 inPack: "\(out)/\(region)", scanned: &scanned)
         }
@@ -77,6 +85,8 @@ final class PublishChainTests: XCTestCase {
             XCTAssertTrue(try PackScanner.text(of: "\(out)/07/\(file)").contains("E0701"), file)
         }
         XCTAssertTrue(try PackScanner.text(of: "\(out)/West/merch-vendor-2025Q2.xlsx").contains("Region West"))
+        XCTAssertTrue(
+            try PackScanner.text(of: "\(out)/07/merch-vendor-2025Q2.html").contains("Local07"), "its own vendor")
         let manifest = try String(contentsOfFile: "\(out)/North/manifest.json", encoding: .utf8)
         XCTAssertTrue(manifest.contains("\"scope\":\"region:North\""))
         XCTAssertTrue(
@@ -120,6 +130,8 @@ final class PublishChainTests: XCTestCase {
                     vendors +=
                         "\(store.code),\(month),V10\(offset),\(vendor),\(3000 + index * 10 + offset),\(12 + offset)\n"
                 }
+                let local = Self.localVendor(store.code)
+                vendors += "\(store.code),\(month),\(local.key),\(local.name),\(2000 + index),9\n"
             }
         }
         try stores.write(toFile: folder + "/stores.csv", atomically: true, encoding: .utf8)
