@@ -11,9 +11,13 @@ struct RecordWriter<Session: SQLSession> {
     private var pendingUpsert: UpsertStatement?
     private var pending: PendingValues
     private var pendingRows = 0
-    /// Hashes of the pending rows' keys, when the session needs each batch's keys distinct (a
-    /// collision only writes a batch early, which is always safe).
+    /// Hashes of the pending rows' keys, when the session needs each statement's keys distinct.
     private var pendingKeys = Set<Int>()
+    /// When it does, a row whose key is already pending waits in the first later round that
+    /// lacks its key: the batch is written round by round, so each key's rows are applied in
+    /// file order, as they would be row by row, in as many statements as a key repeats.
+    private var laterRounds: [(values: PendingValues, keys: Set<Int>, rows: Int)] = []
+    private var laterRows = 0
     /// What this file's records add to the store-month rollups.
     private var rollups = RollupAccumulator()
     /// Rows written to the file's table (the rollups can simply add the file's sums when every
@@ -132,30 +136,41 @@ struct RecordWriter<Session: SQLSession> {
         pendingUpsert = upsert
     }
 
-    /// Ends the row just added. When the session needs distinct keys per batch and the row may
-    /// repeat a pending key, the rows before it are written first, so that it updates them in
-    /// order, as it would row by row.
+    /// Ends the row just added. When the session needs distinct keys per statement and the row
+    /// repeats a pending key (a store-day corrected further down a file), it moves to a later
+    /// round of the batch (see `laterRounds`). A key hash that collides without the key
+    /// repeating only costs a round, which is as safe.
     private mutating func endRow() throws {
+        var pendingRowsInRounds = 0
         if session.upsertsNeedDistinctKeys, let upsert = pendingUpsert {
             let first = pending.count - upsert.columnCount
             let key = pending.keyHash(from: first, count: upsert.key.count)
             if !pendingKeys.insert(key).inserted {
                 let row = pending.takeLast(upsert.columnCount)
-                try flush()
-                pending.append(row)
-                pendingKeys.insert(key)
+                if let round = laterRounds.firstIndex(where: { !$0.keys.contains(key) }) {
+                    laterRounds[round].values.append(row)
+                    laterRounds[round].keys.insert(key)
+                    laterRounds[round].rows += 1
+                } else {
+                    laterRounds.append((row, [key], 1))
+                }
+                pendingRowsInRounds = 1
+                laterRows += 1
             }
         }
-        pendingRows += 1
+        pendingRows += 1 - pendingRowsInRounds
         rowsWritten += 1
-        if pendingRows == session.upsertBatchSize { try flush() }
+        if pendingRows + laterRows >= session.upsertBatchSize { try flush() }
     }
 
     private mutating func flush() throws {
         guard let upsert = pendingUpsert, pendingRows > 0 else { return }
         try session.upsert(upsert, pending, rows: pendingRows)
+        for round in laterRounds { try session.upsert(upsert, round.values, rows: round.rows) }
         pending.removeAll()
         pendingKeys.removeAll(keepingCapacity: true)
+        laterRounds.removeAll()
+        laterRows = 0
         pendingRows = 0
     }
 

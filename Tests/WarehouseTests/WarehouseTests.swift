@@ -144,6 +144,52 @@ final class WarehouseTests: XCTestCase {
         }
     }
 
+    /// Keys repeated within a file over rows already there, each key's rows in any order of
+    /// equal and different values: the counts, the values, the provenance and the history are
+    /// those of row-by-row upserts, on both backends (PostgreSQL writes a batch in rounds, one
+    /// per repetition, instead of row by row).
+    func testRepeatedKeysOverExistingRowsCountAndKeepWhatRowByRowWould() throws {
+        var seen: [String] = []
+        try onEachBackend {
+            let base = try copy(
+                "Store,Date,Net Sales,Transactions,Items\n08,2025-07-14,100,2,3\n10,2025-07-14,50,1,1\n08,2025-07-15,70,1,1\n",
+                named: "sales_audit_base.csv")
+            XCTAssertEqual(ingest("", as: .salesAudit, path: base).counts, UpsertCounts(inserted: 3))
+            let repeats = try copy(
+                """
+                Store,Date,Net Sales,Transactions,Items
+                08,2025-07-14,100,2,3
+                08,2025-07-14,120,2,3
+                10,2025-07-14,60,1,1
+                10,2025-07-14,50,1,1
+                08,2025-07-15,70,1,1
+                08,2025-07-15,80,1,1
+                08,2025-07-15,70,1,1
+                10,2025-07-15,30,1,1
+                10,2025-07-15,30,1,1
+
+                """, named: "sales_audit_repeats.csv")
+            let outcome = ingest("", as: .salesAudit, path: repeats)
+            XCTAssertEqual(outcome.counts, UpsertCounts(inserted: 1, updated: 5, unchanged: 3))
+            let rows = try warehouse.rows(
+                "SELECT store_code, date, total_sales_cents, source_row FROM store_report ORDER BY date, store_code",
+                columns: 4
+            ).map { $0.map { $0 ?? "-" }.joined(separator: " ") }
+            XCTAssertEqual(
+                rows,
+                ["08 2025-07-14 12000 3", "10 2025-07-14 5000 5", "08 2025-07-15 7000 8", "10 2025-07-15 3000 9"])
+            let history = try warehouse.rows(
+                "SELECT store_code, date, total_sales_cents FROM store_report_history ORDER BY date, store_code",
+                columns: 3
+            ).map { $0.map { $0 ?? "-" }.joined(separator: " ") }
+            // The earlier run's values that this run replaced, once per key.
+            XCTAssertEqual(history, ["08 2025-07-14 10000", "10 2025-07-14 5000", "08 2025-07-15 7000"])
+            XCTAssertEqual(try warehouse.checkRollups(), [])
+            seen.append((rows + history).joined(separator: "; "))
+        }
+        XCTAssertEqual(Set(seen).count, 1, "both backends keep the same")
+    }
+
     /// A record whose store is not in the directory (the feeds never emit one) fails its file:
     /// SQLite's foreign key, PostgreSQL's merge check.
     func testARecordForAStoreOutsideTheDirectoryFailsItsFile() throws {
