@@ -124,6 +124,24 @@ struct PendingValues {
         return taken
     }
 
+    /// Whether the `count` values from `start` equal `other`'s from `otherStart` (text by its bytes).
+    func values(from start: Int, count: Int, equal other: PendingValues, from otherStart: Int) -> Bool {
+        for offset in 0..<count {
+            switch (values[start + offset], other.values[otherStart + offset]) {
+            case (.null, .null): continue
+            case (.integer(let left), .integer(let right)): if left != right { return false }
+            case (.real(let left), .real(let right)): if left != right { return false }
+            case (.text(let leftStart, let leftCount), .text(let rightStart, let rightCount)):
+                guard leftCount == rightCount,
+                    text[leftStart..<leftStart + leftCount].elementsEqual(
+                        other.text[rightStart..<rightStart + rightCount])
+                else { return false }
+            default: return false
+            }
+        }
+        return true
+    }
+
     /// Appends `other`'s values after these.
     mutating func append(_ other: PendingValues) {
         for value in other.values {

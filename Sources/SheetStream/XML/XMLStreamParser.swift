@@ -71,6 +71,12 @@ enum XMLStreamParser {
         }
         defer {
             handler.context = nil
+            // An entity declaration makes libxml2 build a document for it even in SAX mode
+            // (before the DOCTYPE is refused): the context does not free it.
+            if let document = context.pointee.myDoc {
+                xmlFreeDoc(document)
+                context.pointee.myDoc = nil
+            }
             xmlFreeParserCtxt(context)
         }
         handler.context = context

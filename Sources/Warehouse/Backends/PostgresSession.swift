@@ -61,6 +61,20 @@ final class PostgresSession: SQLSession {
     let upsertBatchSize = 32768
 
     func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws {
+        let staging = try stage(upsert, values)
+        let batch = StagedBatch(upsert: upsert, staging: staging, rows: rows, merges: merging.contains(upsert.table))
+        try connection.send(batch.merges ? batch.mergeSQL : batch.insertSQL)
+        runningBatch = batch
+    }
+
+    func overwrite(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws {
+        let staging = try stage(upsert, values)
+        try connection.execute(StagedBatch(upsert: upsert, staging: staging, rows: rows, merges: true).overwriteSQL)
+    }
+
+    /// Settles the running batch, then copies `values` into the upsert's staging table (made on
+    /// first use); returns its name.
+    private func stage(_ upsert: UpsertStatement, _ values: PendingValues) throws -> String {
         try settle()
         let staging = "ddkpi_staging_\(upsert.table)"
         if stagingTables.contains(staging) {
@@ -77,9 +91,7 @@ final class PostgresSession: SQLSession {
         copyText.removeAll(keepingCapacity: true)
         values.appendCopyText(to: &copyText, columnCount: upsert.columnCount)
         try connection.copy(into: staging, columns: upsert.columns, text: copyText)
-        let batch = StagedBatch(upsert: upsert, staging: staging, rows: rows, merges: merging.contains(upsert.table))
-        try connection.send(batch.merges ? batch.mergeSQL : batch.insertSQL)
-        runningBatch = batch
+        return staging
     }
 
     func upsertCounts(table: String) throws -> UpsertCounts {
@@ -179,6 +191,15 @@ private struct StagedBatch {
             Int(result.int64(row: 0, column: 0) ?? 0), Int(result.int64(row: 0, column: 1) ?? 0),
             result.text(row: 0, column: 2)
         )
+    }
+
+    /// The batch written over its keys' rows whatever they hold (their store known: the same
+    /// rows' first values were upserted before).
+    var overwriteSQL: String {
+        """
+        INSERT INTO \(upsert.table) (\(columns)) SELECT \(columns) FROM \(staging)
+        ON CONFLICT (\(upsert.key.joined(separator: ", "))) DO UPDATE SET \(upsert.assignments)
+        """
     }
 
     /// The batch merged into its table: counts of changed and inserted rows, and a store the

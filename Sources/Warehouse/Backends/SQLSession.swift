@@ -98,6 +98,11 @@ protocol SQLSession {
     /// session; errors may surface there.
     func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws
 
+    /// Writes `rows` rows over their keys' rows whatever those hold, uncounted: the last of a
+    /// key's rows repeated within a batch, once the batch's first rows are upserted (see
+    /// `RecordWriter`).
+    func overwrite(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws
+
     /// What this session's upserts into `table` did so far.
     func upsertCounts(table: String) throws -> UpsertCounts
 

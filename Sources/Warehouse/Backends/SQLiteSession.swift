@@ -61,6 +61,19 @@ final class SQLiteSession: SQLSession {
         tallies[upsert.table]?.record(rows: rows, changed: Int(sqlite3_changes(db.sqliteConnection)))
     }
 
+    func overwrite(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws {
+        let statement = try db.cachedStatement(sql: Self.sql(upsert, rows: rows, onlyChanged: false))
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        let status = values.bind(to: handle) { sqlite3_step(handle) }
+        sqlite3_reset(handle)
+        guard status == SQLITE_DONE else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                sql: statement.sql)
+        }
+    }
+
     /// SQLite's change count does not tell inserts from updates: the table's growth does.
     func upsertCounts(table: String) throws -> UpsertCounts {
         guard let tally = tallies[table] else { return UpsertCounts() }
@@ -69,13 +82,15 @@ final class SQLiteSession: SQLSession {
 
     private func rowCount(_ table: String) throws -> Int64 { try integer("SELECT count(*) FROM \(table)") ?? 0 }
 
-    /// The upsert's SQL for `rows` rows.
-    private static func sql(_ upsert: UpsertStatement, rows: Int) -> String {
+    /// The upsert's SQL for `rows` rows: an existing row is updated only when a value changes
+    /// (`onlyChanged`), else always.
+    private static func sql(_ upsert: UpsertStatement, rows: Int, onlyChanged: Bool = true) -> String {
         let row = "(" + placeholders(upsert.columnCount) + ")"
         let changed = upsert.values.map { "\($0) IS NOT excluded.\($0)" }.joined(separator: " OR ")
         return "INSERT INTO \(upsert.table) (\(upsert.columns.joined(separator: ", "))) VALUES "
             + repeatElement(row, count: rows).joined(separator: ", ")
-            + " ON CONFLICT(\(upsert.key.joined(separator: ", "))) DO UPDATE SET \(upsert.assignments) WHERE \(changed)"
+            + " ON CONFLICT(\(upsert.key.joined(separator: ", "))) DO UPDATE SET \(upsert.assignments)"
+            + (onlyChanged ? " WHERE \(changed)" : "")
     }
 
     private static func arguments(_ values: [SQLValue]) -> StatementArguments {
