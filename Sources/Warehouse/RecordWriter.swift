@@ -223,8 +223,9 @@ struct RepeatedKeys {
 
     /// Counts a repeated row against the key's row before it (the last change, else its first
     /// row, at `firstRow` of `batch`) on the tracked columns, and keeps it when it changes them.
-    mutating func add(_ row: PendingValues, key: Int, firstRow: Int, of upsert: UpsertStatement, in batch: PendingValues)
-    {
+    mutating func add(
+        _ row: PendingValues, key: Int, firstRow: Int, of upsert: UpsertStatement, in batch: PendingValues
+    ) {
         let tracked = upsert.key.count + upsert.values.count
         let same =
             lastChange[key].map { $0.values(from: 0, count: tracked, equal: row, from: 0) }
