@@ -119,10 +119,7 @@ private enum ContributionSource: CaseIterable {
     var columns: [String] {
         let days = (0..<7).map { "day_\($0)" }
         switch self {
-        case .sales:
-            return [
-                "total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths",
-            ]
+        case .sales: return FeedTables.salesMeasureColumns
         case .applications: return ["total_applications"]
         case .intakes: return ["total_intakes"]
         case .reviews: return ["review_count"] + days

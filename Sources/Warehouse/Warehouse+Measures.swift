@@ -210,10 +210,7 @@ extension Warehouse {
 
         var columns: [String] {
             switch self {
-            case .sales:
-                return [
-                    "total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths",
-                ]
+            case .sales: return FeedTables.salesMeasureColumns
             case .applications: return ["total_applications"]
             case .intakes: return ["total_intakes"]
             }

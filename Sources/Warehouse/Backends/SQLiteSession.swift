@@ -49,20 +49,16 @@ final class SQLiteSession: SQLSession {
         } else {
             statement = try db.cachedStatement(sql: Self.sql(upsert, rows: rows))
         }
-        let handle = statement.sqliteStatement
-        sqlite3_reset(handle)
-        let status = values.bind(to: handle) { sqlite3_step(handle) }
-        sqlite3_reset(handle)
-        guard status == SQLITE_DONE else {
-            throw DatabaseError(
-                resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
-                sql: statement.sql)
-        }
+        try run(statement, values)
         tallies[upsert.table]?.record(rows: rows, changed: Int(sqlite3_changes(db.sqliteConnection)))
     }
 
     func overwrite(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws {
-        let statement = try db.cachedStatement(sql: Self.sql(upsert, rows: rows, onlyChanged: false))
+        try run(try db.cachedStatement(sql: Self.sql(upsert, rows: rows, onlyChanged: false)), values)
+    }
+
+    /// Runs a write statement with `values` bound through the C API.
+    private func run(_ statement: Statement, _ values: PendingValues) throws {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         let status = values.bind(to: handle) { sqlite3_step(handle) }

@@ -45,6 +45,11 @@ enum FeedTables {
         ],
         untracked: [grainColumn(\.grain)])
 
+    /// The sales-audit columns the measures read (`MeasureSums.addSales`'s arguments, in order).
+    static let salesMeasureColumns = [
+        "total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths",
+    ]
+
     /// Every feed table, in SPEC order of their feeds.
     static let all: [any FeedTableDescription] = [
         salesAudit, creditApplications, birdeyeReviews, crmIntakes, outboundCalls, employeeSales, merchSales,
