@@ -74,7 +74,7 @@ struct AlarmSeriesLoader {
                 DateRange(
                     start: CivilDate(daysSinceEpoch: $0.lowerBound), end: CivilDate(daysSinceEpoch: $0.upperBound))
             }, into: &stores)
-        markCompleteWeeks(&stores.series)
+        markCompleteWeeks(&stores.series, latestEventDay: stores.latestEventDay)
         return (stores.series, kept + toRead)
     }
 
@@ -131,7 +131,9 @@ struct AlarmSeriesLoader {
                 "SELECT \(dateColumn), store_code, \(count), ingest_run_id FROM \(table) WHERE \(dateColumn) BETWEEN ? AND ?"
             ) { row in
                 guard let (slot, index) = stores.position(row) else { return }
-                weeks.add(slot: slot, day: days.start.daysSinceEpoch + index, count: row.int64(2), run: row.int64(3))
+                let day = days.start.daysSinceEpoch + index
+                if dateColumn == "date" { stores.latestEventDay = max(stores.latestEventDay ?? day, day) }
+                weeks.add(slot: slot, day: day, count: row.int64(2), run: row.int64(3))
             }
             for (slot, storeWeeks) in weeks.bySlot.enumerated() {
                 if let storeWeeks { stores.series[slot].eventWeeks[feed] = storeWeeks }
@@ -163,10 +165,17 @@ struct AlarmSeriesLoader {
         }
     }
 
-    /// Marks the event weeks that end by the chain's latest sales-audit day in the range (the
-    /// data's "today"): a week after it is still being filled.
-    private func markCompleteWeeks(_ series: inout [StoreSeries]) {
-        let latest = series.compactMap { store in store.sales.lastIndex { $0 != nil }.map { store.first + $0 } }.max()
+    /// Marks the event weeks that end by the chain's latest day of daily data in the range
+    /// (sales-audit, associates, or a daily event feed: the data's "today"): a week after it is
+    /// still being filled, as a weekly file's last week is when it was sent mid-week.
+    private func markCompleteWeeks(_ series: inout [StoreSeries], latestEventDay: Int?) {
+        let latest =
+            (series.flatMap { store in
+                [
+                    store.sales.lastIndex { $0 != nil }.map { store.first + $0 },
+                    store.associates.lastIndex { $0 != nil }.map { store.first + $0 },
+                ].compactMap { $0 }
+            } + [latestEventDay].compactMap { $0 }).max()
         let end = min(latest ?? days.end.daysSinceEpoch, days.end.daysSinceEpoch)
         for store in series.indices {
             for feed in series[store].eventWeeks.keys {
@@ -215,6 +224,8 @@ private struct StoreSlots {
     let days: DateRange
     let judged: (String) -> JudgedDays
     var series: [StoreSeries] = []
+    /// The latest day of a daily event feed's rows read (days since the epoch).
+    var latestEventDay: Int?
     /// Each slot's packed code (`nil` for a long one), and the last row's slot.
     private var packedCodes: [UInt64?] = []
     private var lastSlot = -1
