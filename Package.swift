@@ -52,7 +52,8 @@ let package = Package(
         ),
         .target(name: "KPI", dependencies: ["CivilCalendar", "Threads", "Warehouse", "Feeds"]),
         .target(
-            name: "Reports", dependencies: ["CivilCalendar", "OutputText", "Checks", "KPI", "CXLSXWriter", "Plot"]),
+            name: "Reports",
+            dependencies: ["CivilCalendar", "OutputText", "Feeds", "Checks", "KPI", "CXLSXWriter", "Plot"]),
         .target(
             name: "Publishing",
             dependencies: ["CivilCalendar", "OutputText", "Feeds", "Warehouse", "KPI", "Reports", "TOMLKit"]),

@@ -10,7 +10,8 @@ public struct EmployeeReport: Sendable {
     /// `WTD`, `MTD`, `QTD` or `YTD`.
     public var period: String
     public var range: DateRange
-    public var lastYear: DateRange
+    /// The days compared with (`nil`: none, a retail 53rd week).
+    public var lastYear: DateRange?
     /// Stores by code, then `ALL` (only without a filter).
     public var scopes: [EmployeeScope]
 }
@@ -68,11 +69,11 @@ extension KPIEngine {
         guard let period = calendar.toDatePeriods(asOf).first(where: { $0.label == label }) else {
             throw KPIError("unknown period \"\(label)\" (expected WTD, MTD, QTD or YTD)")
         }
-        let lastYear = FiscalCalendar.lastYear(period.elapsed)
+        let lastYear = period.lastYear
         // The two ranges are read at once, on two connections of the pool (two cores).
         let warehouse = self.warehouse
         let lastYearRead = try BackgroundTask {
-            try warehouse.employeeMeasures(from: lastYear.start, through: lastYear.end)
+            try lastYear.map { try warehouse.employeeMeasures(from: $0.start, through: $0.end) } ?? [:]
         }
         let current = try warehouse.employeeMeasures(from: period.elapsed.start, through: period.elapsed.end)
         let previous = try lastYearRead.value()

@@ -92,8 +92,11 @@ extension KPIEngine {
             let period = values.periods.first(where: { $0.label == label })
         else { throw KPIError("no period \(label) in this report") }
         let value = period.metrics[index]
-        let range = request.lastYear ? period.lastYear : period.range
-        let measures = try warehouse.measures(from: range.start, through: range.end)
+        guard let range = request.lastYear ? period.lastYear : period.range else {
+            throw KPIError("\(label) has no last-year period to explain (a 53rd week has no LY)")
+        }
+        let goalMonths = calendar.goalMonths(of: range)
+        let measures = try warehouse.measures(parts: goalMonths.map { ($0.label, $0.part) })
         let members = Set(scope.stores)
         let total = measures.filter { members.contains($0.key.store) }.values.reduce(MeasureSums(), +)
         return Explanation(
@@ -104,7 +107,7 @@ extension KPIEngine {
             servedByRollups: warehouse.monthsServedByRollups(from: range.start, through: range.end),
             target: request.lastYear ? nil : value.target,
             parts: request.lastYear
-                ? [] : try targetParts(metric, stores: scope.stores, range: range, measures: measures))
+                ? [] : try targetParts(metric, stores: scope.stores, months: goalMonths, measures: measures))
     }
 
     /// The measures a metric's formula reads, numerator first.
@@ -130,13 +133,14 @@ extension KPIEngine {
 
     /// The target's (store, month part) pieces, in the engine's order: store by store, month by month.
     private func targetParts(
-        _ metric: MetricDefinition, stores: [String], range: DateRange, measures: [StoreMonth: MeasureSums]
+        _ metric: MetricDefinition, stores: [String], months: [GoalMonthPart], measures: [StoreMonth: MeasureSums]
     ) throws -> [TargetPart] {
-        let book = TargetBook(goals: try warehouse.goals(months: TargetBook.months(of: [range])))
+        let book = TargetBook(goals: try warehouse.goals(months: Set(months.map(\.label))))
         var parts: [TargetPart] = []
         for store in stores {
             let targets = book.store(store)
-            for (month, part) in range.monthParts {
+            for goalMonth in months {
+                let (month, part) = (goalMonth.label, goalMonth.part)
                 guard let key = TargetBook.key(month: month, metric: metric.key) else { continue }
                 if let denominator = metric.formula.denominator {
                     let weight = MetricDefinition.double(
@@ -146,7 +150,7 @@ extension KPIEngine {
                         TargetPart(
                             store: store, month: month, source: monthly.source, days: part.days,
                             amount: monthly.target * weight, weight: weight, monthlyTarget: monthly.target))
-                } else if let component = targets.additiveComponent(key, part: part) {
+                } else if let component = targets.additiveComponent(key, part: goalMonth) {
                     parts.append(
                         TargetPart(
                             store: store, month: month, source: component.source, days: component.days,

@@ -19,22 +19,25 @@ public struct KPIError: Error, CustomStringConvertible, Sendable {
 }
 
 /// Computes KPIs against merged goals for stores, regions and the company (SPEC section 7):
-/// the warehouse returns exact measures per store and month (whole months from the rollups, the
-/// rest summed in Swift from the feed tables' rows), scopes sum them, and each metric divides once.
+/// the warehouse returns exact measures per store and goal month (whole calendar months from the
+/// rollups, the rest summed in Swift from the feed tables' rows), scopes sum them, and each
+/// metric divides once. With `comparableStores` on, the comp scopes of SPEC section 21 follow.
 public struct KPIEngine {
     public let warehouse: Warehouse
     public let calendar: FiscalCalendar
+    /// Whether `kpi` and `review` add the comparable-store scopes (`[comp] enabled`).
+    public var comparableStores: Bool
 
-    public init(warehouse: Warehouse, calendar: FiscalCalendar) {
+    public init(warehouse: Warehouse, calendar: FiscalCalendar, comparableStores: Bool = false) {
         self.warehouse = warehouse
         self.calendar = calendar
+        self.comparableStores = comparableStores
     }
 
-    /// Week-, month-, quarter- and year-to-date as of a day, each with last year's same days.
+    /// Week-, month-, quarter- and year-to-date as of a day, each with its LY.
     public func kpi(asOf: CivilDate, filter: ScopeFilter) throws -> KPIReport {
         let periods = calendar.toDatePeriods(asOf).map {
-            ReportPeriod(
-                label: $0.label, range: $0.elapsed, lastYear: FiscalCalendar.lastYear($0.elapsed), full: $0.full)
+            ReportPeriod(label: $0.label, range: $0.elapsed, lastYear: $0.lastYear, full: $0.full)
         }
         guard let year = periods.last, try warehouse.hasData(from: year.range.start, through: asOf) else {
             throw KPIError(
@@ -45,92 +48,120 @@ public struct KPIEngine {
     }
 
     /// The quarterly business review: each month of the quarter and the quarter, with the
-    /// whole month or quarter a year earlier as LY.
+    /// whole month or quarter a year earlier as LY (the same-numbered fiscal ones in a retail
+    /// calendar).
     public func review(quarter: FiscalQuarter, filter: ScopeFilter) throws -> KPIReport {
         guard try warehouse.hasData(from: quarter.range.start, through: quarter.range.end) else {
             throw KPIError(
                 "no data in \(quarter.label) (\(quarter.range.start.iso8601) to \(quarter.range.end.iso8601))")
         }
-        let periods = (quarter.months + [(quarter.label, quarter.range)]).map {
-            ReportPeriod(
-                label: $0.label, range: $0.range, lastYear: FiscalCalendar.lastYearWholeMonths($0.range), full: nil)
-        }
+        let periods =
+            quarter.months.map { ReportPeriod(label: $0.label, range: $0.range, lastYear: $0.lastYear, full: nil) }
+            + [ReportPeriod(label: quarter.label, range: quarter.range, lastYear: quarter.lastYear, full: nil)]
         return KPIReport(kind: .review(quarter: quarter.label), scopes: try compute(periods, filter: filter))
     }
 
-    /// A period of a report: its days, last year's, and for `kpi` the whole period (projections).
+    /// A period of a report: its days, last year's (`nil`: none), and for `kpi` the whole
+    /// period (projections).
     private struct ReportPeriod {
         let label: String
         let range: DateRange
-        let lastYear: DateRange
+        let lastYear: DateRange?
         let full: DateRange?
     }
 
     private func compute(_ periods: [ReportPeriod], filter: ScopeFilter) throws -> [ScopeValues] {
         let directory = try warehouse.stores()
-        let scopes = try Scope.resolve(filter, stores: directory)
+        var scopes = try Scope.resolve(filter, stores: directory)
         let stores = StoreIndex(codes: directory.map(\.code))
-        let measuresByRange = try fetchMeasures(for: periods.flatMap { [$0.range, $0.lastYear] })
-        let goalMonths = TargetBook.months(of: periods.flatMap { [$0.range] + ($0.full.map { [$0] } ?? []) })
+        let measuresByRange = try fetchMeasures(for: periods.flatMap { [$0.range] + ($0.lastYear.map { [$0] } ?? []) })
+        let goalMonths = Set(
+            periods.flatMap { [$0.range] + ($0.full.map { [$0] } ?? []) }.flatMap { calendar.goalMonths(of: $0) }.map(
+                \.label))
         let targets = TargetBook(goals: try warehouse.goals(months: goalMonths))
         let grids = periods.map { period in
             PeriodGrid(
-                period: period.range, lastYear: period.lastYear, full: period.full, stores: stores,
-                current: measuresByRange[period.range] ?? [:], previous: measuresByRange[period.lastYear] ?? [:],
+                parts: calendar.goalMonths(of: period.range), full: period.full.map(calendar.goalMonths(of:)),
+                stores: stores, current: measuresByRange[period.range] ?? [:],
+                previous: period.lastYear.map { (calendar.goalMonths(of: $0), measuresByRange[$0] ?? [:]) },
                 targets: targets)
         }
+        var comparable: ComparableStores?
+        if comparableStores {
+            comparable = ComparableStores(directory: directory, firstSales: try warehouse.firstSalesDates())
+            scopes += Scope.comparable(filter, scopes: scopes, stores: directory)
+        }
         return scopes.map { scope in
-            let members = stores.indices(of: scope.stores)
-            return ScopeValues(
+            ScopeValues(
                 scope: scope.id, title: scope.title,
                 periods: zip(periods, grids).map { period, grid in
-                    let actual = grid.actual(members)
-                    let ly = grid.lastYearActual(members)
-                    return PeriodValues(
-                        label: period.label, range: period.range, lastYear: period.lastYear,
-                        metrics: MetricDefinition.all.enumerated().map { index, metric in
-                            var value = Self.value(
-                                of: metric, actual: actual, ly: ly, target: grid.target(metric: index, members))
-                            if let full = period.full, let actual = value.actual, metric.isAdditive {
-                                value.projection = Projection(
-                                    actual: actual, elapsedDays: period.range.days, fullDays: full.days,
-                                    elapsedTarget: value.target,
-                                    fullTarget: grid.fullTarget(metric: index, members))
-                            }
-                            return value
-                        })
+                    guard scope.isComparable, let comparable else {
+                        return values(period, grid, members: stores.indices(of: scope.stores))
+                    }
+                    let members = scope.stores.filter {
+                        comparable.isComparable($0, over: period.range, lastYear: period.lastYear)
+                    }
+                    var values = values(period, grid, members: stores.indices(of: members), withTargets: false)
+                    values.comparableStores = members.count
+                    return values
                 })
         }
     }
 
-    /// Measures per store and month for every range, querying as few ranges as possible: a range
-    /// whose month parts are all month parts of a longer range (MTD and QTD inside YTD, the
+    /// One period's metrics over `members` (store positions): actual, LY and, unless
+    /// `withTargets` is off (comp scopes), targets and projections.
+    private func values(_ period: ReportPeriod, _ grid: PeriodGrid, members: [Int], withTargets: Bool = true)
+        -> PeriodValues
+    {
+        let actual = grid.actual(members)
+        let ly = grid.lastYearActual(members)
+        return PeriodValues(
+            label: period.label, range: period.range, lastYear: period.lastYear,
+            metrics: MetricDefinition.all.enumerated().map { index, metric in
+                var value = Self.value(
+                    of: metric, actual: actual, ly: ly, target: withTargets ? grid.target(metric: index, members) : nil)
+                if withTargets, let full = period.full, let actual = value.actual, metric.isAdditive {
+                    value.projection = Projection(
+                        actual: actual, elapsedDays: period.range.days, fullDays: full.days,
+                        elapsedTarget: value.target,
+                        fullTarget: grid.fullTarget(metric: index, members))
+                }
+                return value
+            })
+    }
+
+    /// Measures per store and goal month for every range, querying as few ranges as possible: a
+    /// range whose goal-month parts are all parts of a longer range (MTD and QTD inside YTD, the
     /// review's months inside its quarter) reuses that range's measures.
     private func fetchMeasures(for ranges: [DateRange]) throws -> [DateRange: [StoreMonth: MeasureSums]] {
         var fetched: [(range: DateRange, parts: [String: DateRange], measures: [StoreMonth: MeasureSums])] = []
         var result: [DateRange: [StoreMonth: MeasureSums]] = [:]
         for range in Set(ranges).sorted(by: { ($0.days, $0.start) > ($1.days, $1.start) }) {
-            let parts = range.monthParts
+            let parts = calendar.goalMonths(of: range)
             if let superset = fetched.first(where: { candidate in
-                parts.allSatisfy { candidate.parts[$0.month] == $0.part }
+                parts.allSatisfy { candidate.parts[$0.label] == $0.part }
             }) {
                 result[range] = superset.measures
                 continue
             }
-            let measures = try warehouse.measures(from: range.start, through: range.end)
-            fetched.append((range, Dictionary(uniqueKeysWithValues: parts.map { ($0.month, $0.part) }), measures))
+            let measures = try warehouse.measures(parts: parts.map { ($0.label, $0.part) })
+            fetched.append(
+                (
+                    range, Dictionary(parts.map { ($0.label, $0.part) }, uniquingKeysWith: { first, _ in first }),
+                    measures
+                ))
             result[range] = measures
         }
         return result
     }
 
     static func value(
-        of metric: MetricDefinition, actual measures: MeasureSums, ly lastYear: MeasureSums, target: Double?
+        of metric: MetricDefinition, actual measures: MeasureSums, ly lastYear: MeasureSums?, target: Double?
     )
         -> MetricValue
     {
         let actual = metric.value(measures)
-        let ly = metric.value(lastYear)
+        let ly = lastYear.flatMap(metric.value)
         return MetricValue(
             key: metric.key, actual: actual, target: target, pctToTarget: change(actual, from: target), ly: ly,
             pctVsLY: change(actual, from: ly))
@@ -149,9 +180,24 @@ struct Scope {
     let id: String
     let title: String
     let stores: [String]
+    /// A comp scope (SPEC section 21): its metrics are over the stores comparable in each period.
+    var isComparable = false
 
-    /// Whether the scope is one store (not a region or the company).
-    var isStore: Bool { !id.hasPrefix("region:") && id != "ALL" }
+    /// Whether the scope is one store (not a region, the company or a comp scope).
+    var isStore: Bool { !id.hasPrefix("region:") && id != "ALL" && !isComparable }
+
+    /// The comp scopes after the regular `scopes` of `filter`: `comp:region:NAME` for each region
+    /// of their stores, by name, then `comp:ALL`, over the filtered stores.
+    static func comparable(_ filter: ScopeFilter, scopes: [Scope], stores directory: [StoreRecord]) -> [Scope] {
+        let included = Set(scopes.filter(\.isStore).flatMap(\.stores))
+        let stores = directory.filter { included.contains($0.code) }.sorted { $0.code < $1.code }
+        let regions = Dictionary(grouping: stores.filter { $0.region != nil }) { $0.region ?? "" }
+        return regions.keys.sorted().map { name in
+            Scope(
+                id: "comp:region:\(name)", title: "Region \(name), comparable stores",
+                stores: (regions[name] ?? []).map(\.code), isComparable: true)
+        } + [Scope(id: "comp:ALL", title: "All comparable stores", stores: stores.map(\.code), isComparable: true)]
+    }
 
     /// Stores by code, then regions by name, then `ALL` (SPEC section 7).
     static func resolve(_ filter: ScopeFilter, stores: [StoreRecord]) throws -> [Scope] {

@@ -18,13 +18,16 @@ public struct PeriodValues: Sendable {
     /// `WTD`…`YTD` for kpi; `YYYY-MM` and `YYYYQn` for the review.
     public var label: String
     public var range: DateRange
-    public var lastYear: DateRange
+    /// The days compared with (`nil`: none, a retail 53rd week).
+    public var lastYear: DateRange?
     public var metrics: [MetricValue]
+    /// For a comp scope (SPEC section 21), how many stores were comparable over the period.
+    public var comparableStores: Int?
 }
 
 /// One scope: a store, a region or the company.
 public struct ScopeValues: Sendable {
-    /// `08`, `region:East` or `ALL`.
+    /// `08`, `region:East`, `ALL`, `comp:region:East` or `comp:ALL`.
     public var scope: String
     /// A human title: `08 Natick (East)`, `Region East`, `All stores`.
     public var title: String

@@ -9,7 +9,8 @@ public struct MerchReport: Sendable {
     public var period: String
     public var dimension: MerchDimension
     public var range: DateRange
-    public var lastYear: DateRange
+    /// The days compared with (`nil`: none, a retail 53rd week).
+    public var lastYear: DateRange?
     /// Stores by code, then regions by name, then `ALL`, as the filter allows.
     public var scopes: [MerchScope]
 }
@@ -49,17 +50,17 @@ public struct MerchRow: Sendable, Equatable {
 }
 
 extension KPIEngine {
-    /// Vendor or category performance over a quarter (LY: the same quarter a year earlier).
+    /// Vendor or category performance over a quarter (LY: the calendar's, as the review's).
     public func merch(quarter: FiscalQuarter, by dimension: MerchDimension, filter: ScopeFilter, top: Int) throws
         -> MerchReport
     {
         try merch(
-            period: quarter.label, range: quarter.range, lastYear: FiscalCalendar.lastYearWholeMonths(quarter.range),
+            period: quarter.label, range: quarter.range, lastYear: quarter.lastYear,
             by: dimension,
             filter: filter, top: top)
     }
 
-    /// Vendor or category performance over a to-date period (LY: the same days a year earlier).
+    /// Vendor or category performance over a to-date period (LY: the calendar's, as kpi's).
     public func merch(
         asOf: CivilDate, period label: String, by dimension: MerchDimension, filter: ScopeFilter, top: Int
     ) throws
@@ -69,19 +70,19 @@ extension KPIEngine {
             throw KPIError("unknown period \"\(label)\" (expected MTD, QTD or YTD)")
         }
         return try merch(
-            period: label, range: period.elapsed, lastYear: FiscalCalendar.lastYear(period.elapsed), by: dimension,
+            period: label, range: period.elapsed, lastYear: period.lastYear, by: dimension,
             filter: filter,
             top: top)
     }
 
     private func merch(
-        period: String, range: DateRange, lastYear: DateRange, by dimension: MerchDimension, filter: ScopeFilter,
+        period: String, range: DateRange, lastYear: DateRange?, by dimension: MerchDimension, filter: ScopeFilter,
         top: Int
     ) throws -> MerchReport {
         // The two ranges are read at once, on two connections of the pool (two cores).
         let warehouse = self.warehouse
         let lastYearRead = try BackgroundTask {
-            try warehouse.merchMeasures(from: lastYear.start, through: lastYear.end, by: dimension)
+            try lastYear.map { try warehouse.merchMeasures(from: $0.start, through: $0.end, by: dimension) } ?? [:]
         }
         let current = try warehouse.merchMeasures(from: range.start, through: range.end, by: dimension)
         let previous = try lastYearRead.value()

@@ -35,7 +35,8 @@ struct PeriodGrid {
 
     private let storeCount: Int
     private let actuals: [MeasureSums]
-    private let lastYearActuals: [MeasureSums]
+    /// `nil` when the period has no LY (a retail 53rd week).
+    private let lastYearActuals: [MeasureSums]?
     /// Per metric: `storeCount × parts` components, store-major.
     private let components: [[Component]]
     private let partCount: Int
@@ -43,22 +44,25 @@ struct PeriodGrid {
     private let fullComponents: [[Component]?]
     private let fullPartCount: Int
 
+    /// A grid over the goal-month `parts` of a period (and of its whole period `full`, for
+    /// projections): `current` holds each store's measures per part label, `previous` last
+    /// year's per the labels of its `parts` (`nil` when the period has no LY).
     init(
-        period: DateRange, lastYear: DateRange, full: DateRange?, stores: StoreIndex,
-        current: [StoreMonth: MeasureSums],
-        previous: [StoreMonth: MeasureSums], targets: TargetBook
+        parts: [GoalMonthPart], full: [GoalMonthPart]?, stores: StoreIndex, current: [StoreMonth: MeasureSums],
+        previous: (parts: [GoalMonthPart], measures: [StoreMonth: MeasureSums])?, targets: TargetBook
     ) {
         storeCount = stores.count
-        let parts = period.monthParts
-        let monthMeasures = Self.byStore(current, months: parts.map(\.month), stores: stores)
+        let monthMeasures = Self.byStore(current, months: parts.map(\.label), stores: stores)
         actuals = monthMeasures.map { $0.reduce(MeasureSums(), +) }
-        lastYearActuals = Self.byStore(previous, months: lastYear.monthParts.map(\.month), stores: stores).map {
-            $0.reduce(MeasureSums(), +)
+        lastYearActuals = previous.map { previous in
+            Self.byStore(previous.measures, months: previous.parts.map(\.label), stores: stores).map {
+                $0.reduce(MeasureSums(), +)
+            }
         }
         partCount = parts.count
         let storeTargets = stores.codes.map(targets.store)
         components = MetricDefinition.all.enumerated().map { metricIndex, metric in
-            let keys = parts.map { TargetBook.key(month: $0.month, metric: metric.key) }
+            let keys = parts.map { TargetBook.key(month: $0.label, metric: metric.key) }
             return storeTargets.enumerated().flatMap { storeIndex, book in
                 zip(parts, keys).enumerated().map { partIndex, element -> Component in
                     let (part, key) = element
@@ -66,18 +70,18 @@ struct PeriodGrid {
                         let weight = Self.double(monthMeasures[storeIndex][partIndex][keyPath: denominator])
                         return Component(target: weight == 0 ? nil : key.flatMap(book.monthlyTarget), weight: weight)
                     }
-                    return Component(target: key.flatMap { book.additiveTarget($0, part: part.part) }, weight: 1)
+                    return Component(target: key.flatMap { book.additiveTarget($0, part: part) }, weight: 1)
                 }
             }
         }
-        let fullParts = full?.monthParts ?? []
+        let fullParts = full ?? []
         fullPartCount = fullParts.count
         fullComponents = MetricDefinition.all.map { metric in
             guard full != nil, metric.isAdditive else { return nil }
-            let keys = fullParts.map { TargetBook.key(month: $0.month, metric: metric.key) }
+            let keys = fullParts.map { TargetBook.key(month: $0.label, metric: metric.key) }
             return storeTargets.flatMap { book in
                 zip(fullParts, keys).map { part, key in
-                    Component(target: key.flatMap { book.additiveTarget($0, part: part.part) }, weight: 1)
+                    Component(target: key.flatMap { book.additiveTarget($0, part: part) }, weight: 1)
                 }
             }
         }
@@ -86,8 +90,10 @@ struct PeriodGrid {
     /// The summed measures of `members` (store positions).
     func actual(_ members: [Int]) -> MeasureSums { members.reduce(MeasureSums()) { $0 + actuals[$1] } }
 
-    /// The summed LY measures of `members`.
-    func lastYearActual(_ members: [Int]) -> MeasureSums { members.reduce(MeasureSums()) { $0 + lastYearActuals[$1] } }
+    /// The summed LY measures of `members`; `nil` when the period has no LY.
+    func lastYearActual(_ members: [Int]) -> MeasureSums? {
+        lastYearActuals.map { sums in members.reduce(MeasureSums()) { $0 + sums[$1] } }
+    }
 
     /// The target of metric `index` over the period for `members`: additive targets add up over
     /// stores and month parts (none when any part has none); a ratio's target is the monthly

@@ -38,24 +38,27 @@ struct TargetBook {
         Self.key(month: month, metric: metric).flatMap { self.store(store).monthlyTarget($0) }
     }
 
-    /// An additive metric's target for one store over part of a month (`YYYY-MM`).
+    /// An additive metric's target for one store over part of a calendar month (`YYYY-MM`).
     func additiveTarget(store: String, month: String, part: DateRange, metric: String) -> Double? {
-        Self.key(month: month, metric: metric).flatMap { self.store(store).additiveTarget($0, part: part) }
+        guard let key = Self.key(month: month, metric: metric), let whole = GoalMonths.calendar.range(of: month) else {
+            return nil
+        }
+        return self.store(store).additiveTarget(key, part: GoalMonthPart(label: month, part: part, month: whole))
     }
 
-    /// The key of a month (`YYYY-MM`) and a metric's JSON key; `nil` for an unknown metric or month.
+    /// The key of a goal month (`YYYY-MM`, or `FY2025-M04` in a retail calendar) and a metric's
+    /// JSON key; `nil` for an unknown metric or month. A report reads one calendar's months, so
+    /// both kinds share one numbering (`year × 12 + month − 1`).
     static func key(month: String, metric: String) -> Key? {
-        guard let first = CivilDate(iso8601: month + "-01"), let index = metricPositions[metric] else { return nil }
-        return Key(month: first.year * 12 + first.month - 1, metric: index)
+        guard let index = metricPositions[metric] else { return nil }
+        if month.count == 7, let first = CivilDate(iso8601: month + "-01") {
+            return Key(month: first.year * 12 + first.month - 1, metric: index)
+        }
+        return RetailCalendar.Month(label: month).map { Key(month: $0.year * 12 + $0.number - 1, metric: index) }
     }
 
     private static let metricPositions = Dictionary(
         MetricDefinition.all.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
-
-    /// The months goals are needed for, to load no more than that.
-    static func months(of ranges: [DateRange]) -> Set<String> {
-        Set(ranges.flatMap { $0.monthParts.map(\.month) })
-    }
 }
 
 /// Where a store's target for a month comes from (SPEC section 7's merge order).
@@ -91,22 +94,22 @@ struct StoreTargets {
         return global[key].map { (.global, $0) }
     }
 
-    /// An additive metric's target over part of a month.
-    func additiveTarget(_ key: TargetBook.Key, part: DateRange) -> Double? {
+    /// An additive metric's target over part of a goal month.
+    func additiveTarget(_ key: TargetBook.Key, part: GoalMonthPart) -> Double? {
         additiveComponent(key, part: part)?.amount
     }
 
-    /// An additive metric's target over part of a month, with its source: the sum of the
+    /// An additive metric's target over part of a goal month, with its source: the sum of the
     /// store's daily targets on those days when the month has daily targets, else the monthly
-    /// target prorated by calendar days.
-    func additiveComponent(_ key: TargetBook.Key, part: DateRange) -> TargetComponent? {
+    /// target prorated by the days of the month (calendar or fiscal) the part covers.
+    func additiveComponent(_ key: TargetBook.Key, part: GoalMonthPart) -> TargetComponent? {
         if let days = daily[key] {
-            let inPart = days.filter { part.contains($0.date) }
+            let inPart = days.filter { part.part.contains($0.date) }
             return TargetComponent(source: .daily, days: inPart.count, amount: inPart.map(\.target).reduce(0, +))
         }
         guard let monthly = monthlySource(key) else { return nil }
-        let daysInMonth = CivilDate.daysIn(month: part.start.month, year: part.start.year)
         return TargetComponent(
-            source: monthly.source, days: part.days, amount: monthly.target * Double(part.days) / Double(daysInMonth))
+            source: monthly.source, days: part.part.days,
+            amount: monthly.target * Double(part.part.days) / Double(part.month.days))
     }
 }

@@ -12,12 +12,12 @@ enum RankingJSON {
     /// `{members…,"start":…,"end":…,"lyStart":…,"lyEnd":…,"scopes":[…]}` with each scope
     /// (`{"scope":"08","<rowsName>":[{row},…]}`) on a line of its own, and each row too.
     static func document(
-        _ members: [Member], range: DateRange, lastYear: DateRange, rowsNamed rowsName: String,
+        _ members: [Member], range: DateRange, lastYear: DateRange?, rowsNamed rowsName: String,
         scopes: [(scope: String, rows: [[Member]])]
     ) -> String {
         let dates = [
-            ("start", range.start), ("end", range.end), ("lyStart", lastYear.start), ("lyEnd", lastYear.end),
-        ].map { Member($0.0, string($0.1.iso8601)) }
+            ("start", range.start), ("end", range.end), ("lyStart", lastYear?.start), ("lyEnd", lastYear?.end),
+        ].map { Member($0.0, $0.1.map { string($0.iso8601) } ?? "null") }
         let scopeLines = scopes.map { scope in
             "\n"
                 + object([

@@ -222,8 +222,12 @@ public struct ReportRenderer {
                 out +=
                     (periodIndex > 0 ? "," : "")
                     + "\n  \(JSONText.quoted(period.label)):{\"start\":\"\(period.range.start.iso8601)\",\"end\":\"\(period.range.end.iso8601)\","
-                out +=
-                    "\"lyStart\":\"\(period.lastYear.start.iso8601)\",\"lyEnd\":\"\(period.lastYear.end.iso8601)\",\"metrics\":{"
+                let lastYear = [period.lastYear?.start, period.lastYear?.end].map {
+                    $0.map { "\"\($0.iso8601)\"" } ?? "null"
+                }
+                out += "\"lyStart\":\(lastYear[0]),\"lyEnd\":\(lastYear[1]),"
+                if let stores = period.comparableStores { out += "\"stores\":\(stores)," }
+                out += "\"metrics\":{"
                 out += zip(period.metrics, MetricDefinition.all).map { metric, definition in
                     var fields = Self.plainFields(metric, definition)
                     if metric.projection != nil { fields += Self.projectionFields(metric, definition) }

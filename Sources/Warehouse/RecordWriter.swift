@@ -86,6 +86,8 @@ struct RecordWriter<Session: SQLSession> {
             pending.add(r.name)
             pending.add(r.region)
             pending.add(r.status)
+            pending.add(r.opened?.iso8601)
+            pending.add(r.closed?.iso8601)
             pending.add(runID)
             pending.add(row)
             try endRow()
@@ -256,7 +258,7 @@ struct RepeatedKeys {
 /// The upserts of the reference tables (the feed tables' are declared in `FeedTables`).
 enum ReferenceUpserts {
     static let store = UpsertStatement(
-        table: "store", key: ["code"], values: ["name", "region", "status"],
+        table: "store", key: ["code"], values: ["name", "region", "status"] + StoreDatesMigration.columns,
         untracked: [HistoryTable.runColumn, HistoryTable.sourceRowColumn])
     static let goal = UpsertStatement(
         table: "goal", key: ["period", "scope", "metric", "date"], values: ["target"],

@@ -50,13 +50,12 @@ public struct ContributingRow: Sendable {
 }
 
 extension Warehouse {
-    /// The months of `[start, end]` whose measures come from the store-month rollups (whole
-    /// months, with the rollups on), as `YYYY-MM`.
+    /// The months of `[start, end]` whose store-month rollups serve its measures (whole months,
+    /// and months the range covers more than half of, less their other days: `MeasurePlan`),
+    /// as `YYYY-MM`.
     public func monthsServedByRollups(from start: CivilDate, through end: CivilDate) -> [String] {
-        guard usesRollups else { return [] }
-        return CivilDate.monthParts(from: start, through: end).filter {
-            CivilDate.isWholeMonth(from: $0.start, through: $0.end)
-        }.map(\.month)
+        let range = DateRange(start: start, end: end)
+        return MeasurePlan(parts: [("", range)], usesRollups: usesRollups).rollupMonths
     }
 
     /// Streams, table by table in date and store order, every row of the feed tables that adds

@@ -47,6 +47,21 @@ public struct MeasureSums: Equatable, Sendable {
         lhs.calls += rhs.calls
     }
 
+    /// Takes away another sum (a month's rollup less the days outside a part: exact integers).
+    public static func -= (lhs: inout MeasureSums, rhs: MeasureSums) {
+        lhs.salesCents -= rhs.salesCents
+        lhs.transactions -= rhs.transactions
+        lhs.items -= rhs.items
+        lhs.ccpWeighted -= rhs.ccpWeighted
+        lhs.ccpItems -= rhs.ccpItems
+        lhs.gpWeighted -= rhs.gpWeighted
+        lhs.gpSalesCents -= rhs.gpSalesCents
+        lhs.applications -= rhs.applications
+        lhs.reviews -= rhs.reviews
+        lhs.intakes -= rhs.intakes
+        lhs.calls -= rhs.calls
+    }
+
     /// Adds one sales-audit row (cents, counts, percents in millionths).
     mutating func addSales(cents: Int64, transactions: Int64, items: Int64, ccpMillionths: Int64?, gpMillionths: Int64?)
     {
@@ -82,24 +97,44 @@ extension Warehouse {
     /// day's count on its own day when the days are known, else the week's total in the month of
     /// its week start, when that lies in the range.
     ///
-    /// Whole months come from the store-month rollups (SPEC section 13), partial months from the
-    /// feed tables; with `usesRollups` off, everything comes from the feed tables. Both give the
-    /// same exact integers.
+    /// Months come from the store-month rollups where they serve (SPEC section 13, see
+    /// `MeasurePlan`), the rest from the feed tables; with `usesRollups` off, everything comes
+    /// from the feed tables. Both give the same exact integers.
     public func measures(from start: CivilDate, through end: CivilDate) throws -> [StoreMonth: MeasureSums] {
-        try backend.read { session in try measures(session, from: start, through: end) }
+        try measures(parts: DateRange(start: start, end: end).monthParts.map { ($0.month, $0.part) })
     }
 
-    private func measures(_ session: some SQLSession, from start: CivilDate, through end: CivilDate) throws
-        -> [StoreMonth: MeasureSums]
-    {
-        guard usesRollups else { return try Self.scanMeasures(session, from: start, through: end) }
-        let parts = CivilDate.monthParts(from: start, through: end)
-        let whole = parts.filter { CivilDate.isWholeMonth(from: $0.start, through: $0.end) }
-        var sums = try Self.rollupMeasures(session, months: whole.map(\.month))
-        for part in parts where !CivilDate.isWholeMonth(from: part.start, through: part.end) {
-            sums.merge(try Self.scanMeasures(session, from: part.start, through: part.end)) { $0 + $1 }
+    /// Measures per store and labelled part, keyed `StoreMonth(store, label)`: each part a range
+    /// of its own (disjoint; the fiscal months of a period, or its calendar months), summed as
+    /// `measures(from:through:)` sums a range.
+    public func measures(parts: [(label: String, range: DateRange)]) throws -> [StoreMonth: MeasureSums] {
+        let plan = MeasurePlan(parts: parts, usesRollups: usesRollups)
+        return try backend.read { session in
+            var sums: [StoreMonth: MeasureSums] = [:]
+            let rollups = Dictionary(
+                grouping: try Self.rollupMeasures(session, months: plan.rollupMonths), by: \.key.month)
+            for term in plan.rollups {
+                for (key, value) in rollups[term.month] ?? [] {
+                    sums[StoreMonth(store: key.store, month: term.label), default: MeasureSums()] += value
+                }
+            }
+            var scanned: [DateRange: [StoreMonth: MeasureSums]] = [:]
+            for term in plan.scans {
+                let measures =
+                    try scanned[term.range]
+                    ?? Self.scanMeasures(session, from: term.range.start, through: term.range.end)
+                scanned[term.range] = measures
+                for (key, value) in measures {
+                    let slot = StoreMonth(store: key.store, month: term.label)
+                    if term.subtracts {
+                        sums[slot, default: MeasureSums()] -= value
+                    } else {
+                        sums[slot, default: MeasureSums()] += value
+                    }
+                }
+            }
+            return sums
         }
-        return sums
     }
 
     /// Measures per store and month over `[start, end]`, summed from the feed tables: the source

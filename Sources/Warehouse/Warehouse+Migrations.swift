@@ -171,6 +171,7 @@ extension Warehouse {
         migrator.registerMigration(HistoryMigration.name) { db in try HistoryMigration.sqlite(db) }
         migrator.registerMigration(VendorNamesMigration.name) { db in try VendorNamesMigration.sqlite(db) }
         migrator.registerMigration(AlarmLedgerMigration.name) { db in try AlarmLedgerMigration.sqlite(db) }
+        migrator.registerMigration(StoreDatesMigration.name) { db in try StoreDatesMigration.sqlite(db) }
         return migrator
     }
 

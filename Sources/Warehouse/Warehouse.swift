@@ -1,3 +1,4 @@
+import CivilCalendar
 import Feeds
 import Foundation
 
@@ -97,14 +98,34 @@ public final class Warehouse {
                 aliases[row.text(0), default: []].append(row.text(1))
             }
             var stores: [StoreRecord] = []
-            try session.scan("SELECT code, name, region, status FROM store ORDER BY code") { row in
+            try session.scan("SELECT code, name, region, status, opened, closed FROM store ORDER BY code") { row in
                 let code = row.text(0)
                 stores.append(
                     StoreRecord(
                         code: code, name: row.text(1), region: row.optionalText(2), status: row.text(3),
-                        aliases: aliases[code] ?? []))
+                        aliases: aliases[code] ?? [], opened: row.optionalText(4).flatMap(CivilDate.init(iso8601:)),
+                        closed: row.optionalText(5).flatMap(CivilDate.init(iso8601:))))
             }
             return stores
+        }
+    }
+
+    /// Each store's first `sales-audit` day, for stores whose directory gives no `opened` day
+    /// (SPEC section 21). The store-month rollups say from which month to look, so each store's
+    /// lookup walks the primary key from its first month rather than from the first row.
+    public func firstSalesDates() throws -> [String: CivilDate] {
+        let sales = FeedTables.salesAudit.name
+        let sql = """
+            SELECT first.store_code,
+                (SELECT min(s.date) FROM \(sales) s WHERE s.date >= first.month_start AND s.store_code = first.store_code)
+            FROM (SELECT store_code, min(month) || '-01' AS month_start FROM store_month_rollup GROUP BY store_code) first
+            """
+        return try backend.read { session in
+            var dates: [String: CivilDate] = [:]
+            try session.scan(sql) { row in
+                if let day = row.optionalText(1).flatMap(CivilDate.init(iso8601:)) { dates[row.text(0)] = day }
+            }
+            return dates
         }
     }
 

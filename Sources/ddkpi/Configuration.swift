@@ -30,6 +30,11 @@ import TOMLKit
 /// on_ingest = "warn"                 # or "hold": commit nothing of a file with an alarm
 /// [documents]
 /// neutral_band = 0.005               # changes under 0.5 % are not coloured (or "0.5%")
+/// [calendar]                         # SPEC section 21
+/// kind = "gregorian"                 # or "nrf-454", "445", "544"
+/// ly = "date"                        # or "weekday" (the default for the retail kinds)
+/// [comp]
+/// enabled = false                    # comp:region:NAME and comp:ALL scopes in kpi and review
 /// ```
 struct Configuration {
     var databasePath: String?
@@ -43,6 +48,19 @@ struct Configuration {
     var checks = CheckSettings()
     /// Changes smaller than this fraction are not coloured in documents (`[documents]`, SPEC section 20).
     var neutralBand = 0.005
+    /// `[calendar] kind` (SPEC section 21).
+    var calendarKind = FiscalCalendar.Kind.gregorian
+    /// `[calendar] ly`; `nil`: the kind's default.
+    var lastYearRule: FiscalCalendar.LastYearRule?
+    /// `[comp] enabled`: the comparable-store scopes (SPEC section 21).
+    var comparableStores = false
+
+    /// The reporting calendar these settings describe.
+    var calendar: FiscalCalendar {
+        FiscalCalendar(
+            weekStart: feedOptions.weekStart, fiscalYearStartMonth: fiscalYearStartMonth, kind: calendarKind,
+            lastYearRule: lastYearRule)
+    }
 
     static let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
@@ -137,6 +155,17 @@ struct Configuration {
             case "check":
                 guard let settings = value?.table else { throw fail(key, "a table of check settings") }
                 try readChecks(settings, file: file)
+            case "calendar":
+                guard let settings = value?.table else { throw fail(key, "a table with kind and ly") }
+                try readCalendar(settings, file: file)
+            case "comp":
+                guard let settings = value?.table else { throw fail(key, "a table with enabled") }
+                for name in settings.keys {
+                    guard name == "enabled", let flag = settings[name]?.bool else {
+                        throw fail("comp.\(name)", "enabled = true or false")
+                    }
+                    comparableStores = flag
+                }
             case "documents":
                 guard let documents = value?.table else { throw fail(key, "a table with neutral_band") }
                 for name in documents.keys {
@@ -149,6 +178,7 @@ struct Configuration {
             }
         }
         checks.weekStart = feedOptions.weekStart
+        feedOptions.goalMonths = calendar.goalMonths
         do {
             try feedOptions.validate()
         } catch {
@@ -196,6 +226,29 @@ extension Configuration {
                 checks.onIngest = gate
             default:
                 throw ConfigurationError("\(file): unknown setting \"check.\(key)\"")
+            }
+        }
+    }
+
+    /// Reads the `[calendar]` table: `kind` and `ly`, both optional.
+    private mutating func readCalendar(_ table: TOMLTable, file: String) throws {
+        for key in table.keys {
+            let value = table[key]
+            switch key {
+            case "kind":
+                guard let name = value?.string, let kind = FiscalCalendar.Kind(name: name) else {
+                    throw ConfigurationError(
+                        "\(file): calendar.kind: expected one of \(FiscalCalendar.Kind.names.map { "\"\($0)\"" }.joined(separator: ", "))"
+                    )
+                }
+                calendarKind = kind
+            case "ly":
+                guard let name = value?.string, let rule = FiscalCalendar.LastYearRule(rawValue: name) else {
+                    throw ConfigurationError("\(file): calendar.ly: expected \"date\" or \"weekday\"")
+                }
+                lastYearRule = rule
+            default:
+                throw ConfigurationError("\(file): unknown setting \"calendar.\(key)\"")
             }
         }
     }

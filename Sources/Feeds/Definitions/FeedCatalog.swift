@@ -127,6 +127,8 @@ public enum FeedCatalog {
         fields: [
             .code: ["Code", "Store Code", "Store", "Store #", "Store No"], .name: ["Name", "Store Name"],
             .region: ["Region", "District"], .status: ["Status"], .aliases: ["Aliases", "Alias", "Also Known As"],
+            .opened: ["Opened", "Open Date", "Opening Date", "Date Opened"],
+            .closed: ["Closed", "Close Date", "Closing Date", "Date Closed"],
         ],
         layouts: [[.field(.code), .field(.name)]])
 

@@ -31,6 +31,8 @@ public enum CanonicalField: Int, CaseIterable, Sendable {
     case period, scope, metric, target
     // Associates, vendors and categories.
     case employeeId, employeeName, vendor, vendorId, category
+    // Store directory dates (SPEC section 21), after the others so earlier raw values stay.
+    case opened, closed
 
     /// The weekday columns in calendar order, Monday first.
     public static let weekdays: [CanonicalField] = [

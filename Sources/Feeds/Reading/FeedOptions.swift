@@ -12,6 +12,8 @@ public struct FeedOptions: Sendable {
     /// headers (for a person at a terminal), or only says how many columns that row had (for
     /// logs, SPEC section 15: the row may be a customer's).
     public var errorsQuoteCells: Bool
+    /// The months goals name (`[calendar] kind`, SPEC section 21).
+    public var goalMonths: GoalMonths = .calendar
 
     public init(
         dateText: DateText = DateText(), weekStart: Int = 0, headerSearchRows: Int = 30,

@@ -200,22 +200,29 @@ struct FeedRowMapper {
     private func storeRecord(_ fields: inout RowFields) -> FeedRecord? {
         guard let code = fields.required(.code, Self.storeCode), let name = fields.required(.name, Self.text),
             let region = fields.optional(.region, Self.text), let status = fields.optional(.status, Self.text),
-            let aliases = fields.optional(.aliases, Self.text)
+            let aliases = fields.optional(.aliases, Self.text), let opened = fields.optional(.opened, date),
+            let closed = fields.optional(.closed, date)
         else { return nil }
+        if let opened, let closed, closed < opened {
+            fields.failRow("closed \(closed.iso8601) before it opened \(opened.iso8601)")
+            return nil
+        }
         let aliasList = (aliases ?? "").split(separator: ";").compactMap { TextNormalizer.clean(String($0)) }
         return .store(
             StoreRecord(
-                code: code, name: name, region: region, status: status?.lowercased() ?? "active", aliases: aliasList))
+                code: code, name: name, region: region, status: status?.lowercased() ?? "active", aliases: aliasList,
+                opened: opened, closed: closed))
     }
 
     /// A month's (or a day's) target.
     private func goalRecord(_ fields: inout RowFields) -> FeedRecord? {
-        guard let period = fields.required(.period, Self.period), let scope = fields.required(.scope, goalScope),
-            let metric = fields.required(.metric, Self.metric),
+        let goalMonths = reader.options.goalMonths
+        guard let (period, month) = fields.required(.period, { Self.period($0, in: goalMonths) }),
+            let scope = fields.required(.scope, goalScope), let metric = fields.required(.metric, Self.metric),
             let target = fields.required(.target, ValueNormalizer.number),
             let day = fields.optional(.date, date)
         else { return nil }
-        if let day, String(day.iso8601.prefix(7)) != period {
+        if let day, !month.contains(day) {
             fields.failRow("has date \(day.iso8601) outside its period \(period)")
             return nil
         }
@@ -288,7 +295,10 @@ struct FeedRowMapper {
         }
     }
 
-    private static func period(_ cell: Cell) -> Result<String, NormalizationFailure> {
+    /// A goal's period as `goalMonths` names months, with its days.
+    private static func period(_ cell: Cell, in goalMonths: GoalMonths) -> Result<
+        (String, DateRange), NormalizationFailure
+    > {
         let text: String?
         if case .date(let value) = cell {
             text = String(value.civil.iso8601.prefix(7))
@@ -296,10 +306,10 @@ struct FeedRowMapper {
             text = TextNormalizer.text(of: cell)
         }
         guard let text else { return .failure(.missing) }
-        guard CivilDate(iso8601: text + "-01") != nil, text.count == 7 else {
-            return .failure(.invalid("is not a period (expected YYYY-MM)"))
+        guard let month = goalMonths.range(of: text) else {
+            return .failure(.invalid("is not a goal period: expected \(goalMonths.expected)"))
         }
-        return .success(text)
+        return .success((text.uppercased(), month))
     }
 
     private static func metric(_ cell: Cell) -> Result<String, NormalizationFailure> {

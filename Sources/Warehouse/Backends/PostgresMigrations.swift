@@ -180,5 +180,6 @@ enum PostgresMigrations {
         Migration(name: HistoryMigration.name, sql: HistoryMigration.postgresSQL),
         Migration(name: VendorNamesMigration.name, sql: VendorNamesMigration.postgresSQL),
         Migration(name: AlarmLedgerMigration.name, sql: AlarmLedgerMigration.sql),
+        Migration(name: StoreDatesMigration.name, sql: StoreDatesMigration.postgresSQL),
     ]
 }

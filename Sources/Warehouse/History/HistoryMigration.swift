@@ -100,13 +100,22 @@ enum HistoryMigration {
                 CREATE TABLE \(history) AS SELECT \(columns.joined(separator: ", ")) FROM \(table) WHERE 0;
                 ALTER TABLE \(history) ADD COLUMN \(HistoryTable.replacedByColumn) INTEGER NOT NULL DEFAULT 0;
                 \(indexes(history))
-                CREATE TRIGGER \(history) AFTER UPDATE ON \(table)
-                WHEN NEW.\(HistoryTable.runColumn) > coalesce(OLD.\(HistoryTable.runColumn), 0)
-                BEGIN
-                    INSERT INTO \(history) (\(columns.joined(separator: ", ")), \(HistoryTable.replacedByColumn))
-                    VALUES (\(columns.map { "OLD.\($0)" }.joined(separator: ", ")), NEW.\(HistoryTable.runColumn));
-                END;
+                \(sqliteTrigger(of: table, columns: columns))
                 """)
+    }
+
+    /// The SQLite trigger that copies a row's old values into its history table; it names the
+    /// columns, so a migration that adds one to the table creates it again.
+    static func sqliteTrigger(of table: String, columns: [String]) -> String {
+        let history = "\(table)_history"
+        return """
+            CREATE TRIGGER \(history) AFTER UPDATE ON \(table)
+            WHEN NEW.\(HistoryTable.runColumn) > coalesce(OLD.\(HistoryTable.runColumn), 0)
+            BEGIN
+                INSERT INTO \(history) (\(columns.joined(separator: ", ")), \(HistoryTable.replacedByColumn))
+                VALUES (\(columns.map { "OLD.\($0)" }.joined(separator: ", ")), NEW.\(HistoryTable.runColumn));
+            END;
+            """
     }
 
     /// The same on PostgreSQL. The trigger copies the old row by column name (through `jsonb`),

@@ -43,7 +43,8 @@ struct HistoryTable: Sendable {
                 values: ["target", runColumn, sourceRowColumn],
                 period: nil),
             HistoryTable(
-                name: "store", key: ["code"], values: ["name", "region", "status", runColumn, sourceRowColumn],
+                name: "store", key: ["code"],
+                values: ["name", "region", "status"] + StoreDatesMigration.columns + [runColumn, sourceRowColumn],
                 period: nil),
             HistoryTable(
                 name: "vendor", key: ["vendor_key"], values: ["name", "name_as_of", runColumn, sourceRowColumn],

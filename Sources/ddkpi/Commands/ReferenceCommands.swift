@@ -1,22 +1,50 @@
 import ArgumentParser
 import Feeds
+import OutputText
+import Reports
 import Warehouse
 
 /// `ddkpi stores import FILE`: upserts the store directory (code, name, region, status, aliases).
 struct StoresCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "stores", abstract: "Manage the store directory.", subcommands: [Import.self])
+        commandName: "stores", abstract: "Manage the store directory.", subcommands: [Import.self, List.self])
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Upsert stores from a CSV/XLSX file: code, name, region, status, aliases (separated by ;).")
+            abstract:
+                "Upsert stores from a CSV/XLSX file: code, name, region, status, aliases (separated by ;), opened, closed."
+        )
 
         @OptionGroup var options: ReferenceImportOptions
 
         func run() throws { try options.importFile(as: .stores) }
     }
+
+    /// `ddkpi stores list`: the directory with opening and closing days (SPEC section 21).
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract:
+                "List the store directory: code, name, region, status, opened, closed, and the day comparable-store sales count it from."
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "Output format: table, csv or json.") var format: StoreListRenderer.Format = .table
+
+        func run() throws {
+            let configuration = try global.configuration()
+            let warehouse = try global.openWarehouse(configuration)
+            let output = TextOutput()
+            output.write(
+                StoreListRenderer.render(
+                    try warehouse.stores(), firstSales: try warehouse.firstSalesDates(), format: format))
+            output.flush()
+        }
+    }
 }
+
+extension StoreListRenderer.Format: ExpressibleByArgument {}
 
 /// `ddkpi goals import FILE`: upserts monthly and daily targets (period, scope, metric, target, date).
 struct GoalsCommand: ParsableCommand {
@@ -27,7 +55,7 @@ struct GoalsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract:
-                "Upsert goals from a CSV/XLSX file: period (YYYY-MM), scope (global or a store code), metric, target, date."
+                "Upsert goals from a CSV/XLSX file: period (YYYY-MM, or FY2025-M04 under a retail calendar), scope (global or a store code), metric, target, date."
         )
 
         @OptionGroup var options: ReferenceImportOptions

@@ -10,9 +10,9 @@ struct ReportContext {
 
     init(global: GlobalOptions) throws {
         let configuration = try global.configuration()
-        let calendar = FiscalCalendar(
-            weekStart: configuration.feedOptions.weekStart, fiscalYearStartMonth: configuration.fiscalYearStartMonth)
-        engine = KPIEngine(warehouse: try global.openWarehouse(configuration), calendar: calendar)
+        engine = KPIEngine(
+            warehouse: try global.openWarehouse(configuration), calendar: configuration.calendar,
+            comparableStores: configuration.comparableStores)
         neutralBand = configuration.neutralBand
     }
 
