@@ -87,27 +87,32 @@ public struct ReportRenderer {
     }
 
     /// kpi: per metric, each period's actual and change against target, and for MTD and QTD the
-    /// pace (projected % to the full period's target, SPEC section 11).
+    /// pace (projected % to the full period's target, SPEC section 11). A comp scope (SPEC
+    /// section 21) has no targets: each period shows its comparable stores, actual and vs LY.
     private func toDateTable(_ scope: ScopeValues) -> String {
         var table = TextTable()
-        let paced = scope.periods.map { Self.pacedPeriods.contains($0.label) }
+        let paced = scope.periods.map { Self.pacedPeriods.contains($0.label) && $0.comparableStores == nil }
         var column = 1
         for (period, hasPace) in zip(scope.periods, paced) {
             let range =
                 "\(period.label) \(Self.short(period.range.start.iso8601))–\(Self.short(period.range.end.iso8601))"
+                + (period.comparableStores.map { " · \($0) stores" } ?? "")
             let span = hasPace ? 3 : 2
             table.group(range, from: column, span: span)
             column += span
         }
-        table.add(["Metric"] + paced.flatMap { $0 ? ["actual", "vs target", "pace"] : ["actual", "vs target"] })
+        table.add(
+            ["Metric"]
+                + zip(scope.periods, paced).flatMap { period, hasPace in
+                    ["actual", period.comparableStores == nil ? "vs target" : "vs LY"] + (hasPace ? ["pace"] : [])
+                })
         for (index, metric) in MetricDefinition.all.enumerated() {
             table.add(
                 [metric.label]
                     + zip(scope.periods, paced).flatMap { period, hasPace in
                         let value = period.metrics[index]
-                        let cells = [
-                            NumberText.formatted(value.actual, metric.format), NumberText.change(value.pctToTarget),
-                        ]
+                        let change = period.comparableStores == nil ? value.pctToTarget : value.pctVsLY
+                        let cells = [NumberText.formatted(value.actual, metric.format), NumberText.change(change)]
                         return hasPace ? cells + [NumberText.change(value.projection?.pctToTarget)] : cells
                     })
         }

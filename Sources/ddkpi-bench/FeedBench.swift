@@ -61,16 +61,28 @@ struct QueryTimer {
     let repetitions: Int
 
     func time(_ label: String, _ body: () throws -> Void) throws {
-        var samples: [Double] = []
+        try withoutActuallyEscaping(body) { body in _ = try interleaved([(label, body)]) }
+    }
+
+    /// Times several queries in turns, one run of each per repetition, so that they share the
+    /// machine's moods; prints each one's line and returns the medians in milliseconds.
+    @discardableResult
+    func interleaved(_ queries: [(label: String, body: () throws -> Void)]) throws -> [Double] {
+        var samples = Array(repeating: [Double](), count: queries.count)
         for _ in 0..<max(repetitions, 1) {
-            let started = Clock.now()
-            try body()
-            samples.append((Clock.now() - started) * 1000)
+            for (index, query) in queries.enumerated() {
+                let started = Clock.now()
+                try query.body()
+                samples[index].append((Clock.now() - started) * 1000)
+            }
         }
-        samples.sort()
-        print(
-            "\(label): median \(Format.decimal(samples[samples.count / 2], places: 1)) ms, min \(Format.decimal(samples[0], places: 1)) ms over \(samples.count) runs"
-        )
+        return zip(queries, samples).map { query, samples in
+            let sorted = samples.sorted()
+            print(
+                "\(query.label): median \(Format.decimal(sorted[sorted.count / 2], places: 1)) ms, min \(Format.decimal(sorted[0], places: 1)) ms over \(sorted.count) runs"
+            )
+            return sorted[sorted.count / 2]
+        }
     }
 }
 

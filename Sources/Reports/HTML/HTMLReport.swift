@@ -47,7 +47,8 @@ private struct ReportPage {
 
     /// The detail sections from the top down: the company, the regions, then the stores.
     private var detailOrder: [ScopeValues] {
-        report.scopes.filter { !KPIReport.isStore($0) }.reversed() + report.stores
+        report.regularScopes.filter { !KPIReport.isStore($0) }.reversed() + report.comparableScopes.reversed()
+            + report.stores
     }
 
     private func summary(quarter: String) -> Node<HTML.BodyContext> {
@@ -55,7 +56,7 @@ private struct ReportPage {
         return .section(
             .class("scope summary"),
             .h2(.text("\(top?.title ?? "Stores") — \(quarter) at a glance")),
-            .unwrap(top) { cards($0) },
+            .unwrap(top) { cards($0, comparable: report.topComparableScope) },
             .div(
                 .class("row"),
                 .if(report.stores.count > 1, .div(.class("chart"), rankedStores().svg())),
@@ -64,8 +65,11 @@ private struct ReportPage {
         )
     }
 
-    private func cards(_ scope: ScopeValues) -> Node<HTML.BodyContext> {
+    /// The headline cards of `scope`; the Sales card also shows the comp sales % vs LY of
+    /// `comparable` beside the total's (SPEC section 21).
+    private func cards(_ scope: ScopeValues, comparable: ScopeValues?) -> Node<HTML.BodyContext> {
         guard let quarter = scope.periods.last else { return .empty }
+        let comp = comparable?.periods.last
         let metrics = Array(zip(MetricDefinition.all, quarter.metrics).prefix(KPIReport.headlineCount))
         return .div(
             .class("cards"),
@@ -82,7 +86,15 @@ private struct ReportPage {
                         .unwrap(pace(value, definition, range: quarter.range)) { pace in
                             .group(.dt("Pace"), changeItem(pace))
                         }
-                    )
+                    ),
+                    .unwrap(definition.key == "totalSales" ? comp : nil) { comp in
+                        .p(
+                            .text("Comparable stores (\(comp.comparableStores ?? 0)): "),
+                            .span(
+                                .class(ChangeTone(comp.metrics.first?.pctVsLY, band: options.neutralBand).className),
+                                .text(NumberText.change(comp.metrics.first?.pctVsLY))),
+                            .text(" vs LY"))
+                    }
                 )
             })
     }

@@ -82,7 +82,7 @@ public enum XLSXReport {
     ) throws {
         let sheet = try workbook.addSheet(named: "Summary")
         try sheet.setWidths([24, 14, 14, 12, 11, 12, 11])
-        try sheet.setPrintHeading(print, scope: report.scopes.last?.title ?? "")
+        try sheet.setPrintHeading(print, scope: report.regularScopes.last?.title ?? "")
         try sheet.write(print.title, row: 0, column: 0, format: styles.title)
         try sheet.write(print.periodLine, row: 1, column: 0)
         sheet.freezeRows(1)
@@ -116,7 +116,7 @@ public enum XLSXReport {
             ["Scope", "Period", "Start", "End", "Metric"] + valueTitles + ["Projected", "Projected % to target"]
         try sheet.writeHeader(titles, labelColumns: 5, styles: styles)
         try sheet.setWidths([24, 8, 11, 11, 15] + valueWidths + [14, 12])
-        try sheet.setPrintHeading(print, scope: report.scopes.last?.title ?? "")
+        try sheet.setPrintHeading(print, scope: report.regularScopes.last?.title ?? "")
         var row = 1
         for scope in report.scopes {
             for period in scope.periods {
@@ -174,6 +174,15 @@ private struct ReviewWorkbook {
                 row += 1
                 try sheet.write(metric.label, row: row, column: 0)
                 try XLSXReport.writeValues(value, metric.format, sheet: sheet, row: row, column: 2, styles: styles)
+                // Comp sales % vs LY beside the total's (SPEC section 21).
+                if metric.key == "totalSales", let comp = report.topComparableScope?.periods.last,
+                    let sales = comp.metrics.first
+                {
+                    row += 1
+                    try sheet.write("Sales, comparable stores", row: row, column: 0)
+                    try sheet.write("\(comp.comparableStores ?? 0) stores", row: row, column: 1)
+                    try XLSXReport.writeValues(sales, metric.format, sheet: sheet, row: row, column: 2, styles: styles)
+                }
             }
             row += 2
         }

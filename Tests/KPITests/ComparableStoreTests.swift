@@ -1,0 +1,140 @@
+import CivilCalendar
+import Feeds
+import TestSupport
+import Warehouse
+import XCTest
+
+@testable import KPI
+
+/// Comparable-store scopes (SPEC section 21) on both backends: which stores count, and that
+/// comp sums are the sums of those stores' rows.
+final class ComparableStoreTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws { directory = try TestPaths.temporaryDirectory() }
+    override func tearDownWithError() throws { try FileManager.default.removeItem(at: directory) }
+
+    private func file(_ name: String, _ text: String) throws -> String {
+        try TestPaths.write(Array(text.utf8), named: name, in: directory)
+    }
+
+    private func day(_ text: String) -> CivilDate { CivilDate(iso8601: text) ?? CivilDate(year: 0, month: 1, day: 1) }
+
+    /// Six stores around kpi as of 2025-06-17 under NRF 4-5-4 with weekday LY, whose YTD LY
+    /// starts 2024-02-04 (FY2024's first day):
+    /// - 01 opened long ago: comparable;
+    /// - 02 opened 2024-02-03, the day before LY's start: comparable;
+    /// - 03 opened 2024-03-01, inside LY: not comparable;
+    /// - 04 closed 2025-06-10, during the period: not comparable;
+    /// - 05 has no `opened` and sells from 2024-01-20: comparable (its first sales-audit row);
+    /// - 06 has no `opened` and sells from 2024-02-10: not comparable.
+    private func loadChain(into warehouse: Warehouse) throws {
+        SampleWarehouse.ingest(
+            try file(
+                "stores.csv",
+                """
+                code,name,region,Open Date,Close Date
+                01,One,East,2019-01-05,
+                02,Two,East,2024-02-03,
+                03,Three,East,2024-03-01,
+                04,Four,West,2019-01-05,2025-06-10
+                05,Five,West,,
+                06,Six,West,,
+
+                """), as: .stores, into: warehouse)
+        var sales = "Store,Date,Net Sales,Transactions,Items\n"
+        var cursor = day("2024-01-20")
+        var amount = 100
+        while cursor <= day("2025-06-17") {
+            for (store, first, last) in [
+                ("01", "2024-01-20", "2025-06-17"), ("02", "2024-02-03", "2025-06-17"),
+                ("03", "2024-03-01", "2025-06-17"), ("04", "2024-01-20", "2025-06-10"),
+                ("05", "2024-01-20", "2025-06-17"), ("06", "2024-02-10", "2025-06-17"),
+            ] where cursor >= day(first) && cursor <= day(last) {
+                sales += "\(store),\(cursor.iso8601),\(amount).25,3,4\n"
+                amount = amount % 900 + 37
+            }
+            cursor = cursor.adding(days: 1)
+        }
+        SampleWarehouse.ingest(try file("sales_audit.csv", sales), as: .salesAudit, into: warehouse)
+    }
+
+    func testComparableStoresAndTheirSums() throws {
+        try TestWarehouses.forEachBackend(in: directory) { location in
+            let warehouse = try Warehouse(location: location)
+            try loadChain(into: warehouse)
+            let calendar = FiscalCalendar(kind: .retail(RetailCalendar()))
+            let engine = KPIEngine(warehouse: warehouse, calendar: calendar, comparableStores: true)
+            let report = try engine.kpi(asOf: day("2025-06-17"), filter: .all)
+            XCTAssertEqual(
+                report.scopes.map(\.scope),
+                [
+                    "01", "02", "03", "04", "05", "06", "region:East", "region:West", "ALL", "comp:region:East",
+                    "comp:region:West", "comp:ALL",
+                ])
+            let comp = try XCTUnwrap(report.scopes.last)
+            let ytd = try XCTUnwrap(comp.periods.first { $0.label == "YTD" })
+            XCTAssertEqual(ytd.comparableStores, 3, "01, 02 and 05")
+            let stores = Dictionary(uniqueKeysWithValues: report.scopes.map { ($0.scope, $0) })
+            // WTD, MTD and QTD compare with LY ranges from 2024-06-16, 2024-06-02 and 2024-05-05: by
+            // then 03 and 06 were open too. 04 closed inside every period.
+            let comparable = [
+                "WTD": ["01", "02", "03", "05", "06"], "MTD": ["01", "02", "03", "05", "06"],
+                "QTD": ["01", "02", "03", "05", "06"], "YTD": ["01", "02", "05"],
+            ]
+            for (label, members) in comparable {
+                let sales = { (scope: String) in
+                    stores[scope]?.periods.first { $0.label == label }?.metrics.first
+                }
+                XCTAssertEqual(
+                    stores["comp:ALL"]?.periods.first { $0.label == label }?.comparableStores, members.count, label)
+                let expected = members.compactMap { sales($0)?.actual }.reduce(0, +)
+                let expectedLY = members.compactMap { sales($0)?.ly }.reduce(0, +)
+                let compSales = try XCTUnwrap(sales("comp:ALL"))
+                XCTAssertEqual(compSales.actual ?? 0, expected, accuracy: 0.001, "\(label) comp = Σ comparable stores")
+                XCTAssertEqual(compSales.ly ?? 0, expectedLY, accuracy: 0.001, "\(label) comp LY")
+                XCTAssertNil(compSales.target, "comp scopes have no targets")
+                XCTAssertNil(compSales.projection)
+                XCTAssertEqual(compSales.pctVsLY, KPIEngine.change(compSales.actual, from: compSales.ly))
+            }
+            XCTAssertEqual(
+                stores["comp:region:West"]?.periods.first { $0.label == "YTD" }?.comparableStores, 1, "05 alone")
+            // A filter keeps comp to the filtered stores.
+            let east = try engine.kpi(asOf: day("2025-06-17"), filter: .region("East"))
+            XCTAssertEqual(east.scopes.map(\.scope), ["01", "02", "03", "region:East", "comp:region:East", "comp:ALL"])
+            XCTAssertEqual(east.scopes.last?.periods.last?.comparableStores, 2, "YTD: 01 and 02")
+            // Off by default: no comp scopes.
+            let plain = try KPIEngine(warehouse: warehouse, calendar: calendar).kpi(
+                asOf: day("2025-06-17"), filter: .all)
+            XCTAssertEqual(plain.scopes.last?.scope, "ALL")
+            // The directory keeps the dates; the first sales-audit day stands in where none is given.
+            let directory = Dictionary(uniqueKeysWithValues: try warehouse.stores().map { ($0.code, $0) })
+            XCTAssertEqual(directory["02"]?.opened, day("2024-02-03"))
+            XCTAssertEqual(directory["04"]?.closed, day("2025-06-10"))
+            XCTAssertNil(directory["05"]?.opened)
+            let first = try warehouse.firstSalesDates()
+            XCTAssertEqual(first["05"], day("2024-01-20"))
+            XCTAssertEqual(first["06"], day("2024-02-10"))
+        }
+    }
+
+    func testComparabilityRule() {
+        let stores = ComparableStores(
+            directory: [
+                StoreRecord(code: "a", name: "A", region: nil, opened: day("2024-05-05")),
+                StoreRecord(code: "b", name: "B", region: nil, opened: day("2024-05-06")),
+                StoreRecord(code: "c", name: "C", region: nil, opened: day("2020-01-01"), closed: day("2025-06-01")),
+                StoreRecord(code: "d", name: "D", region: nil),
+            ], firstSales: [:])
+        let range = DateRange(start: day("2025-05-04"), end: day("2025-06-01"))
+        let lastYear = DateRange(start: day("2024-05-05"), end: day("2024-06-02"))
+        XCTAssertTrue(stores.isComparable("a", over: range, lastYear: lastYear), "opened on LY's first day")
+        XCTAssertFalse(stores.isComparable("b", over: range, lastYear: lastYear), "opened inside LY")
+        XCTAssertFalse(stores.isComparable("c", over: range, lastYear: lastYear), "closed on the period's last day")
+        XCTAssertTrue(
+            stores.isComparable(
+                "c", over: DateRange(start: range.start, end: day("2025-05-31")), lastYear: lastYear),
+            "closed the day after")
+        XCTAssertFalse(stores.isComparable("d", over: range, lastYear: lastYear), "no opening day, no sales")
+    }
+}

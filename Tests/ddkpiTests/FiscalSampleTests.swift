@@ -1,0 +1,131 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `SampleFeeds/fiscal/` (SPEC section 21: the NRF 4-5-4 calendar, weekday LY and comparable
+/// stores) through the binary, byte for byte against its goldens in `Reports/`, with and without
+/// the rollups and on PostgreSQL. `UPDATE_GOLDEN=1 swift test` re-records them.
+final class FiscalSampleTests: XCTestCase {
+    private static var directory: URL?
+    private static var database: String?
+
+    static let sample = TestPaths.packageRoot.appendingPathComponent("SampleFeeds/fiscal")
+    static let config = sample.appendingPathComponent("ddkpi.toml").path
+
+    /// Every fiscal golden: (file in `Reports/`, ddkpi arguments).
+    static let reports: [(String, [String])] = [
+        ("fiscal-kpi-2025-06-17.txt", ["kpi", "--as-of", "2025-06-17", "--format", "table"]),
+        ("fiscal-kpi-2025-06-17.json", ["kpi", "--as-of", "2025-06-17", "--format", "json"]),
+        ("fiscal-kpi-2025-06-17.csv", ["kpi", "--as-of", "2025-06-17", "--format", "csv"]),
+        ("fiscal-review-FY2025Q2.txt", ["review", "--quarter", "2025Q2", "--format", "text"]),
+        ("fiscal-review-FY2025Q2.csv", ["review", "--quarter", "2025Q2", "--format", "csv"]),
+        ("fiscal-review-FY2025Q2.json", ["review", "--quarter", "2025Q2", "--format", "json"]),
+        ("fiscal-review-FY2025Q2.html", ["review", "--quarter", "2025Q2", "--format", "html"]),
+        ("fiscal-stores.csv", ["stores", "list", "--format", "csv"]),
+    ]
+
+    /// Imports the fiscal sample's stores and goals and ingests its feeds into `database`.
+    static func ingestSample(into database: String) throws {
+        for arguments in [
+            ["stores", "import", sample.appendingPathComponent("reference/stores.csv").path],
+            ["goals", "import", sample.appendingPathComponent("reference/goals.csv").path],
+            ["ingest", sample.appendingPathComponent("feeds").path],
+        ] {
+            let result = try CommandRunner.ddkpi(["--db", database, "--config", config] + arguments)
+            XCTAssertEqual(result.status, 0, result.stderr)
+        }
+    }
+
+    private func sampleDatabase() throws -> String {
+        if let database = Self.database { return database }
+        let directory = try TestPaths.temporaryDirectory()
+        let database = directory.appendingPathComponent("fiscal.sqlite").path
+        try Self.ingestSample(into: database)
+        Self.directory = directory
+        Self.database = database
+        return database
+    }
+
+    override class func tearDown() {
+        if let directory { try? FileManager.default.removeItem(at: directory) }
+        super.tearDown()
+    }
+
+    private func run(_ database: String, _ arguments: [String], bypassRollups: Bool = false) throws -> String {
+        let result = try CommandRunner.ddkpi(
+            ["--db", database, "--config", Self.config] + arguments,
+            environment: ["NO_COLOR": "1", "DDKPI_BYPASS_ROLLUPS": bypassRollups ? "1" : "0"])
+        XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+        return result.stdout
+    }
+
+    func testFiscalGoldens() throws {
+        let database = try sampleDatabase()
+        let update = ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1"
+        for (name, arguments) in Self.reports {
+            let output = try run(database, arguments)
+            let golden = TestPaths.packageRoot.appendingPathComponent("Reports/\(name)")
+            if update {
+                try output.write(to: golden, atomically: true, encoding: .utf8)
+                XCTFail("re-recorded Reports/\(name); run again without UPDATE_GOLDEN to check it")
+                continue
+            }
+            XCTAssertEqual(output, try String(contentsOf: golden, encoding: .utf8), "Reports/\(name) differs")
+            XCTAssertEqual(try run(database, arguments, bypassRollups: true), output, "Reports/\(name) without rollups")
+        }
+    }
+
+    func testFiscalGoldensOnPostgreSQL() throws {
+        let url = try TestWarehouses.postgresWarehouseURL()
+        try Self.ingestSample(into: url)
+        for (name, arguments) in Self.reports {
+            let expected = try String(
+                contentsOf: TestPaths.packageRoot.appendingPathComponent("Reports/\(name)"), encoding: .utf8)
+            XCTAssertEqual(try run(url, arguments), expected, "Reports/\(name) from PostgreSQL")
+        }
+    }
+
+    /// The story the sample was made to tell: FY labels, weekday LY, and comp sales that leave
+    /// out the store opened in 2024-09 and the one closed in 2025-05.
+    func testTheSamplesComparableStores() throws {
+        let database = try sampleDatabase()
+        let json = try run(database, ["review", "--quarter", "2025Q2", "--format", "json"])
+        XCTAssertTrue(json.hasPrefix("{\"quarter\":\"FY2025Q2\""), String(json.prefix(40)))
+        XCTAssertTrue(
+            json.contains("\"FY2025-M04\":{\"start\":\"2025-05-04\",\"end\":\"2025-05-31\",\"lyStart\":\"2024-05-05\""))
+        let csv = try run(database, ["review", "--quarter", "2025Q2", "--format", "csv"])
+        let compQuarter = csv.split(separator: "\n").first { $0.hasPrefix("comp:ALL,FY2025Q2,totalSales,") }
+        XCTAssertEqual(compQuarter, "comp:ALL,FY2025Q2,totalSales,4300360.11,,,4120493.91,0.04365161165837028")
+        XCTAssertTrue(json.contains("{\"scope\":\"comp:ALL\",\"periods\":{"))
+        XCTAssertTrue(json.contains("\"stores\":5,"), "31, 32, 33, 35 and 37")
+        let q1 = try run(database, ["review", "--quarter", "2025Q1", "--format", "json"])
+        let compQ1 = try XCTUnwrap(q1.range(of: "{\"scope\":\"comp:ALL\"").map { q1[$0.lowerBound...] })
+        XCTAssertTrue(
+            compQ1.contains(
+                "\"FY2025Q1\":{\"start\":\"2025-02-02\",\"end\":\"2025-05-03\",\"lyStart\":\"2024-02-04\",\"lyEnd\":\"2024-05-04\",\"stores\":6,"
+            ), "Waterbury still open")
+    }
+
+    /// Under a fiscal calendar a `YYYY-MM` goal is refused, naming the row (SPEC section 21).
+    func testCalendarMonthGoalUnderAFiscalCalendarNamesTheRow() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("goals.sqlite").path
+        let stores = try CommandRunner.ddkpi([
+            "--db", database, "--config", Self.config, "stores", "import",
+            Self.sample.appendingPathComponent("reference/stores.csv").path,
+        ])
+        XCTAssertEqual(stores.status, 0, stores.stderr)
+        let goals = try TestPaths.write(
+            Array("period,scope,metric,target\nFY2025-M04,global,totalSales,1000\n2025-05,31,totalSales,900\n".utf8),
+            named: "goals.csv", in: directory)
+        let result = try CommandRunner.ddkpi(["--db", database, "--config", Self.config, "goals", "import", goals])
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        let message = result.stdout + result.stderr
+        XCTAssertTrue(message.contains("row 3"), message)
+        XCTAssertTrue(message.contains("2025-05"), message)
+        XCTAssertTrue(message.contains("a fiscal month such as FY2025-M04 (the calendar is nrf-454)"), message)
+        let count = try CommandRunner.ddkpi(["--db", database, "runs", "--format", "json"])
+        XCTAssertTrue(count.stdout.contains("\"failed\""), count.stdout)
+    }
+}
