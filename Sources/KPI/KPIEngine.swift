@@ -74,7 +74,13 @@ public struct KPIEngine {
         let directory = try warehouse.stores()
         var scopes = try Scope.resolve(filter, stores: directory)
         let stores = StoreIndex(codes: directory.map(\.code))
-        let measuresByRange = try fetchMeasures(for: periods.flatMap { [$0.range] + ($0.lastYear.map { [$0] } ?? []) })
+        // This year's periods by goal month (their targets need each month's part); last year's
+        // only as totals, so cut at the periods' ends alone.
+        let current = try SegmentedMeasures(
+            ranges: periods.map(\.range), cuts: periods.flatMap { calendar.goalMonths(of: $0.range).map(\.part.start) },
+            warehouse: warehouse)
+        let previous = try SegmentedMeasures(ranges: periods.compactMap(\.lastYear), warehouse: warehouse)
+        let goalMonth = { (segment: DateRange) in calendar.goalMonths(of: segment).first?.label ?? "" }
         let goalMonths = Set(
             periods.flatMap { [$0.range] + ($0.full.map { [$0] } ?? []) }.flatMap { calendar.goalMonths(of: $0) }.map(
                 \.label))
@@ -82,13 +88,15 @@ public struct KPIEngine {
         let grids = periods.map { period in
             PeriodGrid(
                 parts: calendar.goalMonths(of: period.range), full: period.full.map(calendar.goalMonths(of:)),
-                stores: stores, current: measuresByRange[period.range] ?? [:],
-                previous: period.lastYear.map { (calendar.goalMonths(of: $0), measuresByRange[$0] ?? [:]) },
+                stores: stores, current: current.measures(of: period.range, label: goalMonth),
+                previous: period.lastYear.map { previous.measures(of: $0, label: { _ in "" }) },
                 targets: targets)
         }
         var comparable: ComparableStores?
         if comparableStores {
-            comparable = ComparableStores(directory: directory, firstSales: try warehouse.firstSalesDates())
+            let unopened = Set(directory.filter { $0.opened == nil }.map(\.code))
+            comparable = ComparableStores(
+                directory: directory, firstSales: try warehouse.firstSalesDates(of: unopened))
             scopes += Scope.comparable(filter, scopes: scopes, stores: directory)
         }
         return scopes.map { scope in
@@ -128,31 +136,6 @@ public struct KPIEngine {
                 }
                 return value
             })
-    }
-
-    /// Measures per store and goal month for every range, querying as few ranges as possible: a
-    /// range whose goal-month parts are all parts of a longer range (MTD and QTD inside YTD, the
-    /// review's months inside its quarter) reuses that range's measures.
-    private func fetchMeasures(for ranges: [DateRange]) throws -> [DateRange: [StoreMonth: MeasureSums]] {
-        var fetched: [(range: DateRange, parts: [String: DateRange], measures: [StoreMonth: MeasureSums])] = []
-        var result: [DateRange: [StoreMonth: MeasureSums]] = [:]
-        for range in Set(ranges).sorted(by: { ($0.days, $0.start) > ($1.days, $1.start) }) {
-            let parts = calendar.goalMonths(of: range)
-            if let superset = fetched.first(where: { candidate in
-                parts.allSatisfy { candidate.parts[$0.label] == $0.part }
-            }) {
-                result[range] = superset.measures
-                continue
-            }
-            let measures = try warehouse.measures(parts: parts.map { ($0.label, $0.part) })
-            fetched.append(
-                (
-                    range, Dictionary(parts.map { ($0.label, $0.part) }, uniquingKeysWith: { first, _ in first }),
-                    measures
-                ))
-            result[range] = measures
-        }
-        return result
     }
 
     static func value(

@@ -46,18 +46,20 @@ struct PeriodGrid {
 
     /// A grid over the goal-month `parts` of a period (and of its whole period `full`, for
     /// projections): `current` holds each store's measures per part label, `previous` last
-    /// year's per the labels of its `parts` (`nil` when the period has no LY).
+    /// year's, summed per store whatever their labels (`nil` when the period has no LY).
     init(
         parts: [GoalMonthPart], full: [GoalMonthPart]?, stores: StoreIndex, current: [StoreMonth: MeasureSums],
-        previous: (parts: [GoalMonthPart], measures: [StoreMonth: MeasureSums])?, targets: TargetBook
+        previous: [StoreMonth: MeasureSums]?, targets: TargetBook
     ) {
         storeCount = stores.count
         let monthMeasures = Self.byStore(current, months: parts.map(\.label), stores: stores)
         actuals = monthMeasures.map { $0.reduce(MeasureSums(), +) }
         lastYearActuals = previous.map { previous in
-            Self.byStore(previous.measures, months: previous.parts.map(\.label), stores: stores).map {
-                $0.reduce(MeasureSums(), +)
+            var totals = Array(repeating: MeasureSums(), count: stores.count)
+            for (key, value) in previous {
+                if let store = stores.index(of: key.store) { totals[store] += value }
             }
+            return totals
         }
         partCount = parts.count
         let storeTargets = stores.codes.map(targets.store)

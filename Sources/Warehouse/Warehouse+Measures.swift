@@ -154,19 +154,17 @@ extension Warehouse {
                 WHERE date BETWEEN ? AND ? ORDER BY date
                 """
             // Rows come date by date, every store within a date: sums for the current month are
-            // kept per store, found by the store code's bytes packed into an integer.
+            // kept per store slot.
             var month: UInt64?
             var monthText = ""
-            var slotByCode: [UInt64: Int] = [:]
-            var slotByLongCode: [String: Int] = [:]
-            var slots: [(store: String, sums: MeasureSums)] = []
+            var stores = StoreSlots()
+            var slots: [MeasureSums] = []
             func flushMonth() {
-                for slot in slots {
-                    sums[StoreMonth(store: slot.store, month: monthText), default: MeasureSums()] += slot.sums
+                for (slot, slotSums) in slots.enumerated() {
+                    sums[StoreMonth(store: stores.codes[slot], month: monthText), default: MeasureSums()] += slotSums
                 }
                 slots.removeAll(keepingCapacity: true)
-                slotByCode.removeAll(keepingCapacity: true)
-                slotByLongCode.removeAll(keepingCapacity: true)
+                stores.removeAll()
             }
             try session.scan(sql, [.text(start.iso8601), .text(end.iso8601)]) { row in
                 let rowMonth = row.packedText(0, prefix: 7)
@@ -175,26 +173,9 @@ extension Warehouse {
                     month = rowMonth
                     monthText = row.text(0, prefix: 7)
                 }
-                let slot: Int
-                if let code = row.packedText(1) {
-                    if let known = slotByCode[code] {
-                        slot = known
-                    } else {
-                        slot = slots.count
-                        slots.append((row.text(1), MeasureSums()))
-                        slotByCode[code] = slot
-                    }
-                } else {
-                    let store = row.text(1)
-                    if let known = slotByLongCode[store] {
-                        slot = known
-                    } else {
-                        slot = slots.count
-                        slots.append((store, MeasureSums()))
-                        slotByLongCode[store] = slot
-                    }
-                }
-                source.add(row, to: &slots[slot].sums)
+                let slot = stores.slot(of: row, column: 1)
+                if slot == slots.count { slots.append(MeasureSums()) }
+                source.add(row, to: &slots[slot])
             }
             flushMonth()
         }
@@ -202,33 +183,75 @@ extension Warehouse {
             (FeedTables.birdeyeReviews.name, "review_count", \MeasureSums.reviews),
             (FeedTables.outboundCalls.name, "total_calls", \MeasureSums.calls),
         ] {
-            let sql = """
-                SELECT store_code, week_start, \(column), day_0, day_1, day_2, day_3, day_4, day_5, day_6
-                FROM \(table) WHERE week_start BETWEEN ? AND ?
-                """
-            try session.scan(sql, [.text(start.adding(days: -6).iso8601), .text(end.iso8601)]) { row in
-                guard let weekStart = CivilDate(iso8601: row.text(1)) else { return }
-                let store = row.text(0)
-                // A week spans at most two months: name each once.
-                let firstMonth = String(weekStart.iso8601.prefix(7))
-                let lastDay = weekStart.adding(days: 6)
-                let lastMonth = lastDay.month == weekStart.month ? firstMonth : String(lastDay.iso8601.prefix(7))
-                if (0..<7).allSatisfy({ row.optionalInt64(3 + Int32($0)) != nil }) {
-                    for offset in 0..<7 {
-                        let count = row.int64(3 + Int32(offset))
-                        let day = weekStart.adding(days: offset)
-                        guard count != 0, day >= start, day <= end else { continue }
-                        let month = day.month == weekStart.month ? firstMonth : lastMonth
-                        sums[StoreMonth(store: store, month: month), default: MeasureSums()][keyPath: path] += Int128(
-                            count)
-                    }
-                } else if weekStart >= start, weekStart <= end {
-                    sums[StoreMonth(store: store, month: firstMonth), default: MeasureSums()][keyPath: path] += Int128(
-                        row.int64(2))
-                }
+            try scanWeeks(session, table: table, column: column, from: start, through: end) { key, count in
+                sums[key, default: MeasureSums()][keyPath: path] += count
             }
         }
         return sums
+    }
+
+    /// Sums a weekly table's counts over `[start, end]` per store and month: each day's count on
+    /// its own day when the week's days are known, else the week's total in the month of its
+    /// start when that lies in the range (a total of 0 still names its store-month, as the
+    /// rollups always have). Weeks are few, so each week's months are worked out once, and
+    /// counts are kept per store slot and month until the end.
+    private static func scanWeeks(
+        _ session: some SQLSession, table: String, column: String, from start: CivilDate, through end: CivilDate,
+        add: (StoreMonth, Int128) -> Void
+    ) throws {
+        let sql = """
+            SELECT store_code, week_start, \(column), day_0, day_1, day_2, day_3, day_4, day_5, day_6
+            FROM \(table) WHERE week_start BETWEEN ? AND ?
+            """
+        let (firstDay, lastDay) = (start.daysSinceEpoch, end.daysSinceEpoch)
+        var weeks: [Int: WeekInMonths] = [:]
+        var months: [String] = []
+        var stores = StoreSlots()
+        var counts: [SlotMonth: Int128] = [:]
+        func monthPosition(_ day: CivilDate) -> Int {
+            let label = String(day.iso8601.prefix(7))
+            if let known = months.firstIndex(of: label) { return known }
+            months.append(label)
+            return months.count - 1
+        }
+        try session.scan(sql, [.text(start.adding(days: -6).iso8601), .text(end.iso8601)]) { row in
+            let number = row.dateNumber(1)
+            let week: WeekInMonths
+            if let known = weeks[number] {
+                week = known
+            } else {
+                guard let weekStart = CivilDate(iso8601: row.text(1)) else { return }
+                let daysInFirstMonth =
+                    CivilDate.daysIn(month: weekStart.month, year: weekStart.year) - weekStart.day + 1
+                week = WeekInMonths(
+                    firstDay: weekStart.daysSinceEpoch,
+                    months: (monthPosition(weekStart), monthPosition(weekStart.adding(days: 6))),
+                    daysInFirstMonth: daysInFirstMonth)
+                weeks[number] = week
+            }
+            let slot = stores.slot(of: row, column: 0)
+            var first: Int128?
+            var second: Int128?
+            if (0..<7).allSatisfy({ row.optionalInt64(3 + Int32($0)) != nil }) {
+                for offset in 0..<7 {
+                    let count = row.int64(3 + Int32(offset))
+                    let day = week.firstDay + offset
+                    guard count != 0, day >= firstDay, day <= lastDay else { continue }
+                    if offset < week.daysInFirstMonth {
+                        first = (first ?? 0) + Int128(count)
+                    } else {
+                        second = (second ?? 0) + Int128(count)
+                    }
+                }
+            } else if week.firstDay >= firstDay, week.firstDay <= lastDay {
+                first = Int128(row.int64(2))
+            }
+            if let first { counts[SlotMonth(slot: slot, month: week.months.first), default: 0] += first }
+            if let second { counts[SlotMonth(slot: slot, month: week.months.second), default: 0] += second }
+        }
+        for (key, count) in counts {
+            add(StoreMonth(store: stores.codes[key.slot], month: months[key.month]), count)
+        }
     }
 
     /// A daily feed table and the columns read after `date, store_code`.
@@ -303,4 +326,46 @@ extension Warehouse {
             return false
         }
     }
+}
+
+/// Store codes numbered in the order rows bring them, found by their bytes packed into an
+/// integer (codes of up to 7 bytes) without making a string per row.
+private struct StoreSlots {
+    private(set) var codes: [String] = []
+    private var slotByCode: [UInt64: Int] = [:]
+    private var slotByLongCode: [String: Int] = [:]
+
+    /// The slot of the store code in `column` of `row`, numbering a new code `codes.count`.
+    mutating func slot(of row: some ScannedRow, column: Int32) -> Int {
+        if let code = row.packedText(column) {
+            if let known = slotByCode[code] { return known }
+            slotByCode[code] = codes.count
+        } else {
+            let store = row.text(column)
+            if let known = slotByLongCode[store] { return known }
+            slotByLongCode[store] = codes.count
+        }
+        codes.append(row.text(column))
+        return codes.count - 1
+    }
+
+    mutating func removeAll() {
+        codes.removeAll(keepingCapacity: true)
+        slotByCode.removeAll(keepingCapacity: true)
+        slotByLongCode.removeAll(keepingCapacity: true)
+    }
+}
+
+/// A week of a weekly table: its first day (days since 1970), its months' positions in a list
+/// of month labels, and how many of its days lie in the first.
+private struct WeekInMonths {
+    let firstDay: Int
+    let months: (first: Int, second: Int)
+    let daysInFirstMonth: Int
+}
+
+/// A store slot and a month position: where a weekly count is summed.
+private struct SlotMonth: Hashable {
+    let slot: Int
+    let month: Int
 }

@@ -110,20 +110,50 @@ public final class Warehouse {
         }
     }
 
-    /// Each store's first `sales-audit` day, for stores whose directory gives no `opened` day
-    /// (SPEC section 21). The store-month rollups say from which month to look, so each store's
-    /// lookup walks the primary key from its first month rather than from the first row.
-    public func firstSalesDates() throws -> [String: CivilDate] {
+    /// The first `sales-audit` day of each of `stores` that has one: the day comparable-store
+    /// sales count a store from when the directory gives no `opened` day (SPEC section 21).
+    ///
+    /// Both walks go in primary-key order and stop when every store is placed: the store-month
+    /// rollups, month by month, say in which month each store's rows begin; then that month's
+    /// sales rows, day by day, give the first day (a store whose first month had other feeds
+    /// only moves on to the next month). No `GROUP BY` sorts the tables.
+    public func firstSalesDates(of stores: Set<String>) throws -> [String: CivilDate] {
+        guard !stores.isEmpty else { return [:] }
         let sales = FeedTables.salesAudit.name
-        let sql = """
-            SELECT first.store_code,
-                (SELECT min(s.date) FROM \(sales) s WHERE s.date >= first.month_start AND s.store_code = first.store_code)
-            FROM (SELECT store_code, min(month) || '-01' AS month_start FROM store_month_rollup GROUP BY store_code) first
-            """
         return try backend.read { session in
+            guard
+                let first = try session.textRows("SELECT min(month), max(month) FROM store_month_rollup", columns: 2)
+                    .first,
+                let firstMonth = first[0].flatMap({ CivilDate(iso8601: $0 + "-01") }),
+                let lastMonth = first[1].flatMap({ CivilDate(iso8601: $0 + "-01") })
+            else { return [:] }
+            var pending: [String: CivilDate] = [:]  // store → the month its rows begin
+            var month = firstMonth
+            while month <= lastMonth, pending.count < stores.count {
+                try session.scan(
+                    "SELECT store_code FROM store_month_rollup WHERE month = ?",
+                    [.text(String(month.iso8601.prefix(7)))]
+                ) { row in
+                    let store = row.text(0)
+                    if stores.contains(store), pending[store] == nil { pending[store] = month }
+                }
+                month = month.adding(days: CivilDate.daysIn(month: month.month, year: month.year))
+            }
             var dates: [String: CivilDate] = [:]
-            try session.scan(sql) { row in
-                if let day = row.optionalText(1).flatMap(CivilDate.init(iso8601:)) { dates[row.text(0)] = day }
+            while let month = pending.values.min(), month <= lastMonth {
+                var wanted = Set(pending.filter { $0.value == month }.keys)
+                let end = month.adding(days: CivilDate.daysIn(month: month.month, year: month.year) - 1)
+                // Day by day: most stores' rows begin on the month's first day.
+                var day = month
+                while day <= end, !wanted.isEmpty {
+                    try session.scan("SELECT store_code FROM \(sales) WHERE date = ?", [.text(day.iso8601)]) { row in
+                        let store = row.text(0)
+                        if wanted.remove(store) != nil { dates[store] = day }
+                    }
+                    day = day.adding(days: 1)
+                }
+                for store in wanted { pending[store] = end.adding(days: 1) }
+                for store in dates.keys { pending[store] = nil }
             }
             return dates
         }

@@ -112,7 +112,9 @@ final class ComparableStoreTests: XCTestCase {
             XCTAssertEqual(directory["02"]?.opened, day("2024-02-03"))
             XCTAssertEqual(directory["04"]?.closed, day("2025-06-10"))
             XCTAssertNil(directory["05"]?.opened)
-            let first = try warehouse.firstSalesDates()
+            let first = try warehouse.firstSalesDates(of: ["01", "05", "06", "99"])
+            XCTAssertEqual(first.count, 3, "99 has no rows")
+            XCTAssertEqual(first["01"], day("2024-01-20"))
             XCTAssertEqual(first["05"], day("2024-01-20"))
             XCTAssertEqual(first["06"], day("2024-02-10"))
         }

@@ -36,9 +36,11 @@ struct StoresCommand: ParsableCommand {
             let configuration = try global.configuration()
             let warehouse = try global.openWarehouse(configuration)
             let output = TextOutput()
+            let stores = try warehouse.stores()
+            let unopened = Set(stores.filter { $0.opened == nil }.map(\.code))
             output.write(
                 StoreListRenderer.render(
-                    try warehouse.stores(), firstSales: try warehouse.firstSalesDates(), format: format))
+                    stores, firstSales: try warehouse.firstSalesDates(of: unopened), format: format))
             output.flush()
         }
     }
