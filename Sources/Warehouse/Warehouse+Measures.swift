@@ -110,9 +110,10 @@ extension Warehouse {
     public func measures(parts: [(label: String, range: DateRange)]) throws -> [StoreMonth: MeasureSums] {
         let plan = MeasurePlan(parts: parts, usesRollups: usesRollups)
         return try backend.read { session in
-            var sums: [StoreMonth: MeasureSums] = [:]
             let rollups = Dictionary(
                 grouping: try Self.rollupMeasures(session, months: plan.rollupMonths), by: \.key.month)
+            var sums: [StoreMonth: MeasureSums] = [:]
+            sums.reserveCapacity(parts.count * (rollups.values.map(\.count).max() ?? 0))
             for term in plan.rollups {
                 for (key, value) in rollups[term.month] ?? [] {
                     sums[StoreMonth(store: key.store, month: term.label), default: MeasureSums()] += value
@@ -205,9 +206,18 @@ extension Warehouse {
             """
         let (firstDay, lastDay) = (start.daysSinceEpoch, end.daysSinceEpoch)
         var weeks: [Int: WeekInMonths] = [:]
+        var last: (number: Int, week: WeekInMonths)?
         var months: [String] = []
         var stores = StoreSlots()
-        var counts: [SlotMonth: Int128] = [:]
+        // Per month position, per store slot: the count, `nil` where nothing was counted.
+        var counts: [[Int128?]] = []
+        func tally(_ count: Int128, slot: Int, month: Int) {
+            while counts.count <= month { counts.append([]) }
+            if counts[month].count <= slot {
+                counts[month] += Array(repeating: nil, count: slot - counts[month].count + 1)
+            }
+            counts[month][slot] = (counts[month][slot] ?? 0) + count
+        }
         func monthPosition(_ day: CivilDate) -> Int {
             let label = String(day.iso8601.prefix(7))
             if let known = months.firstIndex(of: label) { return known }
@@ -217,8 +227,11 @@ extension Warehouse {
         try session.scan(sql, [.text(start.adding(days: -6).iso8601), .text(end.iso8601)]) { row in
             let number = row.dateNumber(1)
             let week: WeekInMonths
-            if let known = weeks[number] {
+            if let last, last.number == number {
+                week = last.week
+            } else if let known = weeks[number] {
                 week = known
+                last = (number, known)
             } else {
                 guard let weekStart = CivilDate(iso8601: row.text(1)) else { return }
                 let daysInFirstMonth =
@@ -228,6 +241,7 @@ extension Warehouse {
                     months: (monthPosition(weekStart), monthPosition(weekStart.adding(days: 6))),
                     daysInFirstMonth: daysInFirstMonth)
                 weeks[number] = week
+                last = (number, week)
             }
             let slot = stores.slot(of: row, column: 0)
             var first: Int128?
@@ -246,11 +260,13 @@ extension Warehouse {
             } else if week.firstDay >= firstDay, week.firstDay <= lastDay {
                 first = Int128(row.int64(2))
             }
-            if let first { counts[SlotMonth(slot: slot, month: week.months.first), default: 0] += first }
-            if let second { counts[SlotMonth(slot: slot, month: week.months.second), default: 0] += second }
+            if let first { tally(first, slot: slot, month: week.months.first) }
+            if let second { tally(second, slot: slot, month: week.months.second) }
         }
-        for (key, count) in counts {
-            add(StoreMonth(store: stores.codes[key.slot], month: months[key.month]), count)
+        for (month, slots) in counts.enumerated() {
+            for (slot, count) in slots.enumerated() {
+                if let count { add(StoreMonth(store: stores.codes[slot], month: months[month]), count) }
+            }
         }
     }
 
@@ -329,30 +345,55 @@ extension Warehouse {
 }
 
 /// Store codes numbered in the order rows bring them, found by their bytes packed into an
-/// integer (codes of up to 7 bytes) without making a string per row.
+/// integer (codes of up to 7 bytes) without making a string per row. Rows come in key order, so
+/// each date (or week) lists the stores in the same order as the one before: the slot after the
+/// last one found is tried first, and only a miss is looked up.
 private struct StoreSlots {
     private(set) var codes: [String] = []
+    /// Each slot's packed code (`nil` for a longer code).
+    private var packed: [UInt64?] = []
     private var slotByCode: [UInt64: Int] = [:]
     private var slotByLongCode: [String: Int] = [:]
+    private var next = 0
 
     /// The slot of the store code in `column` of `row`, numbering a new code `codes.count`.
     mutating func slot(of row: some ScannedRow, column: Int32) -> Int {
-        if let code = row.packedText(column) {
-            if let known = slotByCode[code] { return known }
-            slotByCode[code] = codes.count
+        let code = row.packedText(column)
+        if let code, next < packed.count, packed[next] == code {
+            next += 1
+            return next - 1
+        }
+        let slot: Int
+        if let code {
+            if let known = slotByCode[code] {
+                slot = known
+            } else {
+                slot = codes.count
+                slotByCode[code] = slot
+            }
         } else {
             let store = row.text(column)
-            if let known = slotByLongCode[store] { return known }
-            slotByLongCode[store] = codes.count
+            if let known = slotByLongCode[store] {
+                slot = known
+            } else {
+                slot = codes.count
+                slotByLongCode[store] = slot
+            }
         }
-        codes.append(row.text(column))
-        return codes.count - 1
+        if slot == codes.count {
+            codes.append(row.text(column))
+            packed.append(code)
+        }
+        next = slot + 1
+        return slot
     }
 
     mutating func removeAll() {
         codes.removeAll(keepingCapacity: true)
+        packed.removeAll(keepingCapacity: true)
         slotByCode.removeAll(keepingCapacity: true)
         slotByLongCode.removeAll(keepingCapacity: true)
+        next = 0
     }
 }
 
@@ -362,10 +403,4 @@ private struct WeekInMonths {
     let firstDay: Int
     let months: (first: Int, second: Int)
     let daysInFirstMonth: Int
-}
-
-/// A store slot and a month position: where a weekly count is summed.
-private struct SlotMonth: Hashable {
-    let slot: Int
-    let month: Int
 }

@@ -122,8 +122,11 @@ public final class Warehouse {
         let sales = FeedTables.salesAudit.name
         return try backend.read { session in
             guard
-                let first = try session.textRows("SELECT min(month), max(month) FROM store_month_rollup", columns: 2)
-                    .first,
+                let first = try session.textRows(
+                    "SELECT (SELECT min(month) FROM store_month_rollup), (SELECT max(month) FROM store_month_rollup)",
+                    columns: 2
+                )
+                .first,
                 let firstMonth = first[0].flatMap({ CivilDate(iso8601: $0 + "-01") }),
                 let lastMonth = first[1].flatMap({ CivilDate(iso8601: $0 + "-01") })
             else { return [:] }
