@@ -1,5 +1,7 @@
 import CivilCalendar
 import Feeds
+import SheetFixtures
+import SheetStream
 import TestSupport
 import Warehouse
 import XCTest
@@ -118,6 +120,35 @@ final class ComparableStoreTests: XCTestCase {
             XCTAssertEqual(first["05"], day("2024-01-20"))
             XCTAssertEqual(first["06"], day("2024-02-10"))
         }
+    }
+
+    /// An XLSX directory with date cells under `Opened` and `Date Closed`, and a bad row whose
+    /// store closed before it opened, which names its row.
+    func testWorkbookDirectoryWithOpeningAndClosingDays() throws {
+        let path = directory.appendingPathComponent("stores.xlsx").path
+        let writer = try XLSXWriter(path: path)
+        try writer.addSheet(named: "Stores")
+        try writer.writeRow([.string("Store #"), .string("Name"), .string("Opened"), .string("Date Closed")])
+        let date = { (text: String) -> XLSXWriter.Value in
+            .date(CellDateTime(daysSinceEpoch: self.day(text).daysSinceEpoch))
+        }
+        try writer.writeRow([.number(7), .string("Seven"), date("2024-09-14"), .empty])
+        try writer.writeRow([.number(8), .string("Eight"), date("2019-01-05"), date("2025-05-17")])
+        try writer.close()
+        let warehouse = try Warehouse(path: directory.appendingPathComponent("w.sqlite").path)
+        XCTAssertEqual(SampleWarehouse.ingest(path, as: .stores, into: warehouse, threshold: 0).status, .ok)
+        let stores = Dictionary(uniqueKeysWithValues: try warehouse.stores().map { ($0.code, $0) })
+        XCTAssertEqual(stores["07"]?.opened, day("2024-09-14"))
+        XCTAssertNil(stores["07"]?.closed)
+        XCTAssertEqual(stores["08"]?.closed, day("2025-05-17"))
+
+        let bad = try file("bad.csv", "code,name,opened,closed\n09,Nine,2025-01-10,2024-12-31\n")
+        let outcome = SampleWarehouse.ingest(bad, as: .stores, into: warehouse, threshold: 0)
+        XCTAssertEqual(outcome.status, .failed)
+        XCTAssertEqual(outcome.rejects.first?.row, 2)
+        XCTAssertTrue(
+            outcome.rejects.first?.reason.contains("closed 2024-12-31 before it opened 2025-01-10") == true,
+            outcome.rejects.first?.reason ?? "")
     }
 
     func testComparabilityRule() {

@@ -106,6 +106,21 @@ final class FiscalSampleTests: XCTestCase {
             ), "Waterbury still open")
     }
 
+    /// `stores list` in JSON and as a table: the directory's days and the first sales day that
+    /// stands in for a missing `opened`.
+    func testStoresList() throws {
+        let database = try sampleDatabase()
+        let json = try run(database, ["stores", "list", "--format", "json"])
+        XCTAssertTrue(
+            json.contains(
+                "{\"code\":\"33\",\"name\":\"Westport\",\"region\":\"East\",\"status\":\"active\",\"opened\":null,\"closed\":null,\"comparableFrom\":\"2023-01-29\","
+            ), json)
+        XCTAssertTrue(json.contains("\"closed\":\"2025-05-17\""), json)
+        let table = try run(database, ["stores", "list"])
+        XCTAssertTrue(
+            table.hasPrefix("code  name        region  status  opened      closed      comparable_from\n"), table)
+    }
+
     /// Under a fiscal calendar a `YYYY-MM` goal is refused, naming the row (SPEC section 21).
     func testCalendarMonthGoalUnderAFiscalCalendarNamesTheRow() throws {
         let directory = try TestPaths.temporaryDirectory()
