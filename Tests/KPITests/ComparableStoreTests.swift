@@ -151,6 +151,23 @@ final class ComparableStoreTests: XCTestCase {
             outcome.rejects.first?.reason ?? "")
     }
 
+    /// A stores import that changed the days can be undone on both backends: history keeps them.
+    func testUndoingAStoresImportRestoresItsDays() throws {
+        try TestWarehouses.forEachBackend(in: directory) { location in
+            let warehouse = try Warehouse(location: location)
+            let first = try file("stores-1.csv", "code,name,opened,closed\n01,One,2019-01-05,\n")
+            let second = try file("stores-2.csv", "code,name,opened,closed\n01,One,2019-02-01,2025-05-17\n")
+            XCTAssertEqual(SampleWarehouse.ingest(first, as: .stores, into: warehouse).status, .ok)
+            let changed = SampleWarehouse.ingest(second, as: .stores, into: warehouse)
+            XCTAssertEqual(changed.counts.updated, 1)
+            XCTAssertEqual(try warehouse.stores().first?.closed, day("2025-05-17"))
+            _ = try warehouse.undo(run: try XCTUnwrap(changed.runID), cascade: false)
+            let store = try XCTUnwrap(try warehouse.stores().first)
+            XCTAssertEqual(store.opened, day("2019-01-05"))
+            XCTAssertNil(store.closed)
+        }
+    }
+
     func testComparabilityRule() {
         let stores = ComparableStores(
             directory: [
