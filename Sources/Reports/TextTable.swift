@@ -10,7 +10,8 @@ public struct TextTable {
         case left, right
     }
 
-    private var rows: [[String]] = []
+    /// Each row's cells with their widths in characters, counted once.
+    private var rows: [[(text: String, width: Int)]] = []
     /// Spans over the header: (text, first column, column count), centred over their columns.
     private var groups: [(String, Int, Int)] = []
     private let alignments: [Alignment]
@@ -39,13 +40,22 @@ public struct TextTable {
         groups.append((ControlCharacters.escaped(title), column, span))
     }
     /// Adds a row (the first one added is the header).
-    public mutating func add(_ row: [String]) { rows.append(row.map(ControlCharacters.escaped)) }
+    public mutating func add(_ row: [String]) {
+        rows.append(
+            row.map { cell in
+                let text = ControlCharacters.escaped(cell)
+                return (text, text.count)
+            })
+    }
 
     /// The table as lines, each ending in a newline; `colour` paints every cell but the first column's.
     public func render(colour: (String) -> String = { $0 }) -> String {
         let columns = rows.map(\.count).max() ?? 0
         let gap = separator.count
-        var widths = (0..<columns).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        var widths = Array(repeating: 0, count: columns)
+        for row in rows {
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.width) }
+        }
         for (title, first, span) in groups where first + span <= columns {
             let available = widths[first..<(first + span)].reduce(0, +) + (span - 1) * gap
             if title.count > available { widths[first + span - 1] += title.count - available }
@@ -73,8 +83,8 @@ public struct TextTable {
             for (column, cell) in row.enumerated() {
                 let alignment = column < alignments.count ? alignments[column] : .right
                 let unpadded = column == row.count - 1 && alignment == .left
-                let padding = String(repeating: " ", count: unpadded ? 0 : max(0, widths[column] - cell.count))
-                let text = column == 0 ? cell : colour(cell)
+                let padding = String(repeating: " ", count: unpadded ? 0 : max(0, widths[column] - cell.width))
+                let text = column == 0 ? cell.text : colour(cell.text)
                 if column > 0 { line += separator }
                 line += alignment == .left ? text + padding : padding + text
             }
