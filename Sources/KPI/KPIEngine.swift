@@ -1,5 +1,6 @@
 import CivilCalendar
 import Feeds
+import Threads
 import Warehouse
 
 /// Which scopes a report covers.
@@ -75,11 +76,14 @@ public struct KPIEngine {
         var scopes = try Scope.resolve(filter, stores: directory)
         let stores = StoreIndex(codes: directory.map(\.code))
         // This year's periods by goal month (their targets need each month's part); last year's
-        // only as totals, so cut at the periods' ends alone.
+        // only as totals, so cut at the periods' ends alone, and read at the same time on a
+        // second connection (two cores).
+        let (warehouse, lastYears) = (self.warehouse, periods.compactMap(\.lastYear))
+        let previousRead = try BackgroundTask { try SegmentedMeasures(ranges: lastYears, warehouse: warehouse) }
         let current = try SegmentedMeasures(
             ranges: periods.map(\.range), cuts: periods.flatMap { calendar.goalMonths(of: $0.range).map(\.part.start) },
             warehouse: warehouse)
-        let previous = try SegmentedMeasures(ranges: periods.compactMap(\.lastYear), warehouse: warehouse)
+        let previous = try previousRead.value()
         let goalMonth = { (segment: DateRange) in calendar.goalMonths(of: segment).first?.label ?? "" }
         let goalMonths = Set(
             periods.flatMap { [$0.range] + ($0.full.map { [$0] } ?? []) }.flatMap { calendar.goalMonths(of: $0) }.map(
