@@ -103,17 +103,23 @@ public struct KPIEngine {
                 directory: directory, firstSales: try warehouse.firstSalesDates(of: unopened))
             scopes += Scope.comparable(filter, scopes: scopes, stores: directory)
         }
+        // Per period, whether each store position is comparable (decided once for all comp scopes).
+        let comparablePositions = comparable.map { comparable in
+            periods.map { period in
+                stores.codes.map { comparable.isComparable($0, over: period.range, lastYear: period.lastYear) }
+            }
+        }
         return scopes.map { scope in
-            ScopeValues(
+            let positions = stores.indices(of: scope.stores)
+            return ScopeValues(
                 scope: scope.id, title: scope.title,
-                periods: zip(periods, grids).map { period, grid in
-                    guard scope.isComparable, let comparable else {
-                        return values(period, grid, members: stores.indices(of: scope.stores))
+                periods: zip(periods, grids).enumerated().map { index, element in
+                    let (period, grid) = element
+                    guard scope.isComparable, let comparablePositions else {
+                        return values(period, grid, members: positions)
                     }
-                    let members = scope.stores.filter {
-                        comparable.isComparable($0, over: period.range, lastYear: period.lastYear)
-                    }
-                    var values = values(period, grid, members: stores.indices(of: members), withTargets: false)
+                    let members = positions.filter { comparablePositions[index][$0] }
+                    var values = values(period, grid, members: members, withTargets: false)
                     values.comparableStores = members.count
                     return values
                 })
