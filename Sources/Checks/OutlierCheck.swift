@@ -14,30 +14,36 @@ enum OutlierCheck {
         let feed: FeedID
         /// Stored units per shown unit (100 for cents to dollars).
         let unit: Double
+        /// How a sales-audit row reads the measure (`nil` for associate sales).
+        let sales: ((SalesDay) -> Int64)?
         let read: (StoreSeries, Int) -> (value: Int64, run: Int64)?
+
+        /// A measure of the sales-audit rows.
+        static func sales(_ metric: String, unit: Double, _ value: @escaping (SalesDay) -> Int64) -> DailyMeasure {
+            DailyMeasure(metric: metric, feed: .salesAudit, unit: unit, sales: value) { series, index in
+                series.sales[index].map { (value($0), $0.run) }
+            }
+        }
     }
 
     static let dailyMeasures: [DailyMeasure] = [
-        DailyMeasure(metric: "totalSales", feed: .salesAudit, unit: 100) { series, index in
-            series.sales[index].map { ($0.cents, $0.run) }
-        },
-        DailyMeasure(metric: "totalTransactions", feed: .salesAudit, unit: 1) { series, index in
-            series.sales[index].map { ($0.transactions, $0.run) }
-        },
-        DailyMeasure(metric: "totalItems", feed: .salesAudit, unit: 1) { series, index in
-            series.sales[index].map { ($0.items, $0.run) }
-        },
-        DailyMeasure(metric: "associateSales", feed: .employeePerformance, unit: 100) { series, index in
+        .sales("totalSales", unit: 100) { $0.cents },
+        .sales("totalTransactions", unit: 1) { $0.transactions },
+        .sales("totalItems", unit: 1) { $0.items },
+        DailyMeasure(metric: "associateSales", feed: .employeePerformance, unit: 100, sales: nil) { series, index in
             series.associates[index].map { ($0.cents, $0.run) }
         },
     ]
+
+    /// The measures of the sales-audit rows alone.
+    static let salesMeasures = dailyMeasures.filter { $0.sales != nil }
 
     /// Weeks of history an event week is judged against, and the least median count worth judging.
     private static let eventHistoryWeeks = 8
     private static let eventMinimumMedian = 10.0
 
     /// A measure's score on one day.
-    private struct Trip {
+    struct Trip {
         let measure: DailyMeasure
         let value: Int64
         let expected: Double
@@ -77,41 +83,51 @@ enum OutlierCheck {
             let offsets = chain.offsets(measure: position, first: series.first, count: series.sales.count)
             let relative = zip(values, offsets).map { $0 - $1 }
             for index in 0..<series.sales.count where !values[index].isNaN && series.isJudged(index) {
-                var best: (score: Double, expected: Double)?
-                var judgement = ReferenceDays.Judgement.noBaseline
-                if !offsets[index].isNaN {
-                    judgement = reference.judge(relative, at: index, threshold: settings.z)
-                    if case .unusual(let score, let median) = judgement { best = (score, exp(median + offsets[index])) }
-                }
-                if case .noBaseline = judgement,
-                    case .unusual(let score, let median) = reference.judge(values, at: index, threshold: settings.z)
-                {
-                    best = (score, exp(median))
-                }
-                guard let best, let reading = measure.read(series, index) else { continue }
+                let found = unusual(
+                    offset: offsets[index],
+                    relative: { reference.judge(relative, at: index, threshold: settings.z) },
+                    own: { reference.judge(values, at: index, threshold: settings.z) })
+                guard let found, let reading = measure.read(series, index) else { continue }
                 tripsByDay[index, default: []].append(
                     Trip(
-                        measure: measure, value: reading.value, expected: best.expected, score: best.score,
+                        measure: measure, value: reading.value, expected: found.expected, score: found.score,
                         run: reading.run))
             }
         }
-        var alarms: [Alarm] = []
-        for (index, trips) in tripsByDay.sorted(by: { $0.key < $1.key }) {
-            guard let top = trips.max(by: { $0.score < $1.score }) else { continue }
-            let metrics =
-                [top.measure.metric] + trips.filter { $0.measure.metric != top.measure.metric }.map(\.measure.metric)
-            let expected = top.expected / top.measure.unit
-            alarms.append(
-                Alarm(
-                    kind: .outlier, feed: top.measure.feed, store: series.store,
-                    days: .init(start: series.date(index), end: series.date(index)),
-                    metric: metrics.joined(separator: ","), value: Double(top.value) / top.measure.unit,
-                    expected: expected, score: top.score, run: top.run,
-                    note:
-                        "\(top.measure.metric) is \(ratioText(Double(top.value) / top.measure.unit, expected)) the usual for the day"
-                ))
+        return tripsByDay.sorted(by: { $0.key < $1.key }).compactMap { index, trips in
+            alarm(trips, store: series.store, date: series.date(index))
         }
-        return alarms
+    }
+
+    /// A day's score and expected value when it is unusual: relative to the chain (`offset`,
+    /// NaN where the chain is no yardstick) when its reference days allow, else against the
+    /// store's own values.
+    static func unusual(
+        offset: Double, relative: () -> ReferenceDays.Judgement, own: () -> ReferenceDays.Judgement
+    ) -> (score: Double, expected: Double)? {
+        var judgement = ReferenceDays.Judgement.noBaseline
+        if !offset.isNaN {
+            judgement = relative()
+            if case .unusual(let score, let median) = judgement { return (score, exp(median + offset)) }
+        }
+        if case .noBaseline = judgement, case .unusual(let score, let median) = own() { return (score, exp(median)) }
+        return nil
+    }
+
+    /// The alarm of a store-day on which `trips` tripped (`nil` for none): the highest score's
+    /// measure first, then the others.
+    static func alarm(_ trips: [Trip], store: String, date: CivilDate) -> Alarm? {
+        guard let top = trips.max(by: { $0.score < $1.score }) else { return nil }
+        let metrics =
+            [top.measure.metric] + trips.filter { $0.measure.metric != top.measure.metric }.map(\.measure.metric)
+        let expected = top.expected / top.measure.unit
+        return Alarm(
+            kind: .outlier, feed: top.measure.feed, store: store, days: .init(start: date, end: date),
+            metric: metrics.joined(separator: ","), value: Double(top.value) / top.measure.unit,
+            expected: expected, score: top.score, run: top.run,
+            note:
+                "\(top.measure.metric) is \(ratioText(Double(top.value) / top.measure.unit, expected)) the usual for the day"
+        )
     }
 
     private static func eventAlarms(_ series: StoreSeries, settings: CheckSettings) -> [Alarm] {

@@ -38,6 +38,45 @@ struct RobustBaseline {
 
     static func median(_ values: [Double]) -> Double { medianOfSorted(values.sorted()) }
 
+    /// The median of `values` (none NaN), which it reorders: the same value as `median(_:)`,
+    /// found by selection rather than a sort (the chain's level over many stores, each day).
+    static func median(selecting values: inout [Double]) -> Double {
+        values.withUnsafeMutableBufferPointer { buffer in
+            guard !buffer.isEmpty else { return .nan }
+            let middle = buffer.count / 2
+            let upper = select(middle, in: buffer)
+            guard buffer.count % 2 == 0 else { return upper }
+            // Everything before `middle` is at most `upper`: the largest of it is the lower middle.
+            var lower = -Double.infinity
+            for index in 0..<middle { lower = max(lower, buffer[index]) }
+            return (lower + upper) / 2
+        }
+    }
+
+    /// Puts the value of rank `rank` (from 0, in ascending order) at `rank`, none larger before
+    /// it and none smaller after it, and returns it (Hoare's FIND, as Wirth writes it).
+    private static func select(_ rank: Int, in buffer: UnsafeMutableBufferPointer<Double>) -> Double {
+        var low = 0
+        var high = buffer.count - 1
+        while low < high {
+            let pivot = buffer[rank]
+            var left = low
+            var right = high
+            repeat {
+                while buffer[left] < pivot { left += 1 }
+                while pivot < buffer[right] { right -= 1 }
+                if left <= right {
+                    buffer.swapAt(left, right)
+                    left += 1
+                    right -= 1
+                }
+            } while left <= right
+            if right < rank { low = left }
+            if rank < left { high = right }
+        }
+        return buffer[rank]
+    }
+
     /// The median of a few values, which it sorts in place.
     static func median(sorting values: inout [Double]) -> Double {
         insertionSort(&values)
@@ -45,7 +84,7 @@ struct RobustBaseline {
     }
 
     /// Sorts a few values (at most 28 here) in place: faster than the general sort at this size.
-    private static func insertionSort(_ values: inout [Double]) {
+    static func insertionSort(_ values: inout [Double]) {
         values.withUnsafeMutableBufferPointer { buffer in
             guard buffer.count > 1 else { return }
             for next in 1..<buffer.count {
@@ -60,11 +99,19 @@ struct RobustBaseline {
         }
     }
 
-    private static func medianOfSorted(_ sorted: [Double]) -> Double {
+    static func medianOfSorted(_ sorted: [Double]) -> Double {
         let middle = sorted.count / 2
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 }
+
+/// Values by day that reference days are read from: an array from position 0, or a ring of the
+/// last days by day number (`DayRing`). NaN where a day has no value.
+protocol DayValues {
+    subscript(_ position: Int) -> Double { get }
+}
+
+extension Array: DayValues where Element == Double {}
 
 /// A day's reference days picked out of a series into a buffer kept from day to day, so that
 /// judging millions of store-days allocates once (SPEC section 18's baseline).
@@ -80,26 +127,53 @@ struct ReferenceDays {
     /// reference days: the same weekday in the previous 8 weeks when at least 5 of them have a
     /// value, else the previous 28 days.
     mutating func judge(_ values: [Double], at index: Int, threshold: Double) -> Judgement {
-        gather(values, at: index)
+        judge(values, at: index, earliest: 0, threshold: threshold)
+    }
+
+    /// The same, for values whose reference days reach back no further than `earliest`.
+    mutating func judge<Values: DayValues>(_ values: Values, at index: Int, earliest: Int, threshold: Double)
+        -> Judgement
+    {
+        gather(values, at: index, earliest: earliest)
         guard buffer.count >= RobustBaseline.minimumCount else { return .noBaseline }
         // Most days lie closer to the median than the threshold times the least spread there
-        // can be, and so are usual whatever the spread. When every reference day lies that
-        // close, so does their median, which then needs no sorting; else the median alone
-        // rules most days out, and only the rest need the spread, the second sort.
+        // can be, and so are usual whatever the spread: when every reference day lies that close
+        // they need no sorting.
         let value = values[index]
-        let reach = threshold * RobustBaseline.normalScale * RobustBaseline.madFloor
         var lowest = Double.infinity
         var highest = -Double.infinity
         for reference in buffer {
             lowest = min(lowest, reference)
             highest = max(highest, reference)
         }
-        if value - reach <= lowest, value + reach >= highest { return .usual }
-        let center = RobustBaseline.median(sorting: &buffer)
-        if abs(value - center) <= reach { return .usual }
-        guard let baseline = RobustBaseline(reusing: &buffer) else { return .noBaseline }
+        if Self.isWithinReach(value, lowest: lowest, highest: highest, threshold: threshold) { return .usual }
+        RobustBaseline.insertionSort(&buffer)
+        return Self.judge(value, sorted: &buffer, threshold: threshold)
+    }
+
+    /// How `value` compares with `references`, sorted and at least `RobustBaseline.minimumCount`
+    /// of them (which it may overwrite). The median alone rules most days out; only the rest
+    /// need the spread, the second sort.
+    static func judge(_ value: Double, sorted references: inout [Double], threshold: Double) -> Judgement {
+        guard let lowest = references.first, let highest = references.last else { return .noBaseline }
+        if isWithinReach(value, lowest: lowest, highest: highest, threshold: threshold) { return .usual }
+        let center = RobustBaseline.medianOfSorted(references)
+        if abs(value - center) <= reach(threshold) { return .usual }
+        guard let baseline = RobustBaseline(reusing: &references) else { return .noBaseline }
         let score = baseline.score(value)
         return score > threshold ? .unusual(score: score, median: baseline.median) : .usual
+    }
+
+    /// The threshold times the least spread there can be: a value closer than that to the
+    /// median is usual.
+    private static func reach(_ threshold: Double) -> Double {
+        threshold * RobustBaseline.normalScale * RobustBaseline.madFloor
+    }
+
+    /// Whether every reference day, from `lowest` to `highest`, lies within reach of `value`
+    /// (then so does their median).
+    private static func isWithinReach(_ value: Double, lowest: Double, highest: Double, threshold: Double) -> Bool {
+        value - reach(threshold) <= lowest && value + reach(threshold) >= highest
     }
 
     /// What `judge` found.
@@ -113,18 +187,20 @@ struct ReferenceDays {
     }
 
     /// Puts the reference days' values of position `index` in the buffer.
-    private mutating func gather(_ values: [Double], at index: Int) {
+    private mutating func gather<Values: DayValues>(_ values: Values, at index: Int, earliest: Int) {
         buffer.removeAll(keepingCapacity: true)
         var earlier = index - 7
-        while earlier >= 0, earlier >= index - 7 * Self.weeks {
-            if !values[earlier].isNaN { buffer.append(values[earlier]) }
+        while earlier >= earliest, earlier >= index - 7 * Self.weeks {
+            let value = values[earlier]
+            if !value.isNaN { buffer.append(value) }
             earlier -= 7
         }
         if buffer.count < RobustBaseline.minimumCount {
             buffer.removeAll(keepingCapacity: true)
             earlier = index - 1
-            while earlier >= 0, earlier >= index - Self.fallbackDays {
-                if !values[earlier].isNaN { buffer.append(values[earlier]) }
+            while earlier >= earliest, earlier >= index - Self.fallbackDays {
+                let value = values[earlier]
+                if !value.isNaN { buffer.append(value) }
                 earlier -= 1
             }
         }

@@ -78,7 +78,12 @@ extension Warehouse {
             dateShifts.merge(findings.dateShifts)
             start = end + 1
         }
-        var alarms = (found + dateShifts.alarms()).sorted(by: Alarm.reportOrder)
+        return try Self.namingFiles((found + dateShifts.alarms()).sorted(by: Alarm.reportOrder), session)
+    }
+
+    /// `alarms` each with the ledger's path of its run (a run 0, a row no run wrote, is none).
+    static func namingFiles(_ alarms: [Alarm], _ session: some SQLSession) throws -> [Alarm] {
+        var alarms = alarms
         let files = try Self.files(session, runs: Set(alarms.compactMap(\.run)))
         for index in alarms.indices {
             if alarms[index].run == 0 { alarms[index].run = nil }
