@@ -162,7 +162,20 @@ enum OutlierCheck {
     static func ratioText(_ value: Double, _ expected: Double) -> String {
         guard expected > 0 else { return "far from" }
         let ratio = value / expected
-        if ratio >= 1 { return String(format: "%.1f×", ratio) }
-        return ratio > 0 ? String(format: "1/%.0f of", 1 / ratio) : "far from"
+        if ratio >= 1 { return fixed(ratio, places: 1) + "×" }
+        return ratio > 0 ? "1/" + fixed(1 / ratio, places: 0) + " of" : "far from"
+    }
+
+    /// `value` with `places` decimals (0 or 1), as `String(format: "%.1f")` writes it (the C
+    /// library's `printf`, which Foundation's formatting calls) without Foundation's cost: an
+    /// ingest may name tens of thousands of outliers.
+    static func fixed(_ value: Double, places: Int) -> String {
+        // The longest `%.1f` of a double: 309 digits, a sign, the point and a decimal.
+        var buffer = [CChar](repeating: 0, count: 320)
+        let written = withVaList([value]) { arguments in
+            vsnprintf(&buffer, buffer.count, places == 0 ? "%.0f" : "%.1f", arguments)
+        }
+        guard written > 0, Int(written) < buffer.count else { return String(format: "%.\(places)f", value) }
+        return String(decoding: buffer[0..<Int(written)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -99,9 +99,9 @@ struct RobustBaseline {
         }
     }
 
-    static func medianOfSorted(_ sorted: [Double]) -> Double {
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    static func medianOfSorted<Sorted: RandomAccessCollection<Double>>(_ sorted: Sorted) -> Double {
+        let middle = sorted.index(sorted.startIndex, offsetBy: sorted.count / 2)
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[sorted.index(before: middle)] + sorted[middle]) / 2
     }
 }
 
@@ -148,18 +148,31 @@ struct ReferenceDays {
         }
         if Self.isWithinReach(value, lowest: lowest, highest: highest, threshold: threshold) { return .usual }
         RobustBaseline.insertionSort(&buffer)
-        return Self.judge(value, sorted: &buffer, threshold: threshold)
+        return Self.judge(value, sorted: buffer, threshold: threshold) { RobustBaseline(reusing: &buffer) }
     }
 
     /// How `value` compares with `references`, sorted and at least `RobustBaseline.minimumCount`
-    /// of them (which it may overwrite). The median alone rules most days out; only the rest
-    /// need the spread, the second sort.
-    static func judge(_ value: Double, sorted references: inout [Double], threshold: Double) -> Judgement {
+    /// of them (a window kept sorted day by day).
+    mutating func judge(_ value: Double, sorted references: UnsafeBufferPointer<Double>, threshold: Double)
+        -> Judgement
+    {
+        Self.judge(value, sorted: references, threshold: threshold) {
+            buffer.removeAll(keepingCapacity: true)
+            buffer.append(contentsOf: references)
+            return RobustBaseline(reusing: &buffer)
+        }
+    }
+
+    /// How `value` compares with sorted `references`, whose `baseline` is taken only when the
+    /// median alone does not rule the value usual (most days): the second sort.
+    private static func judge<References: RandomAccessCollection<Double>>(
+        _ value: Double, sorted references: References, threshold: Double, baseline: () -> RobustBaseline?
+    ) -> Judgement {
         guard let lowest = references.first, let highest = references.last else { return .noBaseline }
         if isWithinReach(value, lowest: lowest, highest: highest, threshold: threshold) { return .usual }
         let center = RobustBaseline.medianOfSorted(references)
         if abs(value - center) <= reach(threshold) { return .usual }
-        guard let baseline = RobustBaseline(reusing: &references) else { return .noBaseline }
+        guard let baseline = baseline() else { return .noBaseline }
         let score = baseline.score(value)
         return score > threshold ? .unusual(score: score, median: baseline.median) : .usual
     }

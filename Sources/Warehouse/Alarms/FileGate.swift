@@ -79,7 +79,7 @@ struct FileGate {
                 try startScan(session, first: first, last: day)
             }
         case .scanning:
-            guard let scan, scan.add(store: sales.store, day: day, row) else { return readBack(adding: record) }
+            guard scan?.add(store: sales.store, day: day, row) == true else { return readBack(adding: record) }
         }
     }
 
@@ -96,13 +96,16 @@ struct FileGate {
         case .scanning:
             break
         }
-        return try Warehouse.namingFiles(scan?.finish() ?? [], session)
+        var alarms = scan?.finish() ?? []
+        scan = nil
+        try Warehouse.nameFiles(&alarms, session)
+        return alarms
     }
 
     /// Starts the scan of a file whose days run from `first` to `last` so far: the history a
     /// check of those days reads, then the rows kept.
     private mutating func startScan(_ session: some SQLSession, first: Int, last: Int) throws {
-        let scan = StreamingScan(
+        var scan = StreamingScan(
             settings: settings, firstDay: first - AlarmSeriesLoader.yearAgoStart, judgedFrom: first)
         for window in AlarmSeriesLoader.windows(chunk: first...last, lastDay: last) where window.lowerBound < first {
             let days = [window.lowerBound, min(window.upperBound, first - 1)]

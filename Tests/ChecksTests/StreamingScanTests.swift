@@ -1,0 +1,110 @@
+import CivilCalendar
+import Feeds
+import Foundation
+import SheetFixtures
+import XCTest
+
+@testable import Checks
+
+/// `StreamingScan` (the ingest gate's checks, day by day) finds what `AlarmScan` finds over the
+/// same sales-audit rows, and its parts equal what they replace.
+final class StreamingScanTests: XCTestCase {
+    /// A synthetic chain with faults of every sales-audit kind, judged from a day after its
+    /// first year (and from its first day), rows given day by day in a shuffled store order.
+    func testTheScanDayByDayFindsWhatTheScanOfSeriesFinds() {
+        let days = DateRange(
+            start: CivilDate(year: 2023, month: 1, day: 1), end: CivilDate(year: 2024, month: 12, day: 31))
+        var random = SplitMix(seed: 21)
+        var chain = SyntheticChain(storeCount: 12, days: days, seed: 4)
+        for store in chain.stores.indices {
+            chain.stores[store].associates = Array(repeating: nil, count: days.days)
+            chain.stores[store].eventWeeks = [:]
+            for index in 0..<days.days { injectFault(into: &chain.stores[store], at: index, random: &random) }
+        }
+        // A whole day ×100, and a day re-dated from a year before, every store, each its own run.
+        for (index, run) in [(500, Int64(2_000_001)), (600, 2_000_002)] {
+            for store in chain.stores.indices {
+                guard var row = chain.stores[store].sales[index], let earlier = chain.stores[store].sales[index - 364]
+                else { continue }
+                if run == 2_000_001 { row.cents *= 100 } else { row = earlier }
+                row.run = run
+                chain.stores[store].sales[index] = row
+            }
+        }
+        var settings = CheckSettings()
+        settings.closed = SyntheticChain.closed
+        var kinds = Set<AlarmKind>()
+        for judgedFrom in [days.start.daysSinceEpoch, days.start.daysSinceEpoch + 400] {
+            var stores = chain.stores
+            for index in stores.indices { stores[index].judged = .range(judgedFrom...days.end.daysSinceEpoch) }
+            let expected = AlarmScan(settings: settings).alarms(stores)
+            var scan = StreamingScan(settings: settings, firstDay: days.start.daysSinceEpoch, judgedFrom: judgedFrom)
+            for index in 0..<days.days {
+                for store in stores.indices.shuffled(using: &random) {
+                    guard let row = stores[store].sales[index] else { continue }
+                    XCTAssertTrue(scan.add(store: stores[store].store, day: days.start.daysSinceEpoch + index, row))
+                }
+            }
+            let found = scan.finish()
+            XCTAssertEqual(found.count, expected.count)
+            for (streamed, whole) in zip(found, expected) where streamed != whole {
+                XCTFail("streamed \(streamed)\nexpected \(whole)")
+                break
+            }
+            kinds.formUnion(expected.map(\.kind))
+        }
+        XCTAssertEqual(kinds, [.outlier, .zeroDay, .repeatedPeriod, .dateShift, .implausible])
+    }
+
+    /// A fault now and then: ×100, ÷100, a zero day, a missing day, negative transactions, or
+    /// a week copied from 7, 28, 35 or 364 days before.
+    private func injectFault(into series: inout StoreSeries, at index: Int, random: inout SplitMix) {
+        guard var row = series.sales[index] else { return }
+        switch random.unit() {
+        case ..<0.003: row.cents *= 100
+        case ..<0.005: row.cents /= 100
+        case ..<0.008:
+            row = SalesDay(cents: 0, transactions: 0, items: 0, ccpMillionths: nil, gpMillionths: nil, run: row.run)
+        case ..<0.011:
+            series.sales[index] = nil
+            return
+        case ..<0.013: row.transactions = -row.transactions
+        case ..<0.016:
+            let lag = RepeatedPeriodCheck.lags[random.int(0..<4)]
+            for offset in 0..<(7 + random.int(0..<4)) where index + offset < series.sales.count && index + offset >= lag
+            {
+                series.sales[index + offset] = series.sales[index + offset - lag]
+            }
+            return
+        default: return
+        }
+        series.sales[index] = row
+    }
+
+    func testTheMedianBySelectionIsTheMedianBySorting() {
+        var random = SplitMix(seed: 5)
+        for count in 1...60 {
+            for _ in 0..<50 {
+                // Few distinct values, so that ties are common.
+                var values = (0..<count).map { _ in
+                    Double(random.int(0..<7)) + (random.unit() < 0.5 ? 0 : random.unit())
+                }
+                let sorted = RobustBaseline.median(values)
+                XCTAssertEqual(RobustBaseline.median(selecting: &values), sorted, "\(values)")
+            }
+        }
+    }
+
+    func testFixedDecimalsAreStringFormatsOwn() {
+        var random = SplitMix(seed: 6)
+        var values: [Double] = [
+            0, 0.05, 0.15, 0.25, 0.45, 1.05, 2.25, 2.35, 12.45, 99.95, 1e20, 1.7976931348623157e308, 5e-324,
+        ]
+        for _ in 0..<20_000 { values.append(exp(random.normal() * 4)) }
+        for _ in 0..<2_000 { values.append(Double(random.int(0..<100_000)) / 100 + 0.05) }
+        for value in values {
+            XCTAssertEqual(OutlierCheck.fixed(value, places: 1), String(format: "%.1f", value))
+            XCTAssertEqual(OutlierCheck.fixed(value, places: 0), String(format: "%.0f", value))
+        }
+    }
+}
