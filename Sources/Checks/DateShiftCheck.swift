@@ -44,8 +44,11 @@ public struct DateShiftTally: Sendable {
         init(run: Int64) { self.run = run }
 
         /// Counts the key of day `day` (days since the epoch), whose row is `row`, against the
-        /// rows `earlier(lag)` each distance before it.
-        mutating func add(day: Int, row: SalesDay, judged isJudged: Bool, earlier: (Int) -> SalesDay?) {
+        /// rows each distance before it: `earlier(lag)` gives that row's cents and whether every
+        /// figure equals `row`'s (`nil` without a row).
+        mutating func add(
+            day: Int, row: SalesDay, judged isJudged: Bool, earlier: (Int) -> (cents: Int64, same: Bool)?
+        ) {
             keys += 1
             judged = judged || isJudged
             store.first = min(store.first, day)
@@ -54,7 +57,7 @@ public struct DateShiftTally: Sendable {
             for (slot, lag) in DateShiftTally.lags.enumerated() {
                 guard let earlier = earlier(lag) else { continue }
                 store.earlierCents[slot] += earlier.cents
-                if row.hasSameFigures(as: earlier) { matches[slot] += 1 }
+                if earlier.same { matches[slot] += 1 }
             }
         }
 
@@ -78,7 +81,8 @@ public struct DateShiftTally: Sendable {
                 stretch = Stretch(run: day.run)
             }
             stretch.add(day: series.first + index, row: day, judged: series.isJudged(index)) { lag in
-                index >= lag ? series.sales[index - lag] : nil
+                guard index >= lag, let earlier = series.sales[index - lag] else { return nil }
+                return (earlier.cents, day.hasSameFigures(as: earlier))
             }
         }
         stretch.record(code: series.store, in: &self)

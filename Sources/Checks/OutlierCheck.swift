@@ -14,22 +14,35 @@ enum OutlierCheck {
         let feed: FeedID
         /// Stored units per shown unit (100 for cents to dollars).
         let unit: Double
-        /// How a sales-audit row reads the measure (`nil` for associate sales).
-        let sales: ((SalesDay) -> Int64)?
+        /// The sales-audit figure the measure is (`nil` for associate sales).
+        let sales: SalesFigure?
         let read: (StoreSeries, Int) -> (value: Int64, run: Int64)?
 
         /// A measure of the sales-audit rows.
-        static func sales(_ metric: String, unit: Double, _ value: @escaping (SalesDay) -> Int64) -> DailyMeasure {
-            DailyMeasure(metric: metric, feed: .salesAudit, unit: unit, sales: value) { series, index in
-                series.sales[index].map { (value($0), $0.run) }
+        static func sales(_ metric: String, unit: Double, _ figure: SalesFigure) -> DailyMeasure {
+            DailyMeasure(metric: metric, feed: .salesAudit, unit: unit, sales: figure) { series, index in
+                series.sales[index].map { (figure.value(of: $0), $0.run) }
+            }
+        }
+    }
+
+    /// A figure of a sales-audit row that a measure reads.
+    enum SalesFigure {
+        case cents, transactions, items
+
+        func value(of day: SalesDay) -> Int64 {
+            switch self {
+            case .cents: return day.cents
+            case .transactions: return day.transactions
+            case .items: return day.items
             }
         }
     }
 
     static let dailyMeasures: [DailyMeasure] = [
-        .sales("totalSales", unit: 100) { $0.cents },
-        .sales("totalTransactions", unit: 1) { $0.transactions },
-        .sales("totalItems", unit: 1) { $0.items },
+        .sales("totalSales", unit: 100, .cents),
+        .sales("totalTransactions", unit: 1, .transactions),
+        .sales("totalItems", unit: 1, .items),
         DailyMeasure(metric: "associateSales", feed: .employeePerformance, unit: 100, sales: nil) { series, index in
             series.associates[index].map { ($0.cents, $0.run) }
         },
@@ -118,8 +131,13 @@ enum OutlierCheck {
     /// measure first, then the others.
     static func alarm(_ trips: [Trip], store: String, date: CivilDate) -> Alarm? {
         guard let top = trips.max(by: { $0.score < $1.score }) else { return nil }
-        let metrics =
-            [top.measure.metric] + trips.filter { $0.measure.metric != top.measure.metric }.map(\.measure.metric)
+        return alarm(top, tripped: trips.map(\.measure), store: store, date: date)
+    }
+
+    /// The alarm of a store-day whose highest score is `top`'s, naming `top`'s measure and then
+    /// the others of `tripped` (every measure that tripped, in the measures' order).
+    static func alarm(_ top: Trip, tripped: [DailyMeasure], store: String, date: CivilDate) -> Alarm {
+        let metrics = [top.measure.metric] + tripped.filter { $0.metric != top.measure.metric }.map(\.metric)
         let expected = top.expected / top.measure.unit
         return Alarm(
             kind: .outlier, feed: top.measure.feed, store: store, days: .init(start: date, end: date),

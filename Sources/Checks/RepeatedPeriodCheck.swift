@@ -27,16 +27,14 @@ enum RepeatedPeriodCheck {
 
         init(lag: Int) { self.lag = lag }
 
-        /// Takes day `day`, whose row is `row` and whose row `lag` days earlier is `earlier`;
-        /// returns the span that ended the day before, when it is long enough.
-        mutating func step(day: Int, row: SalesDay?, earlier: SalesDay?) -> Span? {
-            if let row, row.cents > 0, let earlier, row.hasSameFigures(as: earlier) {
-                start = start ?? day
-                cents += row.cents
-                run = row.run
-                return nil
-            }
-            return end(before: day)
+        /// Takes day `day`, which `repeats` the day `lag` days earlier or not, with its row's
+        /// cents and run; returns the span that ended the day before, when it is long enough.
+        mutating func step(day: Int, repeats: Bool, cents rowCents: Int64, run rowRun: Int64) -> Span? {
+            guard repeats else { return end(before: day) }
+            start = start ?? day
+            cents += rowCents
+            run = rowRun
+            return nil
         }
 
         /// Ends the run before `day` (the day after the last one walked); returns its span when
@@ -51,13 +49,22 @@ enum RepeatedPeriodCheck {
         }
     }
 
+    /// Whether `row` repeats `earlier`: a row with sales whose every figure equals it.
+    static func repeats(_ row: SalesDay?, _ earlier: SalesDay?) -> Bool {
+        guard let row, row.cents > 0, let earlier else { return false }
+        return row.hasSameFigures(as: earlier)
+    }
+
     static func alarms(_ series: StoreSeries) -> [Alarm] {
         var spans: [Span] = []
         for lag in lags {
             var tracker = Tracker(lag: lag)
             for index in series.sales.indices {
-                let earlier = index >= lag ? series.sales[index - lag] : nil
-                if let span = tracker.step(day: series.first + index, row: series.sales[index], earlier: earlier) {
+                let row = series.sales[index]
+                let repeated = repeats(row, index >= lag ? series.sales[index - lag] : nil)
+                if let span = tracker.step(
+                    day: series.first + index, repeats: repeated, cents: row?.cents ?? 0, run: row?.run ?? 0)
+                {
                     spans.append(span)
                 }
             }

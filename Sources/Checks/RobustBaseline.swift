@@ -27,10 +27,24 @@ struct RobustBaseline {
     init?(reusing values: inout [Double]) {
         guard values.count >= Self.minimumCount else { return nil }
         let center = Self.median(sorting: &values)
-        median = center
         for index in values.indices { values[index] = abs(values[index] - center) }
         Self.insertionSort(&values)
-        spread = Self.normalScale * max(Self.medianOfSorted(values), Self.madFloor)
+        self.init(median: center, mad: Self.medianOfSorted(values))
+    }
+
+    /// The baseline of eight values, sorted: their deviations sorted by the same network.
+    init(sorted values: EightValues) {
+        let center = Self.medianOfSorted(values)
+        let deviations = EightValues(
+            sorting: abs(values[0] - center), abs(values[1] - center), abs(values[2] - center),
+            abs(values[3] - center), abs(values[4] - center), abs(values[5] - center), abs(values[6] - center),
+            abs(values[7] - center))
+        self.init(median: center, mad: deviations.map(Self.medianOfSorted) ?? .nan)
+    }
+
+    private init(median: Double, mad: Double) {
+        self.median = median
+        spread = Self.normalScale * max(mad, Self.madFloor)
     }
 
     /// How many spreads `value` lies from the median.
@@ -151,16 +165,10 @@ struct ReferenceDays {
         return Self.judge(value, sorted: buffer, threshold: threshold) { RobustBaseline(reusing: &buffer) }
     }
 
-    /// How `value` compares with `references`, sorted and at least `RobustBaseline.minimumCount`
-    /// of them (a window kept sorted day by day).
-    mutating func judge(_ value: Double, sorted references: UnsafeBufferPointer<Double>, threshold: Double)
-        -> Judgement
-    {
-        Self.judge(value, sorted: references, threshold: threshold) {
-            buffer.removeAll(keepingCapacity: true)
-            buffer.append(contentsOf: references)
-            return RobustBaseline(reusing: &buffer)
-        }
+    /// How `value` compares with eight reference days, sorted: as `judge` finds when it gathers
+    /// them, without gathering or sorting them again.
+    static func judge(_ value: Double, sorted references: EightValues, threshold: Double) -> Judgement {
+        judge(value, sorted: references, threshold: threshold) { RobustBaseline(sorted: references) }
     }
 
     /// How `value` compares with sorted `references`, whose `baseline` is taken only when the
@@ -168,13 +176,22 @@ struct ReferenceDays {
     private static func judge<References: RandomAccessCollection<Double>>(
         _ value: Double, sorted references: References, threshold: Double, baseline: () -> RobustBaseline?
     ) -> Judgement {
-        guard let lowest = references.first, let highest = references.last else { return .noBaseline }
-        if isWithinReach(value, lowest: lowest, highest: highest, threshold: threshold) { return .usual }
-        let center = RobustBaseline.medianOfSorted(references)
-        if abs(value - center) <= reach(threshold) { return .usual }
+        guard !references.isEmpty else { return .noBaseline }
+        if isUsual(value, sorted: references, threshold: threshold) { return .usual }
         guard let baseline = baseline() else { return .noBaseline }
         let score = baseline.score(value)
         return score > threshold ? .unusual(score: score, median: baseline.median) : .usual
+    }
+
+    /// Whether `value` is usual against sorted `references` (not empty) without their spread:
+    /// every reference, or their median, lies closer to it than the threshold times the least
+    /// spread there can be. Most days are; the rest need the spread.
+    static func isUsual<References: RandomAccessCollection<Double>>(
+        _ value: Double, sorted references: References, threshold: Double
+    ) -> Bool {
+        guard let lowest = references.first, let highest = references.last else { return false }
+        if isWithinReach(value, lowest: lowest, highest: highest, threshold: threshold) { return true }
+        return abs(value - RobustBaseline.medianOfSorted(references)) <= reach(threshold)
     }
 
     /// The threshold times the least spread there can be: a value closer than that to the

@@ -22,7 +22,9 @@ public struct StreamingScan {
     private var measures = OutlierCheck.salesMeasures.map(MeasureColumns.init)
     /// The day whose rows are being gathered.
     private var day: Int?
+    /// The alarms found but outliers, and the outliers found, kept small until `finish`.
     private var alarms: [Alarm] = []
+    private var outliers: [Outlier] = []
     /// The date-shift keys of the judged rows, by run; and of each store's rows of one run, by slot.
     private var dateShifts = DateShiftTally()
     private var stretches: [DateShiftTally.Stretch?] = []
@@ -87,32 +89,51 @@ public struct StreamingScan {
             alarms += RepeatedPeriodCheck.alarms(spans, store: code) { $0.overlaps(judged) }
         }
         alarms += dateShifts.alarms()
-        Self.sortInReportOrder(&alarms, codes: stores.codes)
-        return alarms
+        return inReportOrder()
     }
 
-    /// Puts `alarms` in report order (store, date, kind: `Alarm.reportOrder`, whose feeds never
-    /// decide here: one alarm per store, day and kind) in place, sorting keys and then moving
-    /// each alarm once: a file may have tens of thousands.
-    private static func sortInReportOrder(_ alarms: inout [Alarm], codes: [String]) {
+    /// The alarms and the outliers as alarms, in report order (store, date, kind:
+    /// `Alarm.reportOrder`; one alarm per store, day and kind here). Both are sorted in place
+    /// and merged, each outlier's alarm built once into an array of the right size: a file may
+    /// have tens of thousands, whose texts repeat (they are shared).
+    private mutating func inReportOrder() -> [Alarm] {
         var ranks: [String: Int] = [:]
-        for (rank, code) in codes.sorted().enumerated() { ranks[code] = rank }
-        var order = alarms.indices.map { index in
-            let alarm = alarms[index]
-            return (ranks[alarm.store] ?? 0, alarm.days.start.daysSinceEpoch, alarm.kind.order, index)
-        }.sorted { $0 < $1 }.map(\.3)
-        // Position `target` takes the alarm at `order[target]`: each cycle of the permutation
-        // moved round by swaps.
-        for start in order.indices where order[start] != start {
-            var target = start
-            while order[target] != start {
-                let source = order[target]
-                alarms.swapAt(target, source)
-                order[target] = target
-                target = source
-            }
-            order[target] = target
+        for (rank, code) in stores.codes.sorted().enumerated() { ranks[code] = rank }
+        let ranked = stores.codes.map { ranks[$0] ?? 0 }
+        alarms.sort(by: Alarm.reportOrder)
+        outliers.sort { (ranked[Int($0.slot)], $0.day) < (ranked[Int($1.slot)], $1.day) }
+        let measures = OutlierCheck.salesMeasures
+        var texts: [String: String] = [:]
+        func shared(_ text: String) -> String {
+            if let known = texts[text] { return known }
+            texts[text] = text
+            return text
         }
+        var sorted: [Alarm] = []
+        sorted.reserveCapacity(alarms.count + outliers.count)
+        var next = 0
+        for found in outliers {
+            let key = (ranked[Int(found.slot)], Int(found.day), AlarmKind.outlier.order)
+            while next < alarms.count,
+                (ranks[alarms[next].store] ?? 0, alarms[next].days.start.daysSinceEpoch, alarms[next].kind.order) < key
+            {
+                sorted.append(alarms[next])
+                next += 1
+            }
+            var alarm = OutlierCheck.alarm(
+                OutlierCheck.Trip(
+                    measure: measures[Int(found.top)], value: found.value, expected: found.expected,
+                    score: found.score, run: found.run),
+                tripped: measures.indices.filter { found.tripped & 1 << $0 != 0 }.map { measures[$0] },
+                store: stores.codes[Int(found.slot)], date: CivilDate(daysSinceEpoch: Int(found.day)))
+            alarm.metric = shared(alarm.metric)
+            alarm.note = shared(alarm.note)
+            sorted.append(alarm)
+        }
+        sorted += alarms[next...]
+        alarms = []
+        outliers = []
+        return sorted
     }
 
     /// Checks day `day` with the rows gathered for it (none for a day without rows).
@@ -125,7 +146,6 @@ public struct StreamingScan {
             ) { slot, trip in trips.append(Trip(slot: slot, measure: measure, trip: trip)) }
         }
         if !trips.isEmpty {
-            let date = CivilDate(daysSinceEpoch: day)
             var start = 0
             // Scored measure by measure: a store's trips gathered, in the measures' order.
             trips.sort { ($0.slot, $0.measure) < ($1.slot, $1.measure) }
@@ -133,8 +153,14 @@ public struct StreamingScan {
                 let slot = trips[start].slot
                 var end = start + 1
                 while end < trips.count, trips[end].slot == slot { end += 1 }
-                let found = trips[start..<end].map(\.trip)
-                if let alarm = OutlierCheck.alarm(found, store: stores.codes[slot], date: date) { alarms.append(alarm) }
+                let found = trips[start..<end]
+                if let top = found.max(by: { $0.trip.score < $1.trip.score }) {
+                    outliers.append(
+                        Outlier(
+                            slot: Int32(slot), day: Int32(day), top: UInt8(top.measure),
+                            tripped: found.reduce(0) { $0 | 1 << $1.measure }, value: top.trip.value,
+                            expected: top.trip.expected, score: top.trip.score, run: top.trip.run))
+                }
                 start = end
             }
             trips.removeAll(keepingCapacity: true)
@@ -146,11 +172,15 @@ public struct StreamingScan {
     private mutating func settle(_ slot: Int, _ day: Int) {
         let row = stores.today[slot]
         stores[slot, day] = row
+        // Rows compared with earlier ones by their cents first: the rest of a row only when equal.
+        let cents = row?.cents ?? StoreRows.noRow
         for lag in RepeatedPeriodCheck.lags.indices {
             let position = slot * RepeatedPeriodCheck.lags.count + lag
-            let distance = RepeatedPeriodCheck.lags[lag]
-            let earlier = day - distance >= firstDay ? stores[slot, day - distance] : nil
-            if let span = stores.trackers[position].step(day: day, row: row, earlier: earlier) {
+            let earlier = day - RepeatedPeriodCheck.lags[lag]
+            let repeats =
+                cents > 0 && earlier >= firstDay && stores.cents(slot, earlier) == cents
+                && RepeatedPeriodCheck.repeats(row, stores[slot, earlier])
+            if let span = stores.trackers[position].step(day: day, repeats: repeats, cents: cents, run: row?.run ?? 0) {
                 stores.spans[position].append(span)
             }
         }
@@ -161,7 +191,9 @@ public struct StreamingScan {
                 stretches[slot] = DateShiftTally.Stretch(run: row.run)
             }
             stretches[slot]?.add(day: day, row: row, judged: day >= judgedFrom) { lag in
-                day - lag >= firstDay ? stores[slot, day - lag] : nil
+                let earlier = stores.cents(slot, day - lag)
+                guard day - lag >= firstDay, earlier != StoreRows.noRow else { return nil }
+                return (earlier, earlier == cents && stores[slot, day - lag].map(row.hasSameFigures) == true)
             }
         }
         guard day >= judgedFrom, stores.judged[slot] != nil else { return }
@@ -175,6 +207,20 @@ public struct StreamingScan {
         }
         if let zeroDay { alarms.append(zeroDay) }
         if let alarm = ImplausibleCheck.alarm(store: code, day: day, row: row) { alarms.append(alarm) }
+    }
+
+    /// An outlier store-day, kept small until `finish` builds its alarm: its measures (indices in
+    /// `OutlierCheck.salesMeasures`) that tripped, and the highest score's.
+    private struct Outlier {
+        let slot: Int32
+        let day: Int32
+        let top: UInt8
+        /// A bit per measure.
+        let tripped: UInt8
+        let value: Int64
+        let expected: Double
+        let score: Double
+        let run: Int64
     }
 
     /// A measure's score of a store on the day being checked.
@@ -197,8 +243,10 @@ private struct StoreRows {
     private var lastSlot = -1
     var today: [SalesDay?] = []
     /// Rows by slot and day (`slot × 512 + day mod 512`): the year and a week the date-shift and
-    /// repeated-period checks reach back.
+    /// repeated-period checks reach back; and their cents (`noRow` for none), compared first.
     private var rows: [SalesDay?] = []
+    private var rowCents: [Int64] = []
+    static let noRow = Int64.min
     /// The first and last day of each store's rows on judged days.
     var judged: [ClosedRange<Int>?] = []
     /// Per slot and distance (`slot × lags + lag`), the run of equal days going on, and the
@@ -222,6 +270,7 @@ private struct StoreRows {
             codes.append(code)
             today.append(nil)
             rows += Array(repeating: nil, count: Self.days)
+            rowCents += Array(repeating: Self.noRow, count: Self.days)
             judged.append(nil)
             trackers += RepeatedPeriodCheck.lags.map(RepeatedPeriodCheck.Tracker.init)
             spans += Array(repeating: [], count: RepeatedPeriodCheck.lags.count)
@@ -233,17 +282,24 @@ private struct StoreRows {
     /// A store's row of `day` (days since the epoch), within 512 days of the last one set.
     subscript(slot: Int, day: Int) -> SalesDay? {
         get { rows[slot * Self.days + (day & (Self.days - 1))] }
-        set { rows[slot * Self.days + (day & (Self.days - 1))] = newValue }
+        set {
+            rows[slot * Self.days + (day & (Self.days - 1))] = newValue
+            rowCents[slot * Self.days + (day & (Self.days - 1))] = newValue?.cents ?? Self.noRow
+        }
     }
+
+    /// The cents of a store's row of `day` (`noRow` for none).
+    func cents(_ slot: Int, _ day: Int) -> Int64 { rowCents[slot * Self.days + (day & (Self.days - 1))] }
 }
 
 /// What `StreamingScan` keeps of one outlier measure: the chain's level in the last 64 days (8
-/// weeks and a day's reach, rounded up), then per store a block (`Block`) of its logarithms and
-/// its values relative to the chain in the last 64 days, NaN where there are none, and the sorted
-/// windows of each weekday's values in the 8 weeks before. One flat buffer, walked through
+/// weeks and a day's reach, rounded up), then per store its logarithms and its values relative
+/// to the chain in the last 64 days, NaN where there are none. One flat buffer, walked through
 /// pointers: the loop runs for every store-day and measure.
 private struct MeasureColumns {
     static let days = 64
+    /// Per store: its logarithms, then its relative values.
+    static let storeSize = 2 * days
 
     let definition: OutlierCheck.DailyMeasure
     private(set) var stores = 0
@@ -251,31 +307,35 @@ private struct MeasureColumns {
     /// The stores' logarithms of the day being checked (scratch).
     private var present: [Double] = []
 
+    /// ln of the small counts (transactions and items), each computed as the check computes it.
+    private static let smallLogs = (0..<4_096).map { log(Double($0)) }
+
     init(_ definition: OutlierCheck.DailyMeasure) { self.definition = definition }
 
     mutating func addStore() {
         stores += 1
-        storage += Block.empty
+        storage += [Double](repeating: .nan, count: Self.storeSize)
     }
 
     /// The outlier check of `day` (`OutlierCheck`): the chain's level, then each store's value
     /// relative to it against the same weekdays before, its score handed to `trip` when it is
-    /// unusual, and the windows moved on.
+    /// unusual.
     mutating func score(
         day: Int, rows: [SalesDay?], firstDay: Int, judgedFrom: Int, threshold: Double,
         references: inout ReferenceDays, trip: (_ slot: Int, OutlierCheck.Trip) -> Void
     ) {
-        guard let read = definition.sales else { return }
-        let (stores, definition) = (self.stores, self.definition)
+        guard let figure = definition.sales else { return }
+        let (stores, definition, smallLogs) = (self.stores, self.definition, Self.smallLogs)
         storage.withUnsafeMutableBufferPointer { storage in
             guard let start = storage.baseAddress else { return }
             let levels = Ring(start)
-            let block = { (slot: Int) in Block(start + Self.days + slot * Block.size) }
             present.removeAll(keepingCapacity: true)
             for slot in 0..<stores {
                 var value = Double.nan
-                if let row = rows[slot], case let reading = read(row), reading > 0 { value = log(Double(reading)) }
-                block(slot).logs[day] = value
+                if let row = rows[slot], case let reading = figure.value(of: row), reading > 0 {
+                    value = reading < smallLogs.count ? smallLogs[Int(reading)] : log(Double(reading))
+                }
+                Ring(start + Self.days + slot * Self.storeSize)[day] = value
                 if !value.isNaN { present.append(value) }
             }
             let level = present.count >= ChainIndex.minimumStores ? RobustBaseline.median(selecting: &present) : .nan
@@ -285,34 +345,37 @@ private struct MeasureColumns {
             {
                 offset = .nan
             }
-            let weekday = ((day % 7) + 7) % 7
-            let leaving = day - 7 * ReferenceDays.weeks
+            // The same weekdays of the 8 weeks before lie in the rings when the series reaches back that far.
+            let wholeWeeks = day - 7 * ReferenceDays.weeks >= firstDay
             for slot in 0..<stores {
-                let store = block(slot)
-                let value = store.logs[day]
+                let logs = Ring(start + Self.days + slot * Self.storeSize)
+                let relatives = Ring(start + Self.days + slot * Self.storeSize + Self.days)
+                let value = logs[day]
                 let relative = value - offset
-                store.relative[day] = relative
-                if !value.isNaN, day >= judgedFrom, let row = rows[slot],
+                relatives[day] = relative
+                guard !value.isNaN, day >= judgedFrom else { continue }
+                // When all 8 same weekdays before have a value, they are the reference days, sorted
+                // without gathering; most days are usual against them, told so without the scores'
+                // machinery.
+                let weeks = !offset.isNaN && wholeWeeks ? relatives.sortedWeeks(before: day) : nil
+                if let weeks, ReferenceDays.isUsual(relative, sorted: weeks, threshold: threshold) { continue }
+                if let row = rows[slot],
                     let found = OutlierCheck.unusual(
                         offset: offset,
                         relative: {
-                            let window = store.window(weekday)
-                            guard window.count >= RobustBaseline.minimumCount else {
-                                return references.judge(
-                                    store.relative, at: day, earliest: firstDay, threshold: threshold)
+                            guard let weeks else {
+                                return references.judge(relatives, at: day, earliest: firstDay, threshold: threshold)
                             }
-                            return references.judge(relative, sorted: window, threshold: threshold)
+                            return ReferenceDays.judge(relative, sorted: weeks, threshold: threshold)
                         },
-                        own: { references.judge(store.logs, at: day, earliest: firstDay, threshold: threshold) })
+                        own: { references.judge(logs, at: day, earliest: firstDay, threshold: threshold) })
                 {
                     trip(
                         slot,
                         OutlierCheck.Trip(
-                            measure: definition, value: read(row), expected: found.expected, score: found.score,
-                            run: row.run))
+                            measure: definition, value: figure.value(of: row), expected: found.expected,
+                            score: found.score, run: row.run))
                 }
-                store.move(
-                    weekday, removing: leaving >= firstDay ? store.relative[leaving] : .nan, adding: relative)
             }
         }
     }
@@ -327,63 +390,14 @@ private struct MeasureColumns {
             get { values[day & (MeasureColumns.days - 1)] }
             nonmutating set { values[day & (MeasureColumns.days - 1)] = newValue }
         }
-    }
 
-    /// One store's part of the buffer: its logarithms and relative values (two rings), then per
-    /// weekday the values of that weekday in the 8 weeks before the next one that have one,
-    /// sorted (8 places each), then per weekday how many there are.
-    private struct Block {
-        static let window = ReferenceDays.weeks
-        static let size = 2 * MeasureColumns.days + 7 * window + 7
-        static let empty =
-            [Double](repeating: .nan, count: 2 * MeasureColumns.days) + [Double](repeating: 0, count: 7 * window + 7)
-
-        let start: UnsafeMutablePointer<Double>
-
-        init(_ start: UnsafeMutablePointer<Double>) { self.start = start }
-
-        var logs: Ring { Ring(start) }
-        var relative: Ring { Ring(start + MeasureColumns.days) }
-
-        private func windowStart(_ weekday: Int) -> UnsafeMutablePointer<Double> {
-            start + 2 * MeasureColumns.days + weekday * Self.window
-        }
-
-        private func countSlot(_ weekday: Int) -> UnsafeMutablePointer<Double> {
-            start + 2 * MeasureColumns.days + 7 * Self.window + weekday
-        }
-
-        /// A weekday's window, sorted.
-        func window(_ weekday: Int) -> UnsafeBufferPointer<Double> {
-            UnsafeBufferPointer(start: windowStart(weekday), count: Int(countSlot(weekday).pointee))
-        }
-
-        /// Takes `removing` (the value 8 weeks back; NaN for none) out of a weekday's window and
-        /// puts `adding` (NaN for none) in, keeping it sorted.
-        func move(_ weekday: Int, removing: Double, adding: Double) {
-            let values = windowStart(weekday)
-            var count = Int(countSlot(weekday).pointee)
-            if !removing.isNaN {
-                var index = 0
-                while index < count, values[index] != removing { index += 1 }
-                if index < count {
-                    while index < count - 1 {
-                        values[index] = values[index + 1]
-                        index += 1
-                    }
-                    count -= 1
-                }
-            }
-            if !adding.isNaN, count < Self.window {
-                var slot = count
-                while slot > 0, values[slot - 1] > adding {
-                    values[slot] = values[slot - 1]
-                    slot -= 1
-                }
-                values[slot] = adding
-                count += 1
-            }
-            countSlot(weekday).pointee = Double(count)
+        /// The values of the same weekday in the 8 weeks before `day`, sorted; `nil` unless all
+        /// 8 have one. Sorted by a network of compare-exchanges (Batcher's, 19 of them), which
+        /// does not branch on the values: random data would mispredict every branch of a sort.
+        func sortedWeeks(before day: Int) -> EightValues? {
+            EightValues(
+                sorting: self[day - 7], self[day - 14], self[day - 21], self[day - 28], self[day - 35],
+                self[day - 42], self[day - 49], self[day - 56])
         }
     }
 }

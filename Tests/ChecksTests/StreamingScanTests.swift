@@ -95,6 +95,23 @@ final class StreamingScanTests: XCTestCase {
         }
     }
 
+    func testEightValuesAndTheirBaselineAreTheSortedOnes() {
+        var random = SplitMix(seed: 7)
+        for _ in 0..<20_000 {
+            let values = (0..<8).map { _ in Double(random.int(0..<5)) + (random.unit() < 0.3 ? 0 : random.unit()) }
+            guard
+                let eight = EightValues(
+                    sorting: values[0], values[1], values[2], values[3], values[4], values[5], values[6], values[7])
+            else { return XCTFail("no NaN among \(values)") }
+            XCTAssertEqual(Array(eight), values.sorted())
+            let sorted = RobustBaseline(sorted: eight)
+            let gathered = RobustBaseline(values)
+            XCTAssertEqual(sorted.median, gathered?.median)
+            XCTAssertEqual(sorted.spread, gathered?.spread)
+        }
+        XCTAssertNil(EightValues(sorting: 1, 2, 3, .nan, 5, 6, 7, 8))
+    }
+
     func testFixedDecimalsAreStringFormatsOwn() {
         var random = SplitMix(seed: 6)
         var values: [Double] = [

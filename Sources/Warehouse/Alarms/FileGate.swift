@@ -1,6 +1,7 @@
 import Checks
 import CivilCalendar
 import Feeds
+import Threads
 
 /// The ingest gate of one file (SPEC section 18): the checks on the store-days the file writes,
 /// in its transaction, once it is written.
@@ -8,37 +9,34 @@ import Feeds
 /// A sales-audit file whose rows come date by date, into a warehouse that holds nothing the
 /// checks read on or after the file's first day, is checked as it is written: `StreamingScan`
 /// takes the history before the file from the tables (the days a one-pass check of the file's
-/// days reads), then each row, so nothing is read back and the memory stays at a year of days
+/// days reads), then the rows, so nothing is read back and the memory stays at a year of days
 /// per store. The scan starts once the file spans the days that make that history one whole
-/// year (its first rows are kept until then); a shorter file's history, read with the windows
-/// of a check of its days, goes to the scan at the end. Any other file, or one whose dates go
+/// year (its first rows are kept until then; a shorter file's history, read with the windows of
+/// a check of its days, goes to the scan at the end), and runs on a thread of its own, a batch
+/// of rows at a time, while the file is read and written. Any other file, or one whose dates go
 /// back, is checked on its store-days read back from the tables (`Warehouse.alarms(_:touched:settings:)`).
 struct FileGate {
     private let settings: CheckSettings
     private var mode: Mode
     /// The store-days a file checked by reading back wrote.
     private var touched = TouchedStoreDays()
-    /// The rows kept before the scan starts (`buffering`).
-    private var buffer: [BufferedRow] = []
-    private var scan: StreamingScan?
+    /// The rows not yet given to the scan: all of them before it starts, then the next batch.
+    private var rows: [BufferedRow] = []
+    private var scan: ScanThread?
 
     private enum Mode {
         /// A sales-audit file before its first row.
         case waiting
         /// A sales-audit file's first rows, kept from day `first` (days since the epoch).
         case buffering(first: Int)
-        /// Rows go to `scan` as they come.
+        /// Rows go to `scan` a batch at a time.
         case scanning
         /// Store-days noted in `touched`, read back at the end.
         case readingBack
     }
 
-    /// A sales-audit row kept until the scan starts.
-    private struct BufferedRow {
-        let store: String
-        let day: Int
-        let row: SalesDay
-    }
+    /// Rows handed to the scan at a time.
+    private static let batchRows = 8_192
 
     /// Days before a store-day that an event week holding it may start: event rows from then on
     /// would be judged with the file's days.
@@ -59,27 +57,34 @@ struct FileGate {
 
     /// Notes a record the file writes as run `run`, before it is written.
     mutating func add(_ record: FeedRecord, run: Int64, _ session: some SQLSession) throws {
-        guard case .salesAudit(let sales) = record else { return readBack(adding: record) }
+        guard case .salesAudit(let sales) = record else { return try readBack(adding: record) }
         let day = sales.date.daysSinceEpoch
-        let row = SalesDay(
-            cents: sales.figures.totalSalesCents, transactions: Int64(sales.figures.totalTransactions),
-            items: Int64(sales.figures.totalItems), ccpMillionths: sales.figures.ccpPctMillionths,
-            gpMillionths: sales.figures.gpPctMillionths, run: run)
+        let row = BufferedRow(
+            store: sales.store, day: day,
+            row: SalesDay(
+                cents: sales.figures.totalSalesCents, transactions: Int64(sales.figures.totalTransactions),
+                items: Int64(sales.figures.totalItems), ccpMillionths: sales.figures.ccpPctMillionths,
+                gpMillionths: sales.figures.gpPctMillionths, run: run))
         switch mode {
         case .readingBack:
             touched.add(record)
         case .waiting:
-            guard try Self.holdsNothingChecked(from: day, session) else { return readBack(adding: record) }
+            guard try Self.holdsNothingChecked(from: day, session) else { return try readBack(adding: record) }
             mode = .buffering(first: day)
-            buffer.append(BufferedRow(store: sales.store, day: day, row: row))
+            rows.append(row)
         case .buffering(let first):
-            guard day >= buffer.last?.day ?? day else { return readBack(adding: record) }
-            buffer.append(BufferedRow(store: sales.store, day: day, row: row))
+            guard day >= rows.last?.day ?? day else { return try readBack(adding: record) }
+            rows.append(row)
             if AlarmSeriesLoader.windows(chunk: first...day, lastDay: day).count == 1 {
                 try startScan(session, first: first, last: day)
             }
         case .scanning:
-            guard scan?.add(store: sales.store, day: day, row) == true else { return readBack(adding: record) }
+            guard day >= rows.last?.day ?? scan?.lastDay ?? day else { return try readBack(adding: record) }
+            rows.append(row)
+            if rows.count >= Self.batchRows {
+                try scan?.add(rows)
+                rows.removeAll(keepingCapacity: true)
+            }
         }
     }
 
@@ -92,12 +97,15 @@ struct FileGate {
             guard !touched.isEmpty else { return [] }
             return try warehouse.alarms(session, touched: touched.days, settings: settings)
         case .buffering(let first):
-            try startScan(session, first: first, last: buffer.last?.day ?? first)
+            try startScan(session, first: first, last: rows.last?.day ?? first)
         case .scanning:
             break
         }
-        var alarms = scan?.finish() ?? []
+        try scan?.add(rows)
+        rows = []
+        var streamed = try scan?.finish()
         scan = nil
+        var alarms = streamed?.finish() ?? []
         try Warehouse.nameFiles(&alarms, session)
         return alarms
     }
@@ -115,20 +123,17 @@ struct FileGate {
                 _ = scan.add(store: row.text(1), day: day, AlarmSeriesLoader.salesDay(row))
             }
         }
-        for kept in buffer { _ = scan.add(store: kept.store, day: kept.day, kept.row) }
-        buffer = []
-        self.scan = scan
+        self.scan = ScanThread(scan)
         mode = .scanning
+        try self.scan?.add(rows)
+        rows.removeAll(keepingCapacity: true)
     }
 
     /// Goes over to reading back: the store-days so far, and `record`'s.
-    private mutating func readBack(adding record: FeedRecord) {
-        switch mode {
-        case .buffering: for kept in buffer { touched.add(kept.store, kept.day...kept.day) }
-        case .scanning: for (store, days) in scan?.judgedDays ?? [:] { touched.add(store, days) }
-        case .waiting, .readingBack: break
-        }
-        buffer = []
+    private mutating func readBack(adding record: FeedRecord) throws {
+        for kept in rows { touched.add(kept.store, kept.day...kept.day) }
+        for (store, days) in try scan?.finish().judgedDays ?? [:] { touched.add(store, days) }
+        rows = []
         scan = nil
         mode = .readingBack
         touched.add(record)
@@ -145,5 +150,49 @@ struct FileGate {
             if try session.integer(sql, [.text(from.iso8601)]) != nil { return false }
         }
         return true
+    }
+}
+
+/// A sales-audit row on its way to the scan.
+private struct BufferedRow {
+    let store: String
+    let day: Int
+    let row: SalesDay
+}
+
+/// A `StreamingScan` fed batches of rows on a thread of its own, one batch after the other
+/// (on the caller's thread when no thread can be started): the checks run while the file is
+/// read and written.
+private final class ScanThread {
+    private var scan: StreamingScan
+    private var running: BackgroundTask<Void>?
+    /// The day of the last row handed over.
+    private(set) var lastDay: Int?
+
+    init(_ scan: StreamingScan) { self.scan = scan }
+
+    /// Hands `rows` (in date order, after the rows before) to the scan once it is through the
+    /// batch before.
+    func add(_ rows: [BufferedRow]) throws {
+        guard !rows.isEmpty else { return }
+        try running?.value()
+        running = nil
+        lastDay = rows.last?.day
+        do {
+            running = try BackgroundTask { [self] in take(rows) }
+        } catch {
+            take(rows)
+        }
+    }
+
+    /// The scan, once it is through every batch.
+    func finish() throws -> StreamingScan {
+        try running?.value()
+        running = nil
+        return scan
+    }
+
+    private func take(_ rows: [BufferedRow]) {
+        for kept in rows { _ = scan.add(store: kept.store, day: kept.day, kept.row) }
     }
 }
