@@ -23,6 +23,9 @@ enum ImplausibleCheck {
         }
     }
 
+    /// Whether a row breaks no rule.
+    static func isPlausible(_ row: SalesDay) -> Bool { breaches(row).isEmpty }
+
     /// The alarm of one store-day's row (`day` in days since the epoch), when it breaks a rule.
     static func alarm(store: String, day: Int, row: SalesDay) -> Alarm? {
         let breaches = breaches(row)

@@ -184,16 +184,30 @@ enum OutlierCheck {
         return ratio > 0 ? "1/" + fixed(1 / ratio, places: 0) + " of" : "far from"
     }
 
-    /// `value` with `places` decimals (0 or 1), as `String(format: "%.1f")` writes it (the C
-    /// library's `printf`, which Foundation's formatting calls) without Foundation's cost: an
-    /// ingest may name tens of thousands of outliers.
+    /// `value` with `places` decimals (0 or 1), as `String(format: "%.1f")` writes it: the
+    /// exact binary value rounded to the nearest, a tie to the even digit, as the C library's
+    /// `printf` (which Foundation's formatting calls) rounds. Done in integers, without
+    /// Foundation's cost: an ingest may name tens of thousands of outliers.
     static func fixed(_ value: Double, places: Int) -> String {
-        // The longest `%.1f` of a double: 309 digits, a sign, the point and a decimal.
-        var buffer = [CChar](repeating: 0, count: 320)
-        let written = withVaList([value]) { arguments in
-            vsnprintf(&buffer, buffer.count, places == 0 ? "%.0f" : "%.1f", arguments)
+        let scale: UInt64 = places == 0 ? 1 : 10
+        guard value.isFinite, value >= 0, value < 1e15 else { return String(format: "%.\(places)f", value) }
+        // value = significand × 2^exponent, exactly.
+        let significand = value.significandBitPattern | (value.isNormal ? 1 << 52 : 0)
+        let exponent = value.isNormal ? Int(value.exponent) - 52 : -1074
+        let scaled = significand * scale
+        var units: UInt64
+        if exponent >= 0 {
+            units = scaled << UInt64(exponent)
+        } else if -exponent > 60 {
+            // Below 2^-3 of a unit: rounds to 0.
+            units = 0
+        } else {
+            let shift = UInt64(-exponent)
+            units = scaled >> shift
+            let remainder = scaled & ((1 << shift) - 1)
+            let half: UInt64 = 1 << (shift - 1)
+            if remainder > half || (remainder == half && units % 2 == 1) { units += 1 }
         }
-        guard written > 0, Int(written) < buffer.count else { return String(format: "%.\(places)f", value) }
-        return String(decoding: buffer[0..<Int(written)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return places == 0 ? String(units) : "\(units / 10).\(units % 10)"
     }
 }

@@ -25,9 +25,9 @@ public struct StreamingScan {
     /// The alarms found but outliers, and the outliers found, kept small until `finish`.
     private var alarms: [Alarm] = []
     private var outliers: [Outlier] = []
-    /// The date-shift keys of the judged rows, by run; and of each store's rows of one run, by slot.
+    /// The date-shift keys of the rows, by run; and each store's keys of its current run (0: none yet).
     private var dateShifts = DateShiftTally()
-    private var stretches: [DateShiftTally.Stretch?] = []
+    private var stretches: [DateShiftTally.Stretch] = []
     private var references = ReferenceDays()
     /// The outlier scores of the day being checked: store slot, measure, score.
     private var trips: [Trip] = []
@@ -50,7 +50,7 @@ public struct StreamingScan {
         self.day = day
         let slot = stores.slot(code)
         while stretches.count <= slot {
-            stretches.append(nil)
+            stretches.append(DateShiftTally.Stretch(run: 0))
             for measure in measures.indices { measures[measure].addStore() }
         }
         if day >= judgedFrom {
@@ -78,7 +78,7 @@ public struct StreamingScan {
         close(last)
         day = nil
         for (slot, code) in stores.codes.enumerated() {
-            stretches[slot]?.record(code: code, in: &dateShifts)
+            stretches[slot].record(code: code, in: &dateShifts)
             guard let judged = stores.judged[slot] else { continue }
             var spans: [RepeatedPeriodCheck.Span] = []
             for lag in RepeatedPeriodCheck.lags.indices {
@@ -186,27 +186,33 @@ public struct StreamingScan {
         }
         let code = stores.codes[slot]
         if let row, row.run != 0 {
-            if stretches[slot]?.run != row.run {
-                stretches[slot]?.record(code: code, in: &dateShifts)
+            if stretches[slot].run != row.run {
+                stretches[slot].record(code: code, in: &dateShifts)
                 stretches[slot] = DateShiftTally.Stretch(run: row.run)
             }
-            stretches[slot]?.add(day: day, row: row, judged: day >= judgedFrom) { lag in
+            stretches[slot].add(day: day, row: row, judged: day >= judgedFrom) { lag in
                 let earlier = stores.cents(slot, day - lag)
                 guard day - lag >= firstDay, earlier != StoreRows.noRow else { return nil }
                 return (earlier, earlier == cents && stores[slot, day - lag].map(row.hasSameFigures) == true)
             }
         }
         guard day >= judgedFrom, stores.judged[slot] != nil else { return }
-        let zeroDay = ZeroDayCheck.alarm(store: code, day: day, row: row, settings: settings) { weeks in
-            day - 7 * weeks >= firstDay ? stores[slot, day - 7 * weeks] : nil
+        // Most rows have sales and break no rule: the checks' alarms are not built for them.
+        if ZeroDayCheck.hasNoSales(row),
+            let zeroDay = ZeroDayCheck.alarm(
+                store: code, day: day, row: row, settings: settings,
+                weeksBefore: { weeks in
+                    day - 7 * weeks >= firstDay ? stores[slot, day - 7 * weeks] : nil
+                })
+        {
+            // A day without a row after the store's last row so far is judged once a later row comes.
+            if row == nil { stores.missing[slot].append(zeroDay) } else { alarms.append(zeroDay) }
         }
-        guard let row else {
-            // A day without a row after the store's last row so far: judged once a later row comes.
-            if let zeroDay { stores.missing[slot].append(zeroDay) }
-            return
+        if let row, !ImplausibleCheck.isPlausible(row),
+            let alarm = ImplausibleCheck.alarm(store: code, day: day, row: row)
+        {
+            alarms.append(alarm)
         }
-        if let zeroDay { alarms.append(zeroDay) }
-        if let alarm = ImplausibleCheck.alarm(store: code, day: day, row: row) { alarms.append(alarm) }
     }
 
     /// An outlier store-day, kept small until `finish` builds its alarm: its measures (indices in

@@ -20,13 +20,16 @@ enum ZeroDayCheck {
         }
     }
 
+    /// Whether a day's row (`nil` for none) has no sales: the days the check looks at.
+    static func hasNoSales(_ row: SalesDay?) -> Bool { (row?.cents ?? 0) == 0 }
+
     /// The alarm of one day (days since the epoch) inside a store's range, when it has no sales:
     /// `row` is the day's row (`nil` for none), `weeksBefore(k)` the row of the same weekday `k`
     /// weeks earlier.
     static func alarm(
         store: String, day: Int, row: SalesDay?, settings: CheckSettings, weeksBefore: (Int) -> SalesDay?
     ) -> Alarm? {
-        guard (row?.cents ?? 0) == 0 else { return nil }
+        guard hasNoSales(row) else { return nil }
         let date = CivilDate(daysSinceEpoch: day)
         guard !settings.isClosed(date) else { return nil }
         let previous = (1...previousWeekdays).compactMap { weeksBefore($0)?.cents }.filter { $0 > 0 }

@@ -119,6 +119,9 @@ final class StreamingScanTests: XCTestCase {
         ]
         for _ in 0..<20_000 { values.append(exp(random.normal() * 4)) }
         for _ in 0..<2_000 { values.append(Double(random.int(0..<100_000)) / 100 + 0.05) }
+        // Exact ties of both roundings, and values from every binade.
+        for _ in 0..<2_000 { values.append(Double(random.int(0..<400_000)) / [2, 4, 8][random.int(0..<3)]) }
+        for _ in 0..<2_000 { values.append(Double(bitPattern: random.next() % 0x4300_0000_0000_0000)) }
         for value in values {
             XCTAssertEqual(OutlierCheck.fixed(value, places: 1), String(format: "%.1f", value))
             XCTAssertEqual(OutlierCheck.fixed(value, places: 0), String(format: "%.0f", value))
