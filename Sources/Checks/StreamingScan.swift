@@ -24,7 +24,8 @@ public struct StreamingScan {
     private var day: Int?
     /// The alarms found but outliers, and the outliers found, kept small until `finish`.
     private var alarms: [Alarm] = []
-    private var outliers: [Outlier] = []
+    /// Per store slot, its outliers in date order.
+    private var outliers: [[Outlier]] = []
     /// The date-shift keys of the rows, by run; and each store's keys of its current run (0: none yet).
     private var dateShifts = DateShiftTally()
     private var stretches: [DateShiftTally.Stretch] = []
@@ -51,6 +52,7 @@ public struct StreamingScan {
         let slot = stores.slot(code)
         while stretches.count <= slot {
             stretches.append(DateShiftTally.Stretch(run: 0))
+            outliers.append([])
             for measure in measures.indices { measures[measure].addStore() }
         }
         if day >= judgedFrom {
@@ -93,15 +95,12 @@ public struct StreamingScan {
     }
 
     /// The alarms and the outliers as alarms, in report order (store, date, kind:
-    /// `Alarm.reportOrder`; one alarm per store, day and kind here). Both are sorted in place
-    /// and merged, each outlier's alarm built once into an array of the right size: a file may
-    /// have tens of thousands, whose texts repeat (they are shared).
+    /// `Alarm.reportOrder`; one alarm per store, day and kind here): the alarms sorted, each
+    /// store's outliers (in date order) merged in, store by store, each outlier's alarm built
+    /// once into an array of the right size. A file may have tens of thousands, whose texts
+    /// repeat (they are shared).
     private mutating func inReportOrder() -> [Alarm] {
-        var ranks: [String: Int] = [:]
-        for (rank, code) in stores.codes.sorted().enumerated() { ranks[code] = rank }
-        let ranked = stores.codes.map { ranks[$0] ?? 0 }
         alarms.sort(by: Alarm.reportOrder)
-        outliers.sort { (ranked[Int($0.slot)], $0.day) < (ranked[Int($1.slot)], $1.day) }
         let measures = OutlierCheck.salesMeasures
         var texts: [String: String] = [:]
         func shared(_ text: String) -> String {
@@ -110,29 +109,33 @@ public struct StreamingScan {
             return text
         }
         var sorted: [Alarm] = []
-        sorted.reserveCapacity(alarms.count + outliers.count)
+        sorted.reserveCapacity(alarms.count + outliers.reduce(0) { $0 + $1.count })
         var next = 0
-        for found in outliers {
-            let key = (ranked[Int(found.slot)], Int(found.day), AlarmKind.outlier.order)
-            while next < alarms.count,
-                (ranks[alarms[next].store] ?? 0, alarms[next].days.start.daysSinceEpoch, alarms[next].kind.order) < key
-            {
-                sorted.append(alarms[next])
-                next += 1
+        for slot in stores.codes.indices.sorted(by: { stores.codes[$0] < stores.codes[$1] }) {
+            let code = stores.codes[slot]
+            for found in outliers[slot] {
+                let date = CivilDate(daysSinceEpoch: Int(found.day))
+                while next < alarms.count,
+                    (alarms[next].store, alarms[next].days.start, alarms[next].kind.order)
+                        < (code, date, AlarmKind.outlier.order)
+                {
+                    sorted.append(alarms[next])
+                    next += 1
+                }
+                var alarm = OutlierCheck.alarm(
+                    OutlierCheck.Trip(
+                        measure: measures[Int(found.top)], value: found.value, expected: found.expected,
+                        score: found.score, run: found.run),
+                    tripped: measures.indices.filter { found.tripped & 1 << $0 != 0 }.map { measures[$0] },
+                    store: code, date: date)
+                alarm.metric = shared(alarm.metric)
+                alarm.note = shared(alarm.note)
+                sorted.append(alarm)
             }
-            var alarm = OutlierCheck.alarm(
-                OutlierCheck.Trip(
-                    measure: measures[Int(found.top)], value: found.value, expected: found.expected,
-                    score: found.score, run: found.run),
-                tripped: measures.indices.filter { found.tripped & 1 << $0 != 0 }.map { measures[$0] },
-                store: stores.codes[Int(found.slot)], date: CivilDate(daysSinceEpoch: Int(found.day)))
-            alarm.metric = shared(alarm.metric)
-            alarm.note = shared(alarm.note)
-            sorted.append(alarm)
+            outliers[slot] = []
         }
         sorted += alarms[next...]
         alarms = []
-        outliers = []
         return sorted
     }
 
@@ -155,9 +158,9 @@ public struct StreamingScan {
                 while end < trips.count, trips[end].slot == slot { end += 1 }
                 let found = trips[start..<end]
                 if let top = found.max(by: { $0.trip.score < $1.trip.score }) {
-                    outliers.append(
+                    outliers[slot].append(
                         Outlier(
-                            slot: Int32(slot), day: Int32(day), top: UInt8(top.measure),
+                            day: Int32(day), top: UInt8(top.measure),
                             tripped: found.reduce(0) { $0 | 1 << $1.measure }, value: top.trip.value,
                             expected: top.trip.expected, score: top.trip.score, run: top.trip.run))
                 }
@@ -218,7 +221,6 @@ public struct StreamingScan {
     /// An outlier store-day, kept small until `finish` builds its alarm: its measures (indices in
     /// `OutlierCheck.salesMeasures`) that tripped, and the highest score's.
     private struct Outlier {
-        let slot: Int32
         let day: Int32
         let top: UInt8
         /// A bit per measure.
