@@ -30,7 +30,7 @@ enum RepeatedPeriodCheck {
         /// Takes day `day`, which `repeats` the day `lag` days earlier or not, with its row's
         /// cents and run; returns the span that ended the day before, when it is long enough.
         mutating func step(day: Int, repeats: Bool, cents rowCents: Int64, run rowRun: Int64) -> Span? {
-            guard repeats else { return end(before: day) }
+            guard repeats else { return start == nil ? nil : end(before: day) }
             start = start ?? day
             cents += rowCents
             run = rowRun

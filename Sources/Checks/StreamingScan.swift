@@ -58,8 +58,10 @@ public struct StreamingScan {
         if day >= judgedFrom {
             stores.judged[slot] = (stores.judged[slot]?.lowerBound ?? day)...day
             // The days without a row before this one lie inside the store's judged days.
-            alarms += stores.missing[slot]
-            stores.missing[slot].removeAll()
+            if !stores.missing[slot].isEmpty {
+                alarms += stores.missing[slot]
+                stores.missing[slot].removeAll()
+            }
         }
         stores.today[slot] = row
         return true
