@@ -222,6 +222,12 @@ extension IngestBench {
         Swift.print(
             "gate on median \(Format.seconds(onSeconds)) (peak RSS up to \(peak(on))), off median \(Format.seconds(offSeconds)) (\(peak(off))) over \(gatePairs) pairs: the gate adds \(Format.decimal((onSeconds / offSeconds - 1) * 100, places: 1)) %"
         )
+        // CPU time does not wait for the machine's other work: the gate's own cost.
+        let onCPU = median(on.map(\.cpuSeconds))
+        let offCPU = median(off.map(\.cpuSeconds))
+        Swift.print(
+            "CPU (user + system, every thread) on median \(Format.seconds(onCPU)), off median \(Format.seconds(offCPU)): the gate adds \(Format.decimal((onCPU / offCPU - 1) * 100, places: 1)) %"
+        )
     }
 }
 

@@ -23,6 +23,8 @@ struct FileGate {
     /// The rows not yet given to the scan: all of them before it starts, then the next batch.
     private var rows: [BufferedRow] = []
     private var scan: ScanThread?
+    /// The last record's date and its day number.
+    private var lastDate = (date: CivilDate(year: 0, month: 0, day: 0), day: 0)
 
     private enum Mode {
         /// A sales-audit file before its first row.
@@ -58,7 +60,9 @@ struct FileGate {
     /// Notes a record the file writes as run `run`, before it is written.
     mutating func add(_ record: FeedRecord, run: Int64, _ session: some SQLSession) throws {
         guard case .salesAudit(let sales) = record else { return try readBack(adding: record) }
-        let day = sales.date.daysSinceEpoch
+        // Rows come date by date: a date's day number is worked out once.
+        if sales.date != lastDate.date { lastDate = (sales.date, sales.date.daysSinceEpoch) }
+        let day = lastDate.day
         let row = BufferedRow(
             store: sales.store, day: day,
             row: SalesDay(
