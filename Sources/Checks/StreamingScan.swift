@@ -76,7 +76,8 @@ public struct StreamingScan {
         return days
     }
 
-    /// Checks the last day and returns every alarm, in report order (store, date, kind).
+    /// Checks the last day and returns every alarm, in report order (store, date, kind); ends the
+    /// scan (what it kept is let go first).
     public mutating func finish() -> [Alarm] {
         guard let last = day else { return [] }
         close(last)
@@ -93,7 +94,13 @@ public struct StreamingScan {
             alarms += RepeatedPeriodCheck.alarms(spans, store: code) { $0.overlaps(judged) }
         }
         alarms += dateShifts.alarms()
-        return inReportOrder()
+        // What the days needed goes before the alarms are built: the peak holds them alone.
+        let codes = stores.codes
+        stores = StoreRows()
+        measures = []
+        dateShifts = DateShiftTally()
+        stretches = []
+        return inReportOrder(codes: codes)
     }
 
     /// The alarms and the outliers as alarms, in report order (store, date, kind:
@@ -101,7 +108,7 @@ public struct StreamingScan {
     /// store's outliers (in date order) merged in, store by store, each outlier's alarm built
     /// once into an array of the right size. A file may have tens of thousands, whose texts
     /// repeat (they are shared).
-    private mutating func inReportOrder() -> [Alarm] {
+    private mutating func inReportOrder(codes: [String]) -> [Alarm] {
         alarms.sort(by: Alarm.reportOrder)
         let measures = OutlierCheck.salesMeasures
         var texts: [String: String] = [:]
@@ -113,8 +120,8 @@ public struct StreamingScan {
         var sorted: [Alarm] = []
         sorted.reserveCapacity(alarms.count + outliers.reduce(0) { $0 + $1.count })
         var next = 0
-        for slot in stores.codes.indices.sorted(by: { stores.codes[$0] < stores.codes[$1] }) {
-            let code = stores.codes[slot]
+        for slot in codes.indices.sorted(by: { codes[$0] < codes[$1] }) {
+            let code = codes[slot]
             for found in outliers[slot] {
                 let date = CivilDate(daysSinceEpoch: Int(found.day))
                 while next < alarms.count,

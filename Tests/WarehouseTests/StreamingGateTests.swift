@@ -43,7 +43,10 @@ final class StreamingGateTests: XCTestCase {
                     XCTAssertEqual(outcome.alarms, expected, "round \(round), file \(index): the gate of the ingest")
                     let named = streamed.map { alarm in
                         var alarm = alarm
-                        if alarm.run == RandomChain.scratchRun { (alarm.run, alarm.file) = (runID, path) }
+                        if alarm.run == RandomChain.scratchRun {
+                            alarm.run = runID
+                            alarm.file = path
+                        }
                         return alarm
                     }
                     XCTAssertEqual(named, expected, "round \(round), file \(index): the scan before the ingest")
