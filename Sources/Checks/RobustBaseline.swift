@@ -67,28 +67,44 @@ struct RobustBaseline {
         }
     }
 
-    /// Puts the value of rank `rank` (from 0, in ascending order) at `rank`, none larger before
-    /// it and none smaller after it, and returns it (Hoare's FIND, as Wirth writes it).
+    /// The value of rank `rank` (from 0, in ascending order) among `buffer`'s, which it reorders
+    /// so that the values before `rank` are none larger. Quickselect whose partitions do not
+    /// branch on the values (each value swapped to the front or left, the front moved by the
+    /// comparison's 0 or 1): random values would mispredict every branch of Hoare's.
     private static func select(_ rank: Int, in buffer: UnsafeMutableBufferPointer<Double>) -> Double {
         var low = 0
-        var high = buffer.count - 1
-        while low < high {
-            let pivot = buffer[rank]
-            var left = low
-            var right = high
-            repeat {
-                while buffer[left] < pivot { left += 1 }
-                while pivot < buffer[right] { right -= 1 }
-                if left <= right {
-                    buffer.swapAt(left, right)
-                    left += 1
-                    right -= 1
-                }
-            } while left <= right
-            if right < rank { low = left }
-            if rank < left { high = right }
+        var high = buffer.count
+        while high - low > 1 {
+            // The median of the first, middle and last values as the pivot.
+            let (first, middle, last) = (buffer[low], buffer[low + (high - low) / 2], buffer[high - 1])
+            let pivot = max(min(first, middle), min(max(first, middle), last))
+            let below = partition(buffer, low..<high) { $0 < pivot }
+            if rank < below {
+                high = below
+                continue
+            }
+            // Then the pivot's equals: the pivot is one of the values, so the range shrinks.
+            let equal = partition(buffer, below..<high) { $0 == pivot }
+            if rank < equal { return pivot }
+            low = equal
         }
-        return buffer[rank]
+        return buffer[low]
+    }
+
+    /// Moves the values of `range` for which `isFront` holds to its front, in one pass without
+    /// branching on them; returns the end of the front.
+    @inline(__always)
+    private static func partition(
+        _ buffer: UnsafeMutableBufferPointer<Double>, _ range: Range<Int>, _ isFront: (Double) -> Bool
+    ) -> Int {
+        var front = range.lowerBound
+        for index in range {
+            let value = buffer[index]
+            buffer[index] = buffer[front]
+            buffer[front] = value
+            front += isFront(value) ? 1 : 0
+        }
+        return front
     }
 
     /// The median of a few values, which it sorts in place.
