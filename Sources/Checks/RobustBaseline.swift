@@ -210,6 +210,20 @@ struct ReferenceDays {
         return abs(value - RobustBaseline.medianOfSorted(references)) <= reach(threshold)
     }
 
+    /// Whether at least 5 of 8 reference days (`reference(0)` … `reference(7)`) have a value
+    /// and lie within reach of `value`, which is then usual, as `judge` would find, without
+    /// sorting them: the 4th and 5th smallest are two of those 5 (3 at most lie outside), so
+    /// their mean, the median, lies between them and within reach too (a rounded mean of two
+    /// doubles lies between them, and a rounded difference grows with its operand). Every
+    /// reference is read, so that the loop does not branch on the values.
+    @inline(__always)
+    static func isUsualByMost(_ value: Double, threshold: Double, _ reference: (Int) -> Double) -> Bool {
+        let reach = reach(threshold)
+        var near = 0
+        for index in 0..<weeks { near += abs(value - reference(index)) <= reach ? 1 : 0 }
+        return near >= RobustBaseline.minimumCount
+    }
+
     /// The threshold times the least spread there can be: a value closer than that to the
     /// median is usual.
     private static func reach(_ threshold: Double) -> Double {

@@ -371,9 +371,14 @@ private struct MeasureColumns {
                 let relative = value - offset
                 relatives[day] = relative
                 guard !value.isNaN, day >= judgedFrom else { continue }
-                // When all 8 same weekdays before have a value, they are the reference days, sorted
-                // without gathering; most days are usual against them, told so without the scores'
-                // machinery.
+                // Most days are usual against the 8 same weekdays before, told so without the
+                // scores' machinery: most of them lie near (no sort), else their median does (when
+                // all 8 have a value, they are the reference days, sorted without gathering).
+                if !offset.isNaN, wholeWeeks,
+                    ReferenceDays.isUsualByMost(relative, threshold: threshold, { relatives[day - 7 * ($0 + 1)] })
+                {
+                    continue
+                }
                 let weeks = !offset.isNaN && wholeWeeks ? relatives.sortedWeeks(before: day) : nil
                 if let weeks, ReferenceDays.isUsual(relative, sorted: weeks, threshold: threshold) { continue }
                 if let row = rows[slot],

@@ -112,6 +112,28 @@ final class StreamingScanTests: XCTestCase {
         XCTAssertNil(EightValues(sorting: 1, 2, 3, .nan, 5, 6, 7, 8))
     }
 
+    /// The shortcut that counts the reference days near a value never calls usual a day the
+    /// full judgement does not (random windows, some days without a value, values near the reach).
+    func testMostReferencesNearMeansUsual() {
+        var random = SplitMix(seed: 8)
+        var reference = ReferenceDays()
+        var shortcuts = 0
+        for _ in 0..<50_000 {
+            // 56 days before the judged one; its same weekdays are every 7th from the end.
+            var values = (0..<57).map { _ in random.normal() * [0.2, 0.6, 1.2][random.int(0..<3)] }
+            for index in 0..<56 where random.unit() < 0.05 { values[index] = .nan }
+            let day = 56
+            guard ReferenceDays.isUsualByMost(values[day], threshold: 5, { values[day - 7 * ($0 + 1)] }) else {
+                continue
+            }
+            shortcuts += 1
+            guard case .usual = reference.judge(values, at: day, threshold: 5) else {
+                return XCTFail("called usual, judged otherwise: \(values)")
+            }
+        }
+        XCTAssertGreaterThan(shortcuts, 10_000)
+    }
+
     func testFixedDecimalsAreStringFormatsOwn() {
         var random = SplitMix(seed: 6)
         var values: [Double] = [
