@@ -86,8 +86,7 @@ struct FileGate {
             guard day >= rows.last?.day ?? scan?.lastDay ?? day else { return try readBack(adding: record) }
             rows.append(row)
             if rows.count >= Self.batchRows {
-                try scan?.add(rows)
-                rows.removeAll(keepingCapacity: true)
+                try scan?.add(&rows)
             }
         }
     }
@@ -105,7 +104,7 @@ struct FileGate {
         case .scanning:
             break
         }
-        try scan?.add(rows)
+        try scan?.add(&rows)
         rows = []
         var streamed = try scan?.finish()
         scan = nil
@@ -129,8 +128,7 @@ struct FileGate {
         }
         self.scan = ScanThread(scan)
         mode = .scanning
-        try self.scan?.add(rows)
-        rows.removeAll(keepingCapacity: true)
+        try self.scan?.add(&rows)
     }
 
     /// Goes over to reading back: the store-days so far, and `record`'s.
@@ -169,34 +167,52 @@ private struct BufferedRow {
 /// read and written.
 private final class ScanThread {
     private var scan: StreamingScan
-    private var running: BackgroundTask<Void>?
+    /// The batch being scanned (the scan takes it from `pending`), which gives its array back,
+    /// emptied, for the batch after next: two arrays take turns, rather than one for every batch.
+    private var running: BackgroundTask<[BufferedRow]>?
+    private var pending: [BufferedRow] = []
+    private var spare: [BufferedRow] = []
     /// The day of the last row handed over.
     private(set) var lastDay: Int?
 
     init(_ scan: StreamingScan) { self.scan = scan }
 
     /// Hands `rows` (in date order, after the rows before) to the scan once it is through the
-    /// batch before.
-    func add(_ rows: [BufferedRow]) throws {
+    /// batch before, and leaves in `rows` an empty array to fill.
+    func add(_ rows: inout [BufferedRow]) throws {
         guard !rows.isEmpty else { return }
-        try running?.value()
-        running = nil
+        try settle()
         lastDay = rows.last?.day
+        pending = rows
+        rows = spare
+        spare = []
         do {
-            running = try BackgroundTask { [self] in take(rows) }
+            running = try BackgroundTask { [self] in take() }
         } catch {
-            take(rows)
+            spare = take()
         }
     }
 
     /// The scan, once it is through every batch.
     func finish() throws -> StreamingScan {
-        try running?.value()
-        running = nil
+        try settle()
+        spare = []
         return scan
     }
 
-    private func take(_ rows: [BufferedRow]) {
+    /// Waits for the batch being scanned, and keeps its array.
+    private func settle() throws {
+        guard let running else { return }
+        self.running = nil
+        spare = try running.value()
+    }
+
+    /// Scans the pending rows and returns their array, emptied.
+    private func take() -> [BufferedRow] {
+        var rows: [BufferedRow] = []
+        swap(&rows, &pending)
         for kept in rows { _ = scan.add(store: kept.store, day: kept.day, kept.row) }
+        rows.removeAll(keepingCapacity: true)
+        return rows
     }
 }
