@@ -22,8 +22,8 @@ public struct StreamingScan {
     private var measures = OutlierCheck.salesMeasures.map(MeasureColumns.init)
     /// The day whose rows are being gathered.
     private var day: Int?
-    /// The alarms found but outliers, and the outliers found, kept small until `finish`.
-    private var alarms: [Alarm] = []
+    /// The alarms found but outliers, and the outliers found, kept small until `alarms()`.
+    private var found: [Alarm] = []
     /// Per store slot, its outliers in date order.
     private var outliers: [[Outlier]] = []
     /// The date-shift keys of the rows, by run; and each store's keys of its current run (0: none yet).
@@ -59,7 +59,7 @@ public struct StreamingScan {
             stores.judged[slot] = (stores.judged[slot]?.lowerBound ?? day)...day
             // The days without a row before this one lie inside the store's judged days.
             if !stores.missing[slot].isEmpty {
-                alarms += stores.missing[slot]
+                found += stores.missing[slot]
                 stores.missing[slot].removeAll()
             }
         }
@@ -76,10 +76,10 @@ public struct StreamingScan {
         return days
     }
 
-    /// Checks the last day and returns every alarm, in report order (store, date, kind); ends the
-    /// scan (what it kept is let go first).
-    public mutating func finish() -> [Alarm] {
-        guard let last = day else { return [] }
+    /// Checks the last day: every alarm is found (`alarms` builds them). Ends the scan: what it
+    /// kept of the days is let go.
+    public mutating func finish() {
+        guard let last = day else { return }
         close(last)
         day = nil
         for (slot, code) in stores.codes.enumerated() {
@@ -91,25 +91,26 @@ public struct StreamingScan {
                 spans += stores.spans[position]
                 if let span = stores.trackers[position].end(before: last + 1) { spans.append(span) }
             }
-            alarms += RepeatedPeriodCheck.alarms(spans, store: code) { $0.overlaps(judged) }
+            found += RepeatedPeriodCheck.alarms(spans, store: code) { $0.overlaps(judged) }
         }
-        alarms += dateShifts.alarms()
-        // What the days needed goes before the alarms are built: the peak holds them alone.
-        let codes = stores.codes
+        found += dateShifts.alarms()
+        codes = stores.codes
         stores = StoreRows()
         measures = []
         dateShifts = DateShiftTally()
         stretches = []
-        return inReportOrder(codes: codes)
     }
 
-    /// The alarms and the outliers as alarms, in report order (store, date, kind:
+    /// The stores' codes by slot, once the scan is finished.
+    private var codes: [String] = []
+
+    /// Every alarm, once the scan is finished, in report order (store, date, kind:
     /// `Alarm.reportOrder`; one alarm per store, day and kind here): the alarms sorted, each
     /// store's outliers (in date order) merged in, store by store, each outlier's alarm built
     /// once into an array of the right size. A file may have tens of thousands, whose texts
     /// repeat (they are shared).
-    private mutating func inReportOrder(codes: [String]) -> [Alarm] {
-        alarms.sort(by: Alarm.reportOrder)
+    public mutating func alarms() -> [Alarm] {
+        found.sort(by: Alarm.reportOrder)
         let measures = OutlierCheck.salesMeasures
         var texts: [String: String] = [:]
         func shared(_ text: String) -> String {
@@ -118,24 +119,24 @@ public struct StreamingScan {
             return text
         }
         var sorted: [Alarm] = []
-        sorted.reserveCapacity(alarms.count + outliers.reduce(0) { $0 + $1.count })
+        sorted.reserveCapacity(found.count + outliers.reduce(0) { $0 + $1.count })
         var next = 0
         for slot in codes.indices.sorted(by: { codes[$0] < codes[$1] }) {
             let code = codes[slot]
-            for found in outliers[slot] {
-                let date = CivilDate(daysSinceEpoch: Int(found.day))
-                while next < alarms.count,
-                    (alarms[next].store, alarms[next].days.start, alarms[next].kind.order)
+            for outlier in outliers[slot] {
+                let date = CivilDate(daysSinceEpoch: Int(outlier.day))
+                while next < found.count,
+                    (found[next].store, found[next].days.start, found[next].kind.order)
                         < (code, date, AlarmKind.outlier.order)
                 {
-                    sorted.append(alarms[next])
+                    sorted.append(found[next])
                     next += 1
                 }
                 var alarm = OutlierCheck.alarm(
                     OutlierCheck.Trip(
-                        measure: measures[Int(found.top)], value: found.value, expected: found.expected,
-                        score: found.score, run: found.run),
-                    tripped: measures.indices.filter { found.tripped & 1 << $0 != 0 }.map { measures[$0] },
+                        measure: measures[Int(outlier.top)], value: outlier.value, expected: outlier.expected,
+                        score: outlier.score, run: outlier.run),
+                    tripped: measures.indices.filter { outlier.tripped & 1 << $0 != 0 }.map { measures[$0] },
                     store: code, date: date)
                 alarm.metric = shared(alarm.metric)
                 alarm.note = shared(alarm.note)
@@ -143,8 +144,8 @@ public struct StreamingScan {
             }
             outliers[slot] = []
         }
-        sorted += alarms[next...]
-        alarms = []
+        sorted += found[next...]
+        found = []
         return sorted
     }
 
@@ -218,12 +219,12 @@ public struct StreamingScan {
                 })
         {
             // A day without a row after the store's last row so far is judged once a later row comes.
-            if row == nil { stores.missing[slot].append(zeroDay) } else { alarms.append(zeroDay) }
+            if row == nil { stores.missing[slot].append(zeroDay) } else { found.append(zeroDay) }
         }
         if let row, !ImplausibleCheck.isPlausible(row),
             let alarm = ImplausibleCheck.alarm(store: code, day: day, row: row)
         {
-            alarms.append(alarm)
+            found.append(alarm)
         }
     }
 

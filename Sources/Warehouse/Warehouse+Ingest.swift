@@ -163,6 +163,7 @@ extension Warehouse {
             try gate?.add(record, run: runID, session)
             try writer.write(record, row: row)
         }
+        try gate?.endOfFile(session)
         try check.run(session)
         outcome.read = result.read
         outcome.skipped = result.skipped

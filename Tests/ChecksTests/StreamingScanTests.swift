@@ -45,7 +45,8 @@ final class StreamingScanTests: XCTestCase {
                     XCTAssertTrue(scan.add(store: stores[store].store, day: days.start.daysSinceEpoch + index, row))
                 }
             }
-            let found = scan.finish()
+            scan.finish()
+            let found = scan.alarms()
             XCTAssertEqual(found.count, expected.count)
             for (streamed, whole) in zip(found, expected) where streamed != whole {
                 XCTFail("streamed \(streamed)\nexpected \(whole)")

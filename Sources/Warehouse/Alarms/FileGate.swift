@@ -35,6 +35,8 @@ struct FileGate {
         case scanning
         /// Store-days noted in `touched`, read back at the end.
         case readingBack
+        /// The file read, the scan finishing (its store-days noted in `touched`).
+        case finished
     }
 
     /// Rows handed to the scan at a time.
@@ -88,6 +90,8 @@ struct FileGate {
             if rows.count >= Self.batchRows {
                 try scan?.add(&rows)
             }
+        case .finished:
+            try readBack(adding: record)
         }
     }
 
@@ -99,18 +103,26 @@ struct FileGate {
         case .readingBack:
             guard !touched.isEmpty else { return [] }
             return try warehouse.alarms(session, touched: touched.days, settings: settings)
-        case .buffering(let first):
-            try startScan(session, first: first, last: rows.last?.day ?? first)
-        case .scanning:
-            break
+        case .buffering, .scanning, .finished:
+            try endOfFile(session)
         }
-        try scan?.add(&rows)
-        rows = []
-        var streamed = try scan?.finish()
+        var alarms = try scan?.alarms() ?? []
         scan = nil
-        var alarms = streamed?.finish() ?? []
         try Warehouse.nameFiles(&alarms, session)
         return alarms
+    }
+
+    /// Says the file has been read: a scan gets its last rows and finishes on its thread (its
+    /// last day, the runs of equal days, the alarms built) while the file's writing finishes.
+    mutating func endOfFile(_ session: some SQLSession) throws {
+        if case .buffering(let first) = mode { try startScan(session, first: first, last: rows.last?.day ?? first) }
+        guard case .scanning = mode else { return }
+        try scan?.add(&rows)
+        rows = []
+        // Kept should a row come after all, to be read back.
+        for (store, days) in try scan?.judgedDays() ?? [:] { touched.add(store, days) }
+        try scan?.finish()
+        mode = .finished
     }
 
     /// Starts the scan of a file whose days run from `first` to `last` so far: the history a
@@ -134,7 +146,10 @@ struct FileGate {
     /// Goes over to reading back: the store-days so far, and `record`'s.
     private mutating func readBack(adding record: FeedRecord) throws {
         for kept in rows { touched.add(kept.store, kept.day...kept.day) }
-        for (store, days) in try scan?.finish().judgedDays ?? [:] { touched.add(store, days) }
+        // A finished scan's store-days are noted already (and the scan is no longer to be asked).
+        if case .scanning = mode {
+            for (store, days) in try scan?.judgedDays() ?? [:] { touched.add(store, days) }
+        }
         rows = []
         scan = nil
         mode = .readingBack
@@ -193,11 +208,33 @@ private final class ScanThread {
         }
     }
 
-    /// The scan, once it is through every batch.
-    func finish() throws -> StreamingScan {
+    /// The scan finishing its last days on its thread.
+    private var finishing: BackgroundTask<Void>?
+
+    /// Finishes the scan on its thread once it is through every batch (its last day, its runs of
+    /// equal days), while the file's writing finishes.
+    func finish() throws {
         try settle()
         spare = []
-        return scan
+        do {
+            finishing = try BackgroundTask { [self] in scan.finish() }
+        } catch {
+            scan.finish()
+        }
+    }
+
+    /// Every alarm of the scan, in report order, once it is finished: built here, after the
+    /// file's writing, so that the alarms do not add to its peak memory.
+    func alarms() throws -> [Alarm] {
+        try finishing?.value()
+        finishing = nil
+        return scan.alarms()
+    }
+
+    /// Per store, its first and last judged day so far, once the scan is through every batch.
+    func judgedDays() throws -> [String: ClosedRange<Int>] {
+        try settle()
+        return scan.judgedDays
     }
 
     /// Waits for the batch being scanned, and keeps its array.
