@@ -137,15 +137,33 @@ enum OutlierCheck {
     /// The alarm of a store-day whose highest score is `top`'s, naming `top`'s measure and then
     /// the others of `tripped` (every measure that tripped, in the measures' order).
     static func alarm(_ top: Trip, tripped: [DailyMeasure], store: String, date: CivilDate) -> Alarm {
-        let metrics = [top.measure.metric] + tripped.filter { $0.metric != top.measure.metric }.map(\.metric)
-        let expected = top.expected / top.measure.unit
-        return Alarm(
+        alarm(
+            top, metric: metrics(top, tripped: tripped), note: note(top.measure, ratio: ratio(top)), store: store,
+            date: date)
+    }
+
+    /// The same alarm from its texts: `metrics(_:tripped:)`, and `note(_:ratio:)` of `ratio(top)`
+    /// (an ingest's thousands of alarms repeat them).
+    static func alarm(_ top: Trip, metric: String, note: String, store: String, date: CivilDate) -> Alarm {
+        Alarm(
             kind: .outlier, feed: top.measure.feed, store: store, days: .init(start: date, end: date),
-            metric: metrics.joined(separator: ","), value: Double(top.value) / top.measure.unit,
-            expected: expected, score: top.score, run: top.run,
-            note:
-                "\(top.measure.metric) is \(ratioText(Double(top.value) / top.measure.unit, expected)) the usual for the day"
-        )
+            metric: metric, value: Double(top.value) / top.measure.unit, expected: top.expected / top.measure.unit,
+            score: top.score, run: top.run, note: note)
+    }
+
+    /// `top`'s measure, then the others of `tripped`, comma-separated.
+    static func metrics(_ top: Trip, tripped: [DailyMeasure]) -> String {
+        ([top.measure.metric] + tripped.filter { $0.metric != top.measure.metric }.map(\.metric)).joined(separator: ",")
+    }
+
+    /// How `top`'s value compares with what was expected ("12.3×", "1/40 of").
+    static func ratio(_ top: Trip) -> String {
+        ratioText(Double(top.value) / top.measure.unit, top.expected / top.measure.unit)
+    }
+
+    /// What an outlier of `measure` means, in a sentence.
+    static func note(_ measure: DailyMeasure, ratio: String) -> String {
+        "\(measure.metric) is \(ratio) the usual for the day"
     }
 
     private static func eventAlarms(_ series: StoreSeries, settings: CheckSettings) -> [Alarm] {

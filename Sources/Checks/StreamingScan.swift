@@ -112,12 +112,10 @@ public struct StreamingScan {
     public mutating func alarms() -> [Alarm] {
         found.sort(by: Alarm.reportOrder)
         let measures = OutlierCheck.salesMeasures
-        var texts: [String: String] = [:]
-        func shared(_ text: String) -> String {
-            if let known = texts[text] { return known }
-            texts[text] = text
-            return text
-        }
+        // The texts, built once each: metrics by top measure and the others' bits, notes by top
+        // measure and ratio.
+        var metrics = [String?](repeating: nil, count: measures.count << measures.count)
+        var notes = [[String: String]](repeating: [:], count: measures.count)
         var sorted: [Alarm] = []
         sorted.reserveCapacity(found.count + outliers.reduce(0) { $0 + $1.count })
         var next = 0
@@ -132,15 +130,25 @@ public struct StreamingScan {
                     sorted.append(found[next])
                     next += 1
                 }
-                var alarm = OutlierCheck.alarm(
-                    OutlierCheck.Trip(
-                        measure: measures[Int(outlier.top)], value: outlier.value, expected: outlier.expected,
-                        score: outlier.score, run: outlier.run),
-                    tripped: measures.indices.filter { outlier.tripped & 1 << $0 != 0 }.map { measures[$0] },
-                    store: code, date: date)
-                alarm.metric = shared(alarm.metric)
-                alarm.note = shared(alarm.note)
-                sorted.append(alarm)
+                let top = Int(outlier.top)
+                let trip = OutlierCheck.Trip(
+                    measure: measures[top], value: outlier.value, expected: outlier.expected, score: outlier.score,
+                    run: outlier.run)
+                let metricsKey = top << measures.count | Int(outlier.tripped)
+                let metric =
+                    metrics[metricsKey]
+                    ?? OutlierCheck.metrics(
+                        trip, tripped: measures.indices.filter { outlier.tripped & 1 << $0 != 0 }.map { measures[$0] })
+                metrics[metricsKey] = metric
+                let ratio = OutlierCheck.ratio(trip)
+                let note: String
+                if let known = notes[top][ratio] {
+                    note = known
+                } else {
+                    note = OutlierCheck.note(measures[top], ratio: ratio)
+                    notes[top][ratio] = note
+                }
+                sorted.append(OutlierCheck.alarm(trip, metric: metric, note: note, store: code, date: date))
             }
             outliers[slot] = []
         }
