@@ -13,8 +13,9 @@ import Threads
 /// per store. The scan starts once the file spans the days that make that history one whole
 /// year (its first rows are kept until then; a shorter file's history, read with the windows of
 /// a check of its days, goes to the scan at the end), and runs on a thread of its own, a batch
-/// of rows at a time, while the file is read and written. Any other file, or one whose dates go
-/// back, is checked on its store-days read back from the tables (`Warehouse.alarms(_:touched:settings:)`).
+/// of rows at a time, while the file is read and written (`endOfFile` lets it finish while the
+/// writing does). Any other file, or one whose dates go back, is checked on its store-days read
+/// back from the tables (`Warehouse.alarms(_:touched:settings:)`).
 struct FileGate {
     private let settings: CheckSettings
     private var mode: Mode
@@ -113,7 +114,8 @@ struct FileGate {
     }
 
     /// Says the file has been read: a scan gets its last rows and finishes on its thread (its
-    /// last day, the runs of equal days, the alarms built) while the file's writing finishes.
+    /// last day, the runs of equal days) while the file's writing finishes; `alarms` then builds
+    /// the alarms, once the writing's memory is let go.
     mutating func endOfFile(_ session: some SQLSession) throws {
         if case .buffering(let first) = mode { try startScan(session, first: first, last: rows.last?.day ?? first) }
         guard case .scanning = mode else { return }
