@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(
             name: "WarehouseTests",
             dependencies: [
-                "CivilCalendar", "Warehouse", "PostgresClient", "TestSupport",
+                "CivilCalendar", "Warehouse", "PostgresClient", "TestSupport", "SheetFixtures",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -37,7 +37,17 @@ public struct Alarm: Sendable, Equatable {
     public var feed: FeedID
     public var store: String
     /// One day, or the span of a span kind.
-    public var days: DateRange
+    public var days: DateRange {
+        get { DateRange(start: CivilDate(daysSinceEpoch: firstDay), end: CivilDate(daysSinceEpoch: lastDay)) }
+        set {
+            firstDay = newValue.start.daysSinceEpoch
+            lastDay = newValue.end.daysSinceEpoch
+        }
+    }
+    /// `days` as days since the epoch: two numbers rather than two dates of three, since a
+    /// file's gate may hold tens of thousands of alarms.
+    private var firstDay: Int
+    private var lastDay: Int
     /// The measures that tripped the alarm, comma-separated, the one `value` describes first.
     public var metric: String
     public var value: Double?
@@ -57,7 +67,8 @@ public struct Alarm: Sendable, Equatable {
         self.kind = kind
         self.feed = feed
         self.store = store
-        self.days = days
+        firstDay = days.start.daysSinceEpoch
+        lastDay = days.end.daysSinceEpoch
         self.metric = metric
         self.value = value
         self.expected = expected
@@ -68,7 +79,7 @@ public struct Alarm: Sendable, Equatable {
 
     /// Alarms in report order: by store, date, kind (SPEC section 18).
     public static func reportOrder(_ lhs: Alarm, _ rhs: Alarm) -> Bool {
-        (lhs.store, lhs.days.start, lhs.kind.order, lhs.feed.rawValue)
-            < (rhs.store, rhs.days.start, rhs.kind.order, rhs.feed.rawValue)
+        (lhs.store, lhs.firstDay, lhs.kind.order, lhs.feed.rawValue)
+            < (rhs.store, rhs.firstDay, rhs.kind.order, rhs.feed.rawValue)
     }
 }

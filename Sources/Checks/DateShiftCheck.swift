@@ -34,12 +34,40 @@ public struct DateShiftTally: Sendable {
     public init() {}
 
     /// One store's consecutive keys of one run, gathered before they are added to the run.
-    private struct Stretch {
+    struct Stretch {
         let run: Int64
-        var keys = 0
-        var matches = [Int](repeating: 0, count: DateShiftTally.lags.count)
-        var judged = false
-        var store = StoreKeys()
+        private(set) var keys = 0
+        private var matches = [Int](repeating: 0, count: DateShiftTally.lags.count)
+        private var judged = false
+        private var store = StoreKeys()
+
+        init(run: Int64) { self.run = run }
+
+        /// Counts the key of day `day` (days since the epoch), whose row is `row`, against the
+        /// rows each distance before it: `earlier(lag)` gives that row's cents and whether every
+        /// figure equals `row`'s (`nil` without a row).
+        mutating func add(
+            day: Int, row: SalesDay, judged isJudged: Bool, earlier: (Int) -> (cents: Int64, same: Bool)?
+        ) {
+            keys += 1
+            judged = judged || isJudged
+            store.first = min(store.first, day)
+            store.last = max(store.last, day)
+            store.cents += row.cents
+            for (slot, lag) in DateShiftTally.lags.enumerated() {
+                guard let earlier = earlier(lag) else { continue }
+                store.earlierCents[slot] += earlier.cents
+                if earlier.same { matches[slot] += 1 }
+            }
+        }
+
+        /// Adds the stretch to its run in `tally`, in place (a stretch of run 0 holds nothing).
+        func record(code: String, in tally: inout DateShiftTally) {
+            guard run != 0 else { return }
+            DateShiftTally.add(
+                store, keys: keys, matches: matches, judged: judged, code: code,
+                to: &tally.runs[run, default: RunKeys()])
+        }
     }
 
     /// Counts the sales-audit rows of `series` at `positions`: a store's keys of one run are
@@ -49,29 +77,15 @@ public struct DateShiftTally: Sendable {
         for index in positions {
             guard let day = series.sales[index], day.run != 0 else { continue }
             if stretch.run != day.run {
-                record(stretch, code: series.store)
+                stretch.record(code: series.store, in: &self)
                 stretch = Stretch(run: day.run)
             }
-            stretch.keys += 1
-            stretch.judged = stretch.judged || series.isJudged(index)
-            stretch.store.first = min(stretch.store.first, series.first + index)
-            stretch.store.last = max(stretch.store.last, series.first + index)
-            stretch.store.cents += day.cents
-            for (slot, lag) in Self.lags.enumerated() where index >= lag {
-                guard let earlier = series.sales[index - lag] else { continue }
-                stretch.store.earlierCents[slot] += earlier.cents
-                if day.hasSameFigures(as: earlier) { stretch.matches[slot] += 1 }
+            stretch.add(day: series.first + index, row: day, judged: series.isJudged(index)) { lag in
+                guard index >= lag, let earlier = series.sales[index - lag] else { return nil }
+                return (earlier.cents, day.hasSameFigures(as: earlier))
             }
         }
-        record(stretch, code: series.store)
-    }
-
-    /// Adds a stretch of keys to its run, in place (a stretch of run 0 holds nothing).
-    private mutating func record(_ stretch: Stretch, code: String) {
-        guard stretch.run != 0 else { return }
-        Self.add(
-            stretch.store, keys: stretch.keys, matches: stretch.matches, judged: stretch.judged, code: code,
-            to: &runs[stretch.run, default: RunKeys()])
+        stretch.record(code: series.store, in: &self)
     }
 
     /// Adds one store's keys of a run to the run, in place.

@@ -17,21 +17,26 @@ enum ImplausibleCheck {
     }
 
     static func alarms(_ series: StoreSeries) -> [Alarm] {
-        var alarms: [Alarm] = []
-        for index in series.sales.indices where series.isJudged(index) {
-            guard let day = series.sales[index] else { continue }
-            let breaches = breaches(day)
-            guard let first = breaches.first else { continue }
-            alarms.append(
-                Alarm(
-                    kind: .implausible, feed: .salesAudit, store: series.store,
-                    days: DateRange(start: series.date(index), end: series.date(index)),
-                    metric: breaches.map(\.metric).joined(separator: ","), value: first.value, expected: first.limit,
-                    score: first.score, run: day.run,
-                    note: breaches.map { "\($0.metric) \(format($0.value)) (limit \(format($0.limit)))" }.joined(
-                        separator: "; ")))
+        series.sales.indices.compactMap { index in
+            guard series.isJudged(index), let day = series.sales[index] else { return nil }
+            return alarm(store: series.store, day: series.first + index, row: day)
         }
-        return alarms
+    }
+
+    /// Whether a row breaks no rule.
+    static func isPlausible(_ row: SalesDay) -> Bool { breaches(row).isEmpty }
+
+    /// The alarm of one store-day's row (`day` in days since the epoch), when it breaks a rule.
+    static func alarm(store: String, day: Int, row: SalesDay) -> Alarm? {
+        let breaches = breaches(row)
+        guard let first = breaches.first else { return nil }
+        let date = CivilDate(daysSinceEpoch: day)
+        return Alarm(
+            kind: .implausible, feed: .salesAudit, store: store, days: DateRange(start: date, end: date),
+            metric: breaches.map(\.metric).joined(separator: ","), value: first.value, expected: first.limit,
+            score: first.score, run: row.run,
+            note: breaches.map { "\($0.metric) \(format($0.value)) (limit \(format($0.limit)))" }.joined(
+                separator: "; "))
     }
 
     private static func breaches(_ day: SalesDay) -> [Breach] {

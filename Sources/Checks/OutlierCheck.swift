@@ -14,30 +14,49 @@ enum OutlierCheck {
         let feed: FeedID
         /// Stored units per shown unit (100 for cents to dollars).
         let unit: Double
+        /// The sales-audit figure the measure is (`nil` for associate sales).
+        let sales: SalesFigure?
         let read: (StoreSeries, Int) -> (value: Int64, run: Int64)?
+
+        /// A measure of the sales-audit rows.
+        static func sales(_ metric: String, unit: Double, _ figure: SalesFigure) -> DailyMeasure {
+            DailyMeasure(metric: metric, feed: .salesAudit, unit: unit, sales: figure) { series, index in
+                series.sales[index].map { (figure.value(of: $0), $0.run) }
+            }
+        }
+    }
+
+    /// A figure of a sales-audit row that a measure reads.
+    enum SalesFigure {
+        case cents, transactions, items
+
+        func value(of day: SalesDay) -> Int64 {
+            switch self {
+            case .cents: return day.cents
+            case .transactions: return day.transactions
+            case .items: return day.items
+            }
+        }
     }
 
     static let dailyMeasures: [DailyMeasure] = [
-        DailyMeasure(metric: "totalSales", feed: .salesAudit, unit: 100) { series, index in
-            series.sales[index].map { ($0.cents, $0.run) }
-        },
-        DailyMeasure(metric: "totalTransactions", feed: .salesAudit, unit: 1) { series, index in
-            series.sales[index].map { ($0.transactions, $0.run) }
-        },
-        DailyMeasure(metric: "totalItems", feed: .salesAudit, unit: 1) { series, index in
-            series.sales[index].map { ($0.items, $0.run) }
-        },
-        DailyMeasure(metric: "associateSales", feed: .employeePerformance, unit: 100) { series, index in
+        .sales("totalSales", unit: 100, .cents),
+        .sales("totalTransactions", unit: 1, .transactions),
+        .sales("totalItems", unit: 1, .items),
+        DailyMeasure(metric: "associateSales", feed: .employeePerformance, unit: 100, sales: nil) { series, index in
             series.associates[index].map { ($0.cents, $0.run) }
         },
     ]
+
+    /// The measures of the sales-audit rows alone.
+    static let salesMeasures = dailyMeasures.filter { $0.sales != nil }
 
     /// Weeks of history an event week is judged against, and the least median count worth judging.
     private static let eventHistoryWeeks = 8
     private static let eventMinimumMedian = 10.0
 
     /// A measure's score on one day.
-    private struct Trip {
+    struct Trip {
         let measure: DailyMeasure
         let value: Int64
         let expected: Double
@@ -77,41 +96,74 @@ enum OutlierCheck {
             let offsets = chain.offsets(measure: position, first: series.first, count: series.sales.count)
             let relative = zip(values, offsets).map { $0 - $1 }
             for index in 0..<series.sales.count where !values[index].isNaN && series.isJudged(index) {
-                var best: (score: Double, expected: Double)?
-                var judgement = ReferenceDays.Judgement.noBaseline
-                if !offsets[index].isNaN {
-                    judgement = reference.judge(relative, at: index, threshold: settings.z)
-                    if case .unusual(let score, let median) = judgement { best = (score, exp(median + offsets[index])) }
-                }
-                if case .noBaseline = judgement,
-                    case .unusual(let score, let median) = reference.judge(values, at: index, threshold: settings.z)
-                {
-                    best = (score, exp(median))
-                }
-                guard let best, let reading = measure.read(series, index) else { continue }
+                let found = unusual(
+                    offset: offsets[index],
+                    relative: { reference.judge(relative, at: index, threshold: settings.z) },
+                    own: { reference.judge(values, at: index, threshold: settings.z) })
+                guard let found, let reading = measure.read(series, index) else { continue }
                 tripsByDay[index, default: []].append(
                     Trip(
-                        measure: measure, value: reading.value, expected: best.expected, score: best.score,
+                        measure: measure, value: reading.value, expected: found.expected, score: found.score,
                         run: reading.run))
             }
         }
-        var alarms: [Alarm] = []
-        for (index, trips) in tripsByDay.sorted(by: { $0.key < $1.key }) {
-            guard let top = trips.max(by: { $0.score < $1.score }) else { continue }
-            let metrics =
-                [top.measure.metric] + trips.filter { $0.measure.metric != top.measure.metric }.map(\.measure.metric)
-            let expected = top.expected / top.measure.unit
-            alarms.append(
-                Alarm(
-                    kind: .outlier, feed: top.measure.feed, store: series.store,
-                    days: .init(start: series.date(index), end: series.date(index)),
-                    metric: metrics.joined(separator: ","), value: Double(top.value) / top.measure.unit,
-                    expected: expected, score: top.score, run: top.run,
-                    note:
-                        "\(top.measure.metric) is \(ratioText(Double(top.value) / top.measure.unit, expected)) the usual for the day"
-                ))
+        return tripsByDay.sorted(by: { $0.key < $1.key }).compactMap { index, trips in
+            alarm(trips, store: series.store, date: series.date(index))
         }
-        return alarms
+    }
+
+    /// A day's score and expected value when it is unusual: relative to the chain (`offset`,
+    /// NaN where the chain is no yardstick) when its reference days allow, else against the
+    /// store's own values.
+    static func unusual(
+        offset: Double, relative: () -> ReferenceDays.Judgement, own: () -> ReferenceDays.Judgement
+    ) -> (score: Double, expected: Double)? {
+        var judgement = ReferenceDays.Judgement.noBaseline
+        if !offset.isNaN {
+            judgement = relative()
+            if case .unusual(let score, let median) = judgement { return (score, exp(median + offset)) }
+        }
+        if case .noBaseline = judgement, case .unusual(let score, let median) = own() { return (score, exp(median)) }
+        return nil
+    }
+
+    /// The alarm of a store-day on which `trips` tripped (`nil` for none): the highest score's
+    /// measure first, then the others.
+    static func alarm(_ trips: [Trip], store: String, date: CivilDate) -> Alarm? {
+        guard let top = trips.max(by: { $0.score < $1.score }) else { return nil }
+        return alarm(top, tripped: trips.map(\.measure), store: store, date: date)
+    }
+
+    /// The alarm of a store-day whose highest score is `top`'s, naming `top`'s measure and then
+    /// the others of `tripped` (every measure that tripped, in the measures' order).
+    static func alarm(_ top: Trip, tripped: [DailyMeasure], store: String, date: CivilDate) -> Alarm {
+        alarm(
+            top, metric: metrics(top, tripped: tripped), note: note(top.measure, ratio: ratio(top)), store: store,
+            date: date)
+    }
+
+    /// The same alarm from its texts: `metrics(_:tripped:)`, and `note(_:ratio:)` of `ratio(top)`
+    /// (an ingest's thousands of alarms repeat them).
+    static func alarm(_ top: Trip, metric: String, note: String, store: String, date: CivilDate) -> Alarm {
+        Alarm(
+            kind: .outlier, feed: top.measure.feed, store: store, days: .init(start: date, end: date),
+            metric: metric, value: Double(top.value) / top.measure.unit, expected: top.expected / top.measure.unit,
+            score: top.score, run: top.run, note: note)
+    }
+
+    /// `top`'s measure, then the others of `tripped`, comma-separated.
+    static func metrics(_ top: Trip, tripped: [DailyMeasure]) -> String {
+        ([top.measure.metric] + tripped.filter { $0.metric != top.measure.metric }.map(\.metric)).joined(separator: ",")
+    }
+
+    /// How `top`'s value compares with what was expected ("12.3×", "1/40 of").
+    static func ratio(_ top: Trip) -> String {
+        ratioText(Double(top.value) / top.measure.unit, top.expected / top.measure.unit)
+    }
+
+    /// What an outlier of `measure` means, in a sentence.
+    static func note(_ measure: DailyMeasure, ratio: String) -> String {
+        "\(measure.metric) is \(ratio) the usual for the day"
     }
 
     private static func eventAlarms(_ series: StoreSeries, settings: CheckSettings) -> [Alarm] {
@@ -146,7 +198,34 @@ enum OutlierCheck {
     static func ratioText(_ value: Double, _ expected: Double) -> String {
         guard expected > 0 else { return "far from" }
         let ratio = value / expected
-        if ratio >= 1 { return String(format: "%.1f×", ratio) }
-        return ratio > 0 ? String(format: "1/%.0f of", 1 / ratio) : "far from"
+        if ratio >= 1 { return fixed(ratio, places: 1) + "×" }
+        return ratio > 0 ? "1/" + fixed(1 / ratio, places: 0) + " of" : "far from"
+    }
+
+    /// `value` with `places` decimals (0 or 1), as `String(format: "%.1f")` writes it: the
+    /// exact binary value rounded to the nearest, a tie to the even digit, as the C library's
+    /// `printf` (which Foundation's formatting calls) rounds. Done in integers, without
+    /// Foundation's cost: an ingest may name tens of thousands of outliers.
+    static func fixed(_ value: Double, places: Int) -> String {
+        let scale: UInt64 = places == 0 ? 1 : 10
+        guard value.isFinite, value >= 0, value < 1e15 else { return String(format: "%.\(places)f", value) }
+        // value = significand × 2^exponent, exactly.
+        let significand = value.significandBitPattern | (value.isNormal ? 1 << 52 : 0)
+        let exponent = value.isNormal ? Int(value.exponent) - 52 : -1074
+        let scaled = significand * scale
+        var units: UInt64
+        if exponent >= 0 {
+            units = scaled << UInt64(exponent)
+        } else if -exponent > 60 {
+            // Below 2^-3 of a unit: rounds to 0.
+            units = 0
+        } else {
+            let shift = UInt64(-exponent)
+            units = scaled >> shift
+            let remainder = scaled & ((1 << shift) - 1)
+            let half: UInt64 = 1 << (shift - 1)
+            if remainder > half || (remainder == half && units % 2 == 1) { units += 1 }
+        }
+        return places == 0 ? String(units) : "\(units / 10).\(units % 10)"
     }
 }

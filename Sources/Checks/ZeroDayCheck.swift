@@ -12,25 +12,35 @@ enum ZeroDayCheck {
         guard let firstRow = series.sales.firstIndex(where: { $0 != nil }),
             let lastRow = series.sales.lastIndex(where: { $0 != nil })
         else { return [] }
-        var alarms: [Alarm] = []
-        for index in firstRow...lastRow where series.isJudged(index) {
-            let day = series.sales[index]
-            guard (day?.cents ?? 0) == 0, !settings.isClosed(series.date(index)) else { continue }
-            let previous = (1...previousWeekdays).map { index - 7 * $0 }.filter { $0 >= 0 }.compactMap {
-                series.sales[$0]?.cents
-            }.filter { $0 > 0 }
-            guard previous.count >= usualTradingDays else { continue }
-            let usual = RobustBaseline.median(previous.map(Double.init)) / 100
-            alarms.append(
-                Alarm(
-                    kind: .zeroDay, feed: .salesAudit, store: series.store,
-                    days: DateRange(start: series.date(index), end: series.date(index)), metric: "totalSales",
-                    value: 0, expected: usual, score: Double(previous.count), run: day?.run,
-                    note: day == nil
-                        ? "no sales-audit row; the store had sales on \(previous.count) of the previous \(previousWeekdays) same weekdays"
-                        : "zero sales; the store had sales on \(previous.count) of the previous \(previousWeekdays) same weekdays"
-                ))
+        return (firstRow...lastRow).compactMap { index in
+            guard series.isJudged(index) else { return nil }
+            return alarm(
+                store: series.store, day: series.first + index, row: series.sales[index], settings: settings,
+                weeksBefore: { weeks in index - 7 * weeks >= 0 ? series.sales[index - 7 * weeks] : nil })
         }
-        return alarms
+    }
+
+    /// Whether a day's row (`nil` for none) has no sales: the days the check looks at.
+    static func hasNoSales(_ row: SalesDay?) -> Bool { (row?.cents ?? 0) == 0 }
+
+    /// The alarm of one day (days since the epoch) inside a store's range, when it has no sales:
+    /// `row` is the day's row (`nil` for none), `weeksBefore(k)` the row of the same weekday `k`
+    /// weeks earlier.
+    static func alarm(
+        store: String, day: Int, row: SalesDay?, settings: CheckSettings, weeksBefore: (Int) -> SalesDay?
+    ) -> Alarm? {
+        guard hasNoSales(row) else { return nil }
+        let date = CivilDate(daysSinceEpoch: day)
+        guard !settings.isClosed(date) else { return nil }
+        let previous = (1...previousWeekdays).compactMap { weeksBefore($0)?.cents }.filter { $0 > 0 }
+        guard previous.count >= usualTradingDays else { return nil }
+        let usual = RobustBaseline.median(previous.map(Double.init)) / 100
+        return Alarm(
+            kind: .zeroDay, feed: .salesAudit, store: store, days: DateRange(start: date, end: date),
+            metric: "totalSales", value: 0, expected: usual, score: Double(previous.count), run: row?.run,
+            note: row == nil
+                ? "no sales-audit row; the store had sales on \(previous.count) of the previous \(previousWeekdays) same weekdays"
+                : "zero sales; the store had sales on \(previous.count) of the previous \(previousWeekdays) same weekdays"
+        )
     }
 }

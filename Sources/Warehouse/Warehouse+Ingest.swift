@@ -156,13 +156,14 @@ extension Warehouse {
         let runID = try insertRun(session, path: path, feed: prepared.feed, started: started)
         var writer = try RecordWriter(session, table: prepared.feed.table, runID: runID)
         var records = 0
-        var touched = TouchedStoreDays()
+        var gate = options.checks.map { FileGate(feed: prepared.feed, settings: $0) }
         let result = try prepared.read { record, row in
             records += 1
             if records % 1024 == 0, check.isReady { try check.run(session) }
+            try gate?.add(record, run: runID, session)
             try writer.write(record, row: row)
-            if options.checks != nil { touched.add(record) }
         }
+        try gate?.endOfFile(session)
         try check.run(session)
         outcome.read = result.read
         outcome.skipped = result.skipped
@@ -177,8 +178,8 @@ extension Warehouse {
                     "\(result.rejected) of \(result.read - result.skipped) rows rejected (\(Self.percent(result.rejectRate))), over the \(Self.percent(options.rejectThreshold)) threshold; nothing was written"
             )
         }
-        if let settings = options.checks, !touched.isEmpty {
-            outcome.alarms = try alarms(session, touched: touched.days, settings: settings)
+        if let settings = options.checks, var gate {
+            outcome.alarms = try gate.alarms(session, in: self)
             if !outcome.alarms.isEmpty {
                 if options.acceptAlarms {
                     outcome.alarmsAccepted = true

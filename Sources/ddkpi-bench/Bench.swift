@@ -17,7 +17,7 @@ struct Bench: ParsableCommand {
         abstract: "Measure ddkpi's readers: throughput and peak memory on synthetic sales-audit files.",
         subcommands: [
             XLSXBench.self, CSVBench.self, IngestBench.self, KPIBench.self, EmployeesBench.self, MerchBench.self,
-            DocumentsBench.self, HistoryBench.self, PublishBench.self,
+            DocumentsBench.self, HistoryBench.self, PublishBench.self, IngestFileCommand.self,
         ]
     )
 }
@@ -139,6 +139,12 @@ struct IngestBench: ParsableCommand {
     )
     var postgres: String?
 
+    @Option(
+        help:
+            "Then time this many interleaved pairs of `ingest-file` children, the gate on and off, each into a fresh warehouse, and print the medians."
+    )
+    var gatePairs = 0
+
     func run() throws {
         let path = options.file ?? "/tmp/ddkpi-bench-\(options.rows).xlsx"
         if !(options.reuse && FileSystem.exists(path)) {
@@ -171,6 +177,7 @@ struct IngestBench: ParsableCommand {
         let ours = try Measurement.run(
             label: "ddkpi ingest", [ddkpi, "--db", database, "ingest", "--feed", "sales-audit", path])
         ours.print(rows: options.rows, bytes: FileSystem.size(path))
+        if gatePairs > 0 { try compareGate(path, stores: stores, work: work) }
         guard options.compare else { return }
         let pandas = Measurement.compare(
             label: "pandas+sqlite3 upsert", ["python3", "-c", Scripts.pandasUpsert, path, work + "/pandas.sqlite"])
@@ -179,13 +186,59 @@ struct IngestBench: ParsableCommand {
     }
 }
 
+extension IngestBench {
+    /// `--gate-pairs`: the same file ingested by `ddkpi-bench ingest-file` with the checks and
+    /// without them (`--no-checks`), alternately, each into a fresh warehouse; the medians and
+    /// the gate's share of the ingest without it (SPEC section 18: at most 10 %).
+    func compareGate(_ path: String, stores: String, work: String) throws {
+        let ddkpi = Measurement.sibling("ddkpi")
+        let bench = Measurement.sibling("ddkpi-bench")
+        var runs: [Bool: [Measurement]] = [true: [], false: []]
+        for pair in 0..<gatePairs {
+            // Alternate which goes first, so that neither always runs on a warmer machine.
+            for gate in pair % 2 == 0 ? [true, false] : [false, true] {
+                let scratch = try postgres.map { try ScratchSchema(server: $0, suffix: "_\(pair)_\(gate)") }
+                defer { scratch?.drop() }
+                let database = scratch?.url ?? work + "/gate-\(pair)-\(gate).sqlite"
+                _ = try Measurement.run(label: "stores import", [ddkpi, "--db", database, "stores", "import", stores])
+                let label = gate ? "gate on" : "gate off"
+                let measured = try Measurement.run(
+                    label: label, [bench, "ingest-file", "--db", database, path] + (gate ? [] : ["--no-checks"]))
+                Swift.print("pair \(pair + 1) ", terminator: "")
+                measured.print(rows: options.rows, bytes: FileSystem.size(path))
+                runs[gate, default: []].append(measured)
+                if scratch == nil { FileSystem.remove(database) }
+            }
+        }
+        let median = { (values: [Double]) in values.sorted()[values.count / 2] }
+        let on = runs[true] ?? []
+        let off = runs[false] ?? []
+        guard !on.isEmpty, !off.isEmpty else { return }
+        let onSeconds = median(on.map(\.seconds))
+        let offSeconds = median(off.map(\.seconds))
+        let peak = { (runs: [Measurement]) in
+            Format.decimal(Double(runs.map(\.peakKilobytes).max() ?? 0) / 1024, places: 1) + " MiB"
+        }
+        Swift.print(
+            "gate on median \(Format.seconds(onSeconds)) (peak RSS up to \(peak(on))), off median \(Format.seconds(offSeconds)) (\(peak(off))) over \(gatePairs) pairs: the gate adds \(Format.decimal((onSeconds / offSeconds - 1) * 100, places: 1)) %"
+        )
+        // CPU time does not wait for the machine's other work: the gate's own cost.
+        let onCPU = median(on.map(\.cpuSeconds))
+        let offCPU = median(off.map(\.cpuSeconds))
+        Swift.print(
+            "CPU (user + system, every thread) on median \(Format.seconds(onCPU)), off median \(Format.seconds(offCPU)): the gate adds \(Format.decimal((onCPU / offCPU - 1) * 100, places: 1)) %"
+        )
+    }
+}
+
 /// A schema of its own on a PostgreSQL server for one benchmark's warehouse, dropped afterwards.
 struct ScratchSchema {
     private let server: String
-    private let name = "ddkpi_bench_\(getpid())"
+    private let name: String
 
-    init(server: String) throws {
+    init(server: String, suffix: String = "") throws {
         self.server = server
+        name = "ddkpi_bench_\(getpid())\(suffix)"
         try PostgresConnection(url: server).execute("CREATE SCHEMA \(name)")
     }
 

@@ -2,10 +2,12 @@
     import Glibc
 #endif
 
-/// Wall time and peak RSS of one child process (`posix_spawnp` + `wait4`).
+/// Wall time, CPU time and peak RSS of one child process (`posix_spawnp` + `wait4`).
 struct Measurement {
     let label: String
     let seconds: Double
+    /// User and system CPU time of the child, its threads together.
+    let cpuSeconds: Double
     let peakKilobytes: Int
     let output: String
 
@@ -53,7 +55,8 @@ struct Measurement {
         guard exitStatus == 0 else {
             throw BenchError("\(label) failed (status \(exitStatus))\(text.isEmpty ? "" : ": " + text)")
         }
-        return Measurement(label: label, seconds: elapsed, peakKilobytes: peak, output: text)
+        let cpu = [usage.ru_utime, usage.ru_stime].reduce(0.0) { $0 + Double($1.tv_sec) + Double($1.tv_usec) / 1e6 }
+        return Measurement(label: label, seconds: elapsed, cpuSeconds: cpu, peakKilobytes: peak, output: text)
     }
 
     /// An executable built beside this one.

@@ -29,19 +29,41 @@ struct AlarmSeriesLoader {
         chunk: ClosedRange<Int>, lastDay: Int, weekStart: Int, loadsMerch: Bool,
         judged: @escaping (String) -> JudgedDays
     ) {
-        let first = chunk.lowerBound
-        let last = max(min(chunk.upperBound + Self.recentDays, lastDay), chunk.upperBound)
+        let spans = Self.windows(chunk: chunk, lastDay: lastDay)
         days = DateRange(
-            start: CivilDate(daysSinceEpoch: first - Self.yearAgoStart), end: CivilDate(daysSinceEpoch: last))
-        let recent = (first - Self.recentDays)...last
-        let yearAgo = (first - Self.yearAgoStart)...(last - Self.yearAgoEnd)
-        let spans = recent.lowerBound <= yearAgo.upperBound + 1 ? [yearAgo.lowerBound...last] : [yearAgo, recent]
+            start: CivilDate(daysSinceEpoch: chunk.lowerBound - Self.yearAgoStart),
+            end: CivilDate(daysSinceEpoch: spans.last?.upperBound ?? chunk.upperBound))
         windows = spans.map {
             DateRange(start: CivilDate(daysSinceEpoch: $0.lowerBound), end: CivilDate(daysSinceEpoch: $0.upperBound))
         }
         self.weekStart = weekStart
         self.loadsMerch = loadsMerch
         self.judged = judged
+    }
+
+    /// The days read for the judged days `chunk` (days since the epoch), reading no day after
+    /// `lastDay`: the recent window and the year-ago one, one range when they meet.
+    static func windows(chunk: ClosedRange<Int>, lastDay: Int) -> [ClosedRange<Int>] {
+        let first = chunk.lowerBound
+        let last = max(min(chunk.upperBound + recentDays, lastDay), chunk.upperBound)
+        let recent = (first - recentDays)...last
+        let yearAgo = (first - yearAgoStart)...(last - yearAgoEnd)
+        return recent.lowerBound <= yearAgo.upperBound + 1 ? [yearAgo.lowerBound...last] : [yearAgo, recent]
+    }
+
+    /// The sales-audit rows of a range of days (two `?`), in date order: date, store, then the
+    /// columns `salesDay` reads.
+    static let salesQuery = """
+        SELECT date, store_code, total_sales_cents, total_transactions, total_items, ccp_pct_millionths,
+            gp_pct_millionths, ingest_run_id
+        FROM \(FeedTables.salesAudit.name) WHERE date BETWEEN ? AND ? ORDER BY date
+        """
+
+    /// A row of `salesQuery` as the checks read it.
+    static func salesDay(_ row: some ScannedRow) -> SalesDay {
+        SalesDay(
+            cents: row.int64(2), transactions: row.int64(3), items: row.int64(4),
+            ccpMillionths: row.optionalInt64(5), gpMillionths: row.optionalInt64(6), run: row.int64(7))
     }
 
     /// Runs `sql` (with two `?` for a range's first and last day) over each of `ranges`.
@@ -95,18 +117,9 @@ struct AlarmSeriesLoader {
 
     /// Reads `ranges` of every table into the series.
     private func read(_ session: some SQLSession, _ ranges: [DateRange], into stores: inout StoreSlots) throws {
-        try scanWindows(
-            session, ranges,
-            """
-            SELECT date, store_code, total_sales_cents, total_transactions, total_items, ccp_pct_millionths,
-                gp_pct_millionths, ingest_run_id
-            FROM \(FeedTables.salesAudit.name) WHERE date BETWEEN ? AND ?
-            """
-        ) { row in
+        try scanWindows(session, ranges, Self.salesQuery) { row in
             guard let (slot, index) = stores.position(row) else { return }
-            stores.series[slot].sales[index] = SalesDay(
-                cents: row.int64(2), transactions: row.int64(3), items: row.int64(4),
-                ccpMillionths: row.optionalInt64(5), gpMillionths: row.optionalInt64(6), run: row.int64(7))
+            stores.series[slot].sales[index] = Self.salesDay(row)
         }
         try scanWindows(
             session, ranges,

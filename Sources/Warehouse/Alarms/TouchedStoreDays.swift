@@ -23,7 +23,8 @@ struct TouchedStoreDays {
         }
     }
 
-    private mutating func add(_ store: String, _ span: ClosedRange<Int>) {
+    /// Notes a store's days from the first to the last of `span` (days since the epoch).
+    mutating func add(_ store: String, _ span: ClosedRange<Int>) {
         if let known = days[store] {
             guard !known.contains(span.lowerBound) || !known.contains(span.upperBound) else { return }
             days[store] = min(known.lowerBound, span.lowerBound)...max(known.upperBound, span.upperBound)

@@ -79,12 +79,17 @@ extension Warehouse {
             start = end + 1
         }
         var alarms = (found + dateShifts.alarms()).sorted(by: Alarm.reportOrder)
+        try Self.nameFiles(&alarms, session)
+        return alarms
+    }
+
+    /// Names each alarm's file: the ledger's path of its run (a run 0, a row no run wrote, is none).
+    static func nameFiles(_ alarms: inout [Alarm], _ session: some SQLSession) throws {
         let files = try Self.files(session, runs: Set(alarms.compactMap(\.run)))
         for index in alarms.indices {
             if alarms[index].run == 0 { alarms[index].run = nil }
             alarms[index].file = alarms[index].run.flatMap { files[$0] }
         }
-        return alarms
     }
 
     /// The ledger's path of each run.

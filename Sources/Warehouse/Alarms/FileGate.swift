@@ -1,0 +1,257 @@
+import Checks
+import CivilCalendar
+import Feeds
+import Threads
+
+/// The ingest gate of one file (SPEC section 18): the checks on the store-days the file writes,
+/// in its transaction, once it is written.
+///
+/// A sales-audit file whose rows come date by date, into a warehouse that holds nothing the
+/// checks read on or after the file's first day, is checked as it is written: `StreamingScan`
+/// takes the history before the file from the tables (the days a one-pass check of the file's
+/// days reads), then the rows, so nothing is read back and the memory stays at a year of days
+/// per store. The scan starts once the file spans the days that make that history one whole
+/// year (its first rows are kept until then; a shorter file's history, read with the windows of
+/// a check of its days, goes to the scan at the end), and runs on a thread of its own, a batch
+/// of rows at a time, while the file is read and written (`endOfFile` lets it finish while the
+/// writing does). Any other file, or one whose dates go back, is checked on its store-days read
+/// back from the tables (`Warehouse.alarms(_:touched:settings:)`).
+struct FileGate {
+    private let settings: CheckSettings
+    private var mode: Mode
+    /// The store-days a file checked by reading back wrote.
+    private var touched = TouchedStoreDays()
+    /// The rows not yet given to the scan: all of them before it starts, then the next batch.
+    private var rows: [BufferedRow] = []
+    private var scan: ScanThread?
+    /// The last record's date and its day number.
+    private var lastDate = (date: CivilDate(year: 0, month: 0, day: 0), day: 0)
+
+    private enum Mode {
+        /// A sales-audit file before its first row.
+        case waiting
+        /// A sales-audit file's first rows, kept from day `first` (days since the epoch).
+        case buffering(first: Int)
+        /// Rows go to `scan` a batch at a time.
+        case scanning
+        /// Store-days noted in `touched`, read back at the end.
+        case readingBack
+        /// The file read, the scan finishing (its store-days noted in `touched`).
+        case finished
+    }
+
+    /// Rows handed to the scan at a time.
+    private static let batchRows = 8_192
+
+    /// Days before a store-day that an event week holding it may start: event rows from then on
+    /// would be judged with the file's days.
+    private static let eventWeekReach = 6
+
+    /// The gate of a file of `feed`.
+    init(feed: FeedID, settings: CheckSettings) {
+        self.settings = settings
+        mode = feed == .salesAudit ? .waiting : .readingBack
+    }
+
+    /// Whether the file's store-days are to be read back at the end (else it is checked as it
+    /// is written).
+    var readsBack: Bool {
+        if case .readingBack = mode { return true }
+        return false
+    }
+
+    /// Notes a record the file writes as run `run`, before it is written.
+    mutating func add(_ record: FeedRecord, run: Int64, _ session: some SQLSession) throws {
+        guard case .salesAudit(let sales) = record else { return try readBack(adding: record) }
+        // Rows come date by date: a date's day number is worked out once.
+        if sales.date != lastDate.date { lastDate = (sales.date, sales.date.daysSinceEpoch) }
+        let day = lastDate.day
+        let row = BufferedRow(
+            store: sales.store, day: day,
+            row: SalesDay(
+                cents: sales.figures.totalSalesCents, transactions: Int64(sales.figures.totalTransactions),
+                items: Int64(sales.figures.totalItems), ccpMillionths: sales.figures.ccpPctMillionths,
+                gpMillionths: sales.figures.gpPctMillionths, run: run))
+        switch mode {
+        case .readingBack:
+            touched.add(record)
+        case .waiting:
+            guard try Self.holdsNothingChecked(from: day, session) else { return try readBack(adding: record) }
+            mode = .buffering(first: day)
+            rows.append(row)
+        case .buffering(let first):
+            guard day >= rows.last?.day ?? day else { return try readBack(adding: record) }
+            rows.append(row)
+            if AlarmSeriesLoader.windows(chunk: first...day, lastDay: day).count == 1 {
+                try startScan(session, first: first, last: day)
+            }
+        case .scanning:
+            guard day >= rows.last?.day ?? scan?.lastDay ?? day else { return try readBack(adding: record) }
+            rows.append(row)
+            if rows.count >= Self.batchRows {
+                try scan?.add(&rows)
+            }
+        case .finished:
+            try readBack(adding: record)
+        }
+    }
+
+    /// The alarms on the file's store-days, each naming its file.
+    mutating func alarms(_ session: some SQLSession, in warehouse: Warehouse) throws -> [Alarm] {
+        switch mode {
+        case .waiting:
+            return []
+        case .readingBack:
+            guard !touched.isEmpty else { return [] }
+            return try warehouse.alarms(session, touched: touched.days, settings: settings)
+        case .buffering, .scanning, .finished:
+            try endOfFile(session)
+        }
+        var alarms = try scan?.alarms() ?? []
+        scan = nil
+        try Warehouse.nameFiles(&alarms, session)
+        return alarms
+    }
+
+    /// Says the file has been read: a scan gets its last rows and finishes on its thread (its
+    /// last day, the runs of equal days) while the file's writing finishes; `alarms` then builds
+    /// the alarms, once the writing's memory is let go.
+    mutating func endOfFile(_ session: some SQLSession) throws {
+        if case .buffering(let first) = mode { try startScan(session, first: first, last: rows.last?.day ?? first) }
+        guard case .scanning = mode else { return }
+        try scan?.add(&rows)
+        rows = []
+        // Kept should a row come after all, to be read back.
+        for (store, days) in try scan?.judgedDays() ?? [:] { touched.add(store, days) }
+        try scan?.finish()
+        mode = .finished
+    }
+
+    /// Starts the scan of a file whose days run from `first` to `last` so far: the history a
+    /// check of those days reads, then the rows kept.
+    private mutating func startScan(_ session: some SQLSession, first: Int, last: Int) throws {
+        var scan = StreamingScan(
+            settings: settings, firstDay: first - AlarmSeriesLoader.yearAgoStart, judgedFrom: first)
+        for window in AlarmSeriesLoader.windows(chunk: first...last, lastDay: last) where window.lowerBound < first {
+            let days = [window.lowerBound, min(window.upperBound, first - 1)]
+            try session.scan(AlarmSeriesLoader.salesQuery, days.map { .text(CivilDate(daysSinceEpoch: $0).iso8601) }) {
+                row in
+                guard let day = row.dayNumber(0) else { return }
+                _ = scan.add(store: row.text(1), day: day, AlarmSeriesLoader.salesDay(row))
+            }
+        }
+        self.scan = ScanThread(scan)
+        mode = .scanning
+        try self.scan?.add(&rows)
+    }
+
+    /// Goes over to reading back: the store-days so far, and `record`'s.
+    private mutating func readBack(adding record: FeedRecord) throws {
+        for kept in rows { touched.add(kept.store, kept.day...kept.day) }
+        // A finished scan's store-days are noted already (and the scan is no longer to be asked).
+        if case .scanning = mode {
+            for (store, days) in try scan?.judgedDays() ?? [:] { touched.add(store, days) }
+        }
+        rows = []
+        scan = nil
+        mode = .readingBack
+        touched.add(record)
+    }
+
+    /// Whether the warehouse holds no row the checks read on or after `day` (days since the
+    /// epoch): sales-audit rows, associate day rows, and event rows of a week holding it.
+    private static func holdsNothingChecked(from day: Int, _ session: some SQLSession) throws -> Bool {
+        for table in FeedTables.all where table.feed != .merchSales {
+            let isEvent = table.feed != .salesAudit && table.feed != .employeePerformance
+            let from = CivilDate(daysSinceEpoch: isEvent ? day - eventWeekReach : day)
+            let grain = table.period == .dayOrMonth ? " AND grain = 'day'" : ""
+            let sql = "SELECT 1 FROM \(table.name) WHERE \(table.period.dateColumn) >= ?\(grain) LIMIT 1"
+            if try session.integer(sql, [.text(from.iso8601)]) != nil { return false }
+        }
+        return true
+    }
+}
+
+/// A sales-audit row on its way to the scan.
+private struct BufferedRow {
+    let store: String
+    let day: Int
+    let row: SalesDay
+}
+
+/// A `StreamingScan` fed batches of rows on a thread of its own, one batch after the other
+/// (on the caller's thread when no thread can be started): the checks run while the file is
+/// read and written.
+private final class ScanThread {
+    private var scan: StreamingScan
+    /// The batch being scanned (the scan takes it from `pending`), which gives its array back,
+    /// emptied, for the batch after next: two arrays take turns, rather than one for every batch.
+    private var running: BackgroundTask<[BufferedRow]>?
+    private var pending: [BufferedRow] = []
+    private var spare: [BufferedRow] = []
+    /// The day of the last row handed over.
+    private(set) var lastDay: Int?
+
+    init(_ scan: StreamingScan) { self.scan = scan }
+
+    /// Hands `rows` (in date order, after the rows before) to the scan once it is through the
+    /// batch before, and leaves in `rows` an empty array to fill.
+    func add(_ rows: inout [BufferedRow]) throws {
+        guard !rows.isEmpty else { return }
+        try settle()
+        lastDay = rows.last?.day
+        pending = rows
+        rows = spare
+        spare = []
+        do {
+            running = try BackgroundTask { [self] in take() }
+        } catch {
+            spare = take()
+        }
+    }
+
+    /// The scan finishing its last days on its thread.
+    private var finishing: BackgroundTask<Void>?
+
+    /// Finishes the scan on its thread once it is through every batch (its last day, its runs of
+    /// equal days), while the file's writing finishes.
+    func finish() throws {
+        try settle()
+        spare = []
+        do {
+            finishing = try BackgroundTask { [self] in scan.finish() }
+        } catch {
+            scan.finish()
+        }
+    }
+
+    /// Every alarm of the scan, in report order, once it is finished: built here, after the
+    /// file's writing, so that the alarms do not add to its peak memory.
+    func alarms() throws -> [Alarm] {
+        try finishing?.value()
+        finishing = nil
+        return scan.alarms()
+    }
+
+    /// Per store, its first and last judged day so far, once the scan is through every batch.
+    func judgedDays() throws -> [String: ClosedRange<Int>] {
+        try settle()
+        return scan.judgedDays
+    }
+
+    /// Waits for the batch being scanned, and keeps its array.
+    private func settle() throws {
+        guard let running else { return }
+        self.running = nil
+        spare = try running.value()
+    }
+
+    /// Scans the pending rows and returns their array, emptied.
+    private func take() -> [BufferedRow] {
+        var rows: [BufferedRow] = []
+        swap(&rows, &pending)
+        for kept in rows { _ = scan.add(store: kept.store, day: kept.day, kept.row) }
+        rows.removeAll(keepingCapacity: true)
+        return rows
+    }
+}
