@@ -12,19 +12,22 @@ public struct DateShiftTally: Sendable {
     static let lags = [7, 364, 365]
     static let minimumShare = 0.9
 
+    /// One count per lag, in a value of fixed size (a row's key is counted millions of times).
+    typealias PerLag<Count: SIMDScalar> = SIMD3<Count>
+
     /// One store's keys of a run.
     private struct StoreKeys: Sendable {
         var first = Int.max
         var last = Int.min
         var cents: Int64 = 0
         /// Per lag, the cents of the rows that distance earlier.
-        var earlierCents = [Int64](repeating: 0, count: DateShiftTally.lags.count)
+        var earlierCents = PerLag<Int64>()
     }
 
     /// One run's keys.
     private struct RunKeys: Sendable {
         var keys = 0
-        var matches = [Int](repeating: 0, count: DateShiftTally.lags.count)
+        var matches = PerLag<Int>()
         var judged = false
         var stores: [String: StoreKeys] = [:]
     }
@@ -37,7 +40,7 @@ public struct DateShiftTally: Sendable {
     struct Stretch {
         let run: Int64
         private(set) var keys = 0
-        private var matches = [Int](repeating: 0, count: DateShiftTally.lags.count)
+        private var matches = PerLag<Int>()
         private var judged = false
         private var store = StoreKeys()
 
@@ -90,11 +93,11 @@ public struct DateShiftTally: Sendable {
 
     /// Adds one store's keys of a run to the run, in place.
     private static func add(
-        _ store: StoreKeys, keys: Int, matches: [Int], judged: Bool, code: String, to run: inout RunKeys
+        _ store: StoreKeys, keys: Int, matches: PerLag<Int>, judged: Bool, code: String, to run: inout RunKeys
     ) {
         run.keys += keys
         run.judged = run.judged || judged
-        for slot in run.matches.indices { run.matches[slot] += matches[slot] }
+        run.matches &+= matches
         merge(store, into: &run.stores[code, default: StoreKeys()])
     }
 
@@ -103,7 +106,7 @@ public struct DateShiftTally: Sendable {
         total.first = min(total.first, store.first)
         total.last = max(total.last, store.last)
         total.cents += store.cents
-        for slot in total.earlierCents.indices { total.earlierCents[slot] += store.earlierCents[slot] }
+        total.earlierCents &+= store.earlierCents
     }
 
     /// Adds another chunk's tally.
@@ -114,7 +117,7 @@ public struct DateShiftTally: Sendable {
             }
             runs[id, default: RunKeys()].keys += theirs.keys
             runs[id, default: RunKeys()].judged = runs[id, default: RunKeys()].judged || theirs.judged
-            for slot in theirs.matches.indices { runs[id, default: RunKeys()].matches[slot] += theirs.matches[slot] }
+            runs[id, default: RunKeys()].matches &+= theirs.matches
         }
     }
 

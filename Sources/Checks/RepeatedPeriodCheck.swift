@@ -27,6 +27,9 @@ enum RepeatedPeriodCheck {
 
         init(lag: Int) { self.lag = lag }
 
+        /// Whether a run of equal days goes on.
+        var isRunning: Bool { start != nil }
+
         /// Takes day `day`, which `repeats` the day `lag` days earlier or not, with its row's
         /// cents and run; returns the span that ended the day before, when it is long enough.
         mutating func step(day: Int, repeats: Bool, cents rowCents: Int64, run rowRun: Int64) -> Span? {

@@ -201,6 +201,8 @@ public struct StreamingScan {
             let repeats =
                 cents > 0 && earlier >= firstDay && stores.cents(slot, earlier) == cents
                 && RepeatedPeriodCheck.repeats(row, stores[slot, earlier])
+            // Most days neither repeat nor end a run: the tracker is left as it is.
+            guard repeats || stores.trackers[position].isRunning else { continue }
             if let span = stores.trackers[position].step(day: day, repeats: repeats, cents: cents, run: row?.run ?? 0) {
                 stores.spans[position].append(span)
             }

@@ -51,12 +51,12 @@ struct AlarmSeriesLoader {
         return recent.lowerBound <= yearAgo.upperBound + 1 ? [yearAgo.lowerBound...last] : [yearAgo, recent]
     }
 
-    /// The sales-audit rows of a range of days (two `?`), in date order: date, store, then the
-    /// columns `salesDay` reads.
+    /// The sales-audit rows of a range of days (two `?`): date, store, then the columns
+    /// `salesDay` reads.
     static let salesQuery = """
         SELECT date, store_code, total_sales_cents, total_transactions, total_items, ccp_pct_millionths,
             gp_pct_millionths, ingest_run_id
-        FROM \(FeedTables.salesAudit.name) WHERE date BETWEEN ? AND ? ORDER BY date
+        FROM \(FeedTables.salesAudit.name) WHERE date BETWEEN ? AND ?
         """
 
     /// A row of `salesQuery` as the checks read it.

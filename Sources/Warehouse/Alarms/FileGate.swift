@@ -134,8 +134,11 @@ struct FileGate {
             settings: settings, firstDay: first - AlarmSeriesLoader.yearAgoStart, judgedFrom: first)
         for window in AlarmSeriesLoader.windows(chunk: first...last, lastDay: last) where window.lowerBound < first {
             let days = [window.lowerBound, min(window.upperBound, first - 1)]
-            try session.scan(AlarmSeriesLoader.salesQuery, days.map { .text(CivilDate(daysSinceEpoch: $0).iso8601) }) {
-                row in
+            // In date order, as the scan takes rows.
+            try session.scan(
+                AlarmSeriesLoader.salesQuery + " ORDER BY date",
+                days.map { .text(CivilDate(daysSinceEpoch: $0).iso8601) }
+            ) { row in
                 guard let day = row.dayNumber(0) else { return }
                 _ = scan.add(store: row.text(1), day: day, AlarmSeriesLoader.salesDay(row))
             }
