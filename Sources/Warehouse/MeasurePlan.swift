@@ -1,6 +1,6 @@
 import CivilCalendar
 
-/// How `Warehouse.measures(parts:)` sums each labelled part of a report: which store-month
+/// How `Warehouse.measures(of:)` sums each part of a report: which store-month
 /// rollups to add and which ranges of the feed tables to add or subtract (SPEC section 13).
 ///
 /// A calendar month wholly inside a part comes from its rollup. A part that covers more than half
@@ -10,26 +10,26 @@ import CivilCalendar
 /// integer, so each way gives the same bits. With the rollups off, every part is summed from the
 /// feed tables.
 struct MeasurePlan {
-    /// A month's rollup, added to a part.
+    /// A month's rollup, added to a part (its position in the parts given).
     struct RollupTerm {
         let month: String
-        let label: String
+        let part: Int
     }
 
     /// Days of the feed tables, added to a part or subtracted from it.
     struct ScanTerm {
         let range: DateRange
-        let label: String
+        let part: Int
         let subtracts: Bool
     }
 
     private(set) var rollups: [RollupTerm] = []
     private(set) var scans: [ScanTerm] = []
 
-    init(parts: [(label: String, range: DateRange)], usesRollups: Bool) {
-        for (label, range) in parts {
+    init(parts: [DateRange], usesRollups: Bool) {
+        for (part, range) in parts.enumerated() {
             guard usesRollups else {
-                scans.append(ScanTerm(range: range, label: label, subtracts: false))
+                scans.append(ScanTerm(range: range, part: part, subtracts: false))
                 continue
             }
             for piece in range.monthParts {
@@ -37,16 +37,16 @@ struct MeasurePlan {
                 let month = DateRange(
                     start: first, end: first.adding(days: CivilDate.daysIn(month: first.month, year: first.year) - 1))
                 guard piece.part.days * 2 > month.days else {
-                    scans.append(ScanTerm(range: piece.part, label: label, subtracts: false))
+                    scans.append(ScanTerm(range: piece.part, part: part, subtracts: false))
                     continue
                 }
-                rollups.append(RollupTerm(month: piece.month, label: label))
+                rollups.append(RollupTerm(month: piece.month, part: part))
                 let outside = [
                     DateRange(start: month.start, end: piece.part.start.adding(days: -1)),
                     DateRange(start: piece.part.end.adding(days: 1), end: month.end),
                 ]
                 for rest in outside where rest.days > 0 {
-                    scans.append(ScanTerm(range: rest, label: label, subtracts: true))
+                    scans.append(ScanTerm(range: rest, part: part, subtracts: true))
                 }
             }
         }

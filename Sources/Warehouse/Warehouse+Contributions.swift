@@ -55,7 +55,7 @@ extension Warehouse {
     /// as `YYYY-MM`.
     public func monthsServedByRollups(from start: CivilDate, through end: CivilDate) -> [String] {
         let range = DateRange(start: start, end: end)
-        return MeasurePlan(parts: [("", range)], usesRollups: usesRollups).rollupMonths
+        return MeasurePlan(parts: [range], usesRollups: usesRollups).rollupMonths
     }
 
     /// Streams, table by table in date and store order, every row of the feed tables that adds

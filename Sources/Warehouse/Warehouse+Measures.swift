@@ -108,85 +108,93 @@ extension Warehouse {
     /// of its own (disjoint; the fiscal months of a period, or its calendar months), summed as
     /// `measures(from:through:)` sums a range.
     public func measures(parts: [(label: String, range: DateRange)]) throws -> [StoreMonth: MeasureSums] {
-        let plan = MeasurePlan(parts: parts, usesRollups: usesRollups)
-        return try backend.read { session in
-            let rollups = Dictionary(
-                grouping: try Self.rollupMeasures(session, months: plan.rollupMonths), by: \.key.month)
-            var sums: [StoreMonth: MeasureSums] = [:]
-            sums.reserveCapacity(parts.count * (rollups.values.map(\.count).max() ?? 0))
-            for term in plan.rollups {
-                for (key, value) in rollups[term.month] ?? [] {
-                    sums[StoreMonth(store: key.store, month: term.label), default: MeasureSums()] += value
+        let measures = try measures(of: parts.map(\.range))
+        var keyed: [StoreMonth: MeasureSums] = [:]
+        for (part, label) in parts.map(\.label).enumerated() {
+            for (store, code) in measures.stores.enumerated() {
+                if let sums = measures.measures(part: part, store: store) {
+                    keyed[StoreMonth(store: code, month: label), default: MeasureSums()] += sums
                 }
             }
-            var scanned: [DateRange: [StoreMonth: MeasureSums]] = [:]
+        }
+        return keyed
+    }
+
+    /// Measures per store of each of `parts` (disjoint ranges), summed as
+    /// `measures(from:through:)` sums a range, with the stores numbered once for all parts.
+    ///
+    /// Months come from the store-month rollups where they serve (SPEC section 13, see
+    /// `MeasurePlan`), the rest from the feed tables, each range of days read once however many
+    /// parts add or subtract it.
+    public func measures(of parts: [DateRange]) throws -> PartMeasures {
+        let plan = MeasurePlan(parts: parts, usesRollups: usesRollups)
+        return try backend.read { session in
+            var stores = StoreSlots()
+            var sums = Array(repeating: SlotSums(), count: parts.count)
+            let rollups = try Self.rollupMeasures(session, months: plan.rollupMonths, stores: &stores)
+            for term in plan.rollups {
+                sums[term.part].add(rollups.sums(of: term.month))
+            }
+            var scanned: [DateRange: MonthSlotSums] = [:]
             for term in plan.scans {
                 let measures =
                     try scanned[term.range]
-                    ?? Self.scanMeasures(session, from: term.range.start, through: term.range.end)
+                    ?? Self.scanMeasures(session, from: term.range.start, through: term.range.end, stores: &stores)
                 scanned[term.range] = measures
-                for (key, value) in measures {
-                    let slot = StoreMonth(store: key.store, month: term.label)
-                    if term.subtracts {
-                        sums[slot, default: MeasureSums()] -= value
-                    } else {
-                        sums[slot, default: MeasureSums()] += value
-                    }
+                for month in measures.byMonth {
+                    sums[term.part].add(month, subtracting: term.subtracts)
                 }
             }
-            return sums
+            return PartMeasures(stores: stores, parts: sums)
         }
     }
 
     /// Measures per store and month over `[start, end]`, summed from the feed tables: the source
     /// of truth the rollups are built from and checked against.
+    static func scanMeasures(_ session: some SQLSession, from start: CivilDate, through end: CivilDate)
+        throws -> [StoreMonth: MeasureSums]
+    {
+        var stores = StoreSlots()
+        return try scanMeasures(session, from: start, through: end, stores: &stores).keyed(by: stores)
+    }
+
+    /// Measures per month and store slot over `[start, end]`, summed from the feed tables, the
+    /// stores numbered in `stores` (shared by the scans and rollups of one query).
     ///
     /// Every row's store is in the directory (a foreign key), so no row is filtered by store.
     /// Daily tables are read in primary-key order (date, store) and summed here by store and
     /// month: a `GROUP BY store` in SQL would sort every month part's rows, and its products of
     /// percents and money could leave 64 bits.
-    static func scanMeasures<Session: SQLSession>(_ session: Session, from start: CivilDate, through end: CivilDate)
-        throws -> [StoreMonth: MeasureSums]
-    {
-        var sums: [StoreMonth: MeasureSums] = [:]
+    static func scanMeasures<Session: SQLSession>(
+        _ session: Session, from start: CivilDate, through end: CivilDate, stores: inout StoreSlots
+    ) throws -> MonthSlotSums {
+        var sums = MonthSlotSums()
         for source in DailyMeasureSource.allCases {
             let sql = """
                 SELECT date, store_code, \(source.columns.joined(separator: ", ")) FROM \(source.table)
                 WHERE date BETWEEN ? AND ? ORDER BY date
                 """
-            // Rows come date by date, every store within a date: sums for the current month are
-            // kept per store slot.
-            var month: UInt64?
-            var monthText = ""
-            var stores = StoreSlots()
-            var slots: [MeasureSums] = []
-            func flushMonth() {
-                for (slot, slotSums) in slots.enumerated() {
-                    sums[StoreMonth(store: stores.codes[slot], month: monthText), default: MeasureSums()] += slotSums
-                }
-                slots.removeAll(keepingCapacity: true)
-                stores.removeAll()
-            }
+            // Rows come date by date, every store within a date: the month changes seldom.
+            var month: (packed: UInt64?, position: Int)?
             try session.scan(sql, [.text(start.iso8601), .text(end.iso8601)]) { row in
                 let rowMonth = row.packedText(0, prefix: 7)
-                if rowMonth != month {
-                    flushMonth()
-                    month = rowMonth
-                    monthText = row.text(0, prefix: 7)
+                let position: Int
+                if let month, month.packed == rowMonth {
+                    position = month.position
+                } else {
+                    position = sums.position(of: row.text(0, prefix: 7))
+                    month = (rowMonth, position)
                 }
-                let slot = stores.slot(of: row, column: 1)
-                if slot == slots.count { slots.append(MeasureSums()) }
-                source.add(row, to: &slots[slot])
+                sums.update(month: position, slot: stores.slot(of: row, column: 1)) { source.add(row, to: &$0) }
             }
-            flushMonth()
         }
         for (table, column, path) in [
             (FeedTables.birdeyeReviews.name, "review_count", \MeasureSums.reviews),
             (FeedTables.outboundCalls.name, "total_calls", \MeasureSums.calls),
         ] {
-            try scanWeeks(session, table: table, column: column, from: start, through: end) { key, count in
-                sums[key, default: MeasureSums()][keyPath: path] += count
-            }
+            try scanWeeks(
+                session, table: table, column: column, from: start, through: end, stores: &stores, into: &sums,
+                at: path)
         }
         return sums
     }
@@ -194,11 +202,10 @@ extension Warehouse {
     /// Sums a weekly table's counts over `[start, end]` per store and month: each day's count on
     /// its own day when the week's days are known, else the week's total in the month of its
     /// start when that lies in the range (a total of 0 still names its store-month, as the
-    /// rollups always have). Weeks are few, so each week's months are worked out once, and
-    /// counts are kept per store slot and month until the end.
+    /// rollups always have). Weeks are few, so each week's months are worked out once.
     private static func scanWeeks(
         _ session: some SQLSession, table: String, column: String, from start: CivilDate, through end: CivilDate,
-        add: (StoreMonth, Int128) -> Void
+        stores: inout StoreSlots, into sums: inout MonthSlotSums, at measure: WritableKeyPath<MeasureSums, Int128>
     ) throws {
         let sql = """
             SELECT store_code, week_start, \(column), day_0, day_1, day_2, day_3, day_4, day_5, day_6
@@ -207,23 +214,7 @@ extension Warehouse {
         let (firstDay, lastDay) = (start.daysSinceEpoch, end.daysSinceEpoch)
         var weeks: [Int: WeekInMonths] = [:]
         var last: (number: Int, week: WeekInMonths)?
-        var months: [String] = []
-        var stores = StoreSlots()
-        // Per month position, per store slot: the count, `nil` where nothing was counted.
-        var counts: [[Int128?]] = []
-        func tally(_ count: Int128, slot: Int, month: Int) {
-            while counts.count <= month { counts.append([]) }
-            if counts[month].count <= slot {
-                counts[month] += Array(repeating: nil, count: slot - counts[month].count + 1)
-            }
-            counts[month][slot] = (counts[month][slot] ?? 0) + count
-        }
-        func monthPosition(_ day: CivilDate) -> Int {
-            let label = String(day.iso8601.prefix(7))
-            if let known = months.firstIndex(of: label) { return known }
-            months.append(label)
-            return months.count - 1
-        }
+        func monthPosition(_ day: CivilDate) -> Int { sums.position(of: String(day.iso8601.prefix(7))) }
         try session.scan(sql, [.text(start.adding(days: -6).iso8601), .text(end.iso8601)]) { row in
             let number = row.dateNumber(1)
             let week: WeekInMonths
@@ -246,27 +237,26 @@ extension Warehouse {
             let slot = stores.slot(of: row, column: 0)
             var first: Int128?
             var second: Int128?
-            if (0..<7).allSatisfy({ row.optionalInt64(3 + Int32($0)) != nil }) {
-                for offset in 0..<7 {
-                    let count = row.int64(3 + Int32(offset))
-                    let day = week.firstDay + offset
-                    guard count != 0, day >= firstDay, day <= lastDay else { continue }
-                    if offset < week.daysInFirstMonth {
-                        first = (first ?? 0) + Int128(count)
-                    } else {
-                        second = (second ?? 0) + Int128(count)
-                    }
+            var daysKnown = true
+            for offset in 0..<7 {
+                guard let count = row.optionalInt64(3 + Int32(offset)) else {
+                    daysKnown = false
+                    break
                 }
-            } else if week.firstDay >= firstDay, week.firstDay <= lastDay {
-                first = Int128(row.int64(2))
+                let day = week.firstDay + offset
+                guard count != 0, day >= firstDay, day <= lastDay else { continue }
+                if offset < week.daysInFirstMonth {
+                    first = (first ?? 0) + Int128(count)
+                } else {
+                    second = (second ?? 0) + Int128(count)
+                }
             }
-            if let first { tally(first, slot: slot, month: week.months.first) }
-            if let second { tally(second, slot: slot, month: week.months.second) }
-        }
-        for (month, slots) in counts.enumerated() {
-            for (slot, count) in slots.enumerated() {
-                if let count { add(StoreMonth(store: stores.codes[slot], month: months[month]), count) }
+            if !daysKnown {
+                let totalCounts = week.firstDay >= firstDay && week.firstDay <= lastDay
+                (first, second) = (totalCounts ? Int128(row.int64(2)) : nil, nil)
             }
+            if let first { sums.update(month: week.months.first, slot: slot) { $0[keyPath: measure] += first } }
+            if let second { sums.update(month: week.months.second, slot: slot) { $0[keyPath: measure] += second } }
         }
     }
 
@@ -341,59 +331,6 @@ extension Warehouse {
             }
             return false
         }
-    }
-}
-
-/// Store codes numbered in the order rows bring them, found by their bytes packed into an
-/// integer (codes of up to 7 bytes) without making a string per row. Rows come in key order, so
-/// each date (or week) lists the stores in the same order as the one before: the slot after the
-/// last one found is tried first, and only a miss is looked up.
-private struct StoreSlots {
-    private(set) var codes: [String] = []
-    /// Each slot's packed code (`nil` for a longer code).
-    private var packed: [UInt64?] = []
-    private var slotByCode: [UInt64: Int] = [:]
-    private var slotByLongCode: [String: Int] = [:]
-    private var next = 0
-
-    /// The slot of the store code in `column` of `row`, numbering a new code `codes.count`.
-    mutating func slot(of row: some ScannedRow, column: Int32) -> Int {
-        let code = row.packedText(column)
-        if let code, next < packed.count, packed[next] == code {
-            next += 1
-            return next - 1
-        }
-        let slot: Int
-        if let code {
-            if let known = slotByCode[code] {
-                slot = known
-            } else {
-                slot = codes.count
-                slotByCode[code] = slot
-            }
-        } else {
-            let store = row.text(column)
-            if let known = slotByLongCode[store] {
-                slot = known
-            } else {
-                slot = codes.count
-                slotByLongCode[store] = slot
-            }
-        }
-        if slot == codes.count {
-            codes.append(row.text(column))
-            packed.append(code)
-        }
-        next = slot + 1
-        return slot
-    }
-
-    mutating func removeAll() {
-        codes.removeAll(keepingCapacity: true)
-        packed.removeAll(keepingCapacity: true)
-        slotByCode.removeAll(keepingCapacity: true)
-        slotByLongCode.removeAll(keepingCapacity: true)
-        next = 0
     }
 }
 

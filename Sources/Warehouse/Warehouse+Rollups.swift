@@ -85,24 +85,42 @@ extension Warehouse {
 
     /// The rollups of `months` (every month when `nil`).
     static func rollupMeasures(_ session: some SQLSession, months: [String]?) throws -> [StoreMonth: MeasureSums] {
-        if let months, months.isEmpty { return [:] }
+        var stores = StoreSlots()
+        return try rollupMeasures(session, months: months, stores: &stores).keyed(by: stores)
+    }
+
+    /// The rollups of `months` (every month when `nil`) per month and store slot, the stores
+    /// numbered in `stores`.
+    static func rollupMeasures(_ session: some SQLSession, months: [String]?, stores: inout StoreSlots) throws
+        -> MonthSlotSums
+    {
+        var sums = MonthSlotSums()
+        if let months, months.isEmpty { return sums }
         let condition = months.map { "WHERE month IN (\(placeholders($0.count)))" } ?? ""
-        var sums: [StoreMonth: MeasureSums] = [:]
         let sql = "SELECT \(rollupColumns.joined(separator: ", ")) FROM store_month_rollup \(condition)"
+        var month: (text: String, position: Int)?
         try session.scan(sql, (months ?? []).map(SQLValue.text)) { row in
-            var value = MeasureSums()
-            value.salesCents = Int128(row.int64(2))
-            value.transactions = Int128(row.int64(3))
-            value.items = Int128(row.int64(4))
-            value.ccpWeighted = Int128(row.text(5)) ?? 0
-            value.ccpItems = Int128(row.int64(6))
-            value.gpWeighted = Int128(row.text(7)) ?? 0
-            value.gpSalesCents = Int128(row.int64(8))
-            value.applications = Int128(row.int64(9))
-            value.reviews = Int128(row.int64(10))
-            value.intakes = Int128(row.int64(11))
-            value.calls = Int128(row.int64(12))
-            sums[StoreMonth(store: row.text(0), month: row.text(1))] = value
+            let text = row.text(1)
+            let position: Int
+            if let month, month.text == text {
+                position = month.position
+            } else {
+                position = sums.position(of: text)
+                month = (text, position)
+            }
+            sums.update(month: position, slot: stores.slot(of: row, column: 0)) { value in
+                value.salesCents = Int128(row.int64(2))
+                value.transactions = Int128(row.int64(3))
+                value.items = Int128(row.int64(4))
+                value.ccpWeighted = Int128(row.text(5)) ?? 0
+                value.ccpItems = Int128(row.int64(6))
+                value.gpWeighted = Int128(row.text(7)) ?? 0
+                value.gpSalesCents = Int128(row.int64(8))
+                value.applications = Int128(row.int64(9))
+                value.reviews = Int128(row.int64(10))
+                value.intakes = Int128(row.int64(11))
+                value.calls = Int128(row.int64(12))
+            }
         }
         return sums
     }

@@ -80,7 +80,7 @@ struct AlarmSeriesLoader {
     func load(_ session: some SQLSession, carrying previous: [StoreSeries], loaded: [ClosedRange<Int>]) throws
         -> (series: [StoreSeries], loaded: [ClosedRange<Int>])
     {
-        var stores = StoreSlots(days: days, judged: judged)
+        var stores = SeriesSlots(days: days, judged: judged)
         for series in previous { stores.carry(series.rebased(to: days)) }
         let kept = loaded.compactMap { range -> ClosedRange<Int>? in
             let lower = max(range.lowerBound, days.start.daysSinceEpoch)
@@ -116,7 +116,7 @@ struct AlarmSeriesLoader {
     }
 
     /// Reads `ranges` of every table into the series.
-    private func read(_ session: some SQLSession, _ ranges: [DateRange], into stores: inout StoreSlots) throws {
+    private func read(_ session: some SQLSession, _ ranges: [DateRange], into stores: inout SeriesSlots) throws {
         try scanWindows(session, ranges, Self.salesQuery) { row in
             guard let (slot, index) = stores.position(row) else { return }
             stores.series[slot].sales[index] = Self.salesDay(row)
@@ -156,7 +156,7 @@ struct AlarmSeriesLoader {
     }
 
     /// Vendor and category sales per store-month: day rows and month rows (`YYYY-MM`) alike.
-    private func loadMerch(_ session: some SQLSession, into stores: inout StoreSlots) throws {
+    private func loadMerch(_ session: some SQLSession, into stores: inout SeriesSlots) throws {
         let range: [SQLValue] = [.text(String(days.start.iso8601.prefix(7))), .text(days.end.iso8601)]
         try session.scan(
             """
@@ -229,23 +229,17 @@ private struct WeekTotals {
     }
 }
 
-/// The series being filled, one per store in order of first appearance, found by the store
-/// code's bytes (packed into an integer when short) without making a string per row: first as
-/// the slot after the last row's (rows come date by date, the stores in the same order each
-/// day), else by a lookup.
-private struct StoreSlots {
+/// The series being filled, one per store in order of first appearance (numbered by
+/// `StoreSlots`), and where each row goes: its store's series and its day's position.
+private struct SeriesSlots {
     let days: DateRange
     let judged: (String) -> JudgedDays
     var series: [StoreSeries] = []
     /// The latest day of a daily event feed's rows read (days since the epoch).
     var latestEventDay: Int?
-    /// Each slot's packed code (`nil` for a long one), and the last row's slot.
-    private var packedCodes: [UInt64?] = []
-    private var lastSlot = -1
+    private var stores = StoreSlots()
     /// The last date read (`yyyymmdd`) and its position: rows come date by date.
     private var lastDate = (number: 0, index: 0)
-    private var byPackedCode: [UInt64: Int] = [:]
-    private var byCode: [String: Int] = [:]
 
     init(days: DateRange, judged: @escaping (String) -> JudgedDays) {
         self.days = days
@@ -264,50 +258,17 @@ private struct StoreSlots {
             lastDate = (row.dateNumber(0), index)
         }
         guard index >= 0, index < days.days else { return nil }
-        lastSlot = slot(row)
-        return (lastSlot, index)
-    }
-
-    private mutating func slot(_ row: some ScannedRow) -> Int {
-        if let packed = row.packedText(1) {
-            let next = lastSlot + 1 < packedCodes.count ? lastSlot + 1 : 0
-            if next < packedCodes.count, packedCodes[next] == packed { return next }
-            if let slot = byPackedCode[packed] { return slot }
-            let slot = add(row.text(1), packed: packed)
-            byPackedCode[packed] = slot
-            return slot
+        let slot = stores.slot(of: row, column: 1)
+        if slot == series.count {
+            let code = stores.codes[slot]
+            series.append(StoreSeries(store: code, days: days, judged: judged(code)))
         }
-        let code = row.text(1)
-        if let slot = byCode[code] { return slot }
-        let slot = add(code, packed: nil)
-        byCode[code] = slot
-        return slot
+        return (slot, index)
     }
 
     /// Adds a series carried over from the chunk before.
     mutating func carry(_ carried: StoreSeries) {
-        let packed = Self.packed(carried.store)
-        let slot = append(carried, packed: packed)
-        if let packed { byPackedCode[packed] = slot } else { byCode[carried.store] = slot }
-    }
-
-    /// A code's bytes packed as `ScannedRow.packedText` packs them; `nil` when longer than 7 bytes.
-    private static func packed(_ code: String) -> UInt64? {
-        let bytes = Array(code.utf8)
-        guard bytes.count <= 7 else { return nil }
-        var packed = UInt64(bytes.count) << 56
-        for (index, byte) in bytes.enumerated() { packed |= UInt64(byte) << (8 * UInt64(index)) }
-        return packed
-    }
-
-    private mutating func add(_ code: String, packed: UInt64?) -> Int {
-        append(StoreSeries(store: code, days: days, judged: judged(code)), packed: packed)
-    }
-
-    private mutating func append(_ store: StoreSeries, packed: UInt64?) -> Int {
-        series.append(store)
-        packedCodes.append(packed)
-        return series.count - 1
+        if stores.slot(of: carried.store) == series.count { series.append(carried) }
     }
 }
 
