@@ -18,7 +18,13 @@ struct SlotSums {
     /// Adds every reached slot of `other` (or takes it away, when `subtracting`).
     mutating func add(_ other: SlotSums, subtracting: Bool = false) {
         for (slot, isPresent) in other.present.enumerated() where isPresent {
-            update(slot) { subtracting ? ($0 -= other.sums[slot]) : ($0 += other.sums[slot]) }
+            update(slot) { sum in
+                if subtracting {
+                    sum -= other.sums[slot]
+                } else {
+                    sum += other.sums[slot]
+                }
+            }
         }
     }
 
