@@ -79,10 +79,12 @@ public struct KPIEngine {
         // only as totals, so cut at the periods' ends alone, and read at the same time on a
         // second connection (two cores).
         let (warehouse, lastYears) = (self.warehouse, periods.compactMap(\.lastYear))
-        let previousRead = try BackgroundTask { try SegmentedMeasures(ranges: lastYears, warehouse: warehouse) }
+        let previousRead = try BackgroundTask {
+            try SegmentedMeasures(ranges: lastYears, stores: stores, warehouse: warehouse)
+        }
         let current = try SegmentedMeasures(
             ranges: periods.map(\.range), cuts: periods.flatMap { calendar.goalMonths(of: $0.range).map(\.part.start) },
-            warehouse: warehouse)
+            stores: stores, warehouse: warehouse)
         let previous = try previousRead.value()
         let goalMonth = { (segment: DateRange) in calendar.goalMonths(of: segment).first?.label ?? "" }
         let goalMonths = Set(
@@ -90,11 +92,11 @@ public struct KPIEngine {
                 \.label))
         let targets = TargetBook(goals: try warehouse.goals(months: goalMonths))
         let grids = periods.map { period in
-            PeriodGrid(
-                parts: calendar.goalMonths(of: period.range), full: period.full.map(calendar.goalMonths(of:)),
-                stores: stores, current: current.measures(of: period.range, label: goalMonth),
-                previous: period.lastYear.map { previous.measures(of: $0, label: { _ in "" }) },
-                targets: targets)
+            let parts = calendar.goalMonths(of: period.range)
+            return PeriodGrid(
+                parts: parts, full: period.full.map(calendar.goalMonths(of:)), stores: stores,
+                current: current.measures(of: period.range, parts: parts.map(\.label), label: goalMonth),
+                previous: period.lastYear.map(previous.totals(of:)), targets: targets)
         }
         var comparable: ComparableStores?
         if comparableStores {

@@ -45,22 +45,15 @@ struct PeriodGrid {
     private let fullPartCount: Int
 
     /// A grid over the goal-month `parts` of a period (and of its whole period `full`, for
-    /// projections): `current` holds each store's measures per part label, `previous` last
-    /// year's, summed per store whatever their labels (`nil` when the period has no LY).
+    /// projections): `current` holds, per store position of `stores`, the measures of each part
+    /// in order, `previous` each store's LY measures (`nil` when the period has no LY).
     init(
-        parts: [GoalMonthPart], full: [GoalMonthPart]?, stores: StoreIndex, current: [StoreMonth: MeasureSums],
-        previous: [StoreMonth: MeasureSums]?, targets: TargetBook
+        parts: [GoalMonthPart], full: [GoalMonthPart]?, stores: StoreIndex, current monthMeasures: [[MeasureSums]],
+        previous: [MeasureSums]?, targets: TargetBook
     ) {
         storeCount = stores.count
-        let monthMeasures = Self.byStore(current, months: parts.map(\.label), stores: stores)
         actuals = monthMeasures.map { $0.reduce(MeasureSums(), +) }
-        lastYearActuals = previous.map { previous in
-            var totals = Array(repeating: MeasureSums(), count: stores.count)
-            for (key, value) in previous {
-                if let store = stores.index(of: key.store) { totals[store] += value }
-            }
-            return totals
-        }
+        lastYearActuals = previous
         partCount = parts.count
         let storeTargets = stores.codes.map(targets.store)
         components = MetricDefinition.all.enumerated().map { metricIndex, metric in
@@ -134,19 +127,6 @@ struct PeriodGrid {
         if additive { return total }
         guard weights != 0 else { return nil }
         return sameTarget.flatMap { $0 } ?? total / weights
-    }
-
-    /// Per store position, the measures of each of `months` (zero where there are none).
-    private static func byStore(_ measures: [StoreMonth: MeasureSums], months: [String], stores: StoreIndex)
-        -> [[MeasureSums]]
-    {
-        var grid = Array(repeating: Array(repeating: MeasureSums(), count: months.count), count: stores.count)
-        let monthPositions = Dictionary(months.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        for (key, value) in measures {
-            guard let month = monthPositions[key.month], let store = stores.index(of: key.store) else { continue }
-            grid[store][month] = value
-        }
-        return grid
     }
 
     private static func double(_ value: Int128) -> Double { MetricDefinition.double(value) }

@@ -72,16 +72,17 @@ final class MetricAndTargetTests: XCTestCase {
         store08.transactions = 30
         var store12 = MeasureSums()
         store12.transactions = 10
-        let measures = [StoreMonth(store: "08", month: july): store08, StoreMonth(store: "12", month: july): store12]
         let julyParts = FiscalCalendar().goalMonths(of: part(1, 31))
         let grid = PeriodGrid(
-            parts: julyParts, full: nil, stores: stores, current: measures, previous: [:], targets: book)
+            parts: julyParts, full: nil, stores: stores, current: [[store08], [store12]],
+            previous: [MeasureSums(), MeasureSums()], targets: book)
         let east = stores.indices(of: ["08", "12"])
         let upt = MetricDefinition.all.firstIndex { $0.key == "upt" } ?? 0
         let sales = MetricDefinition.all.firstIndex { $0.key == "totalSales" } ?? 0
         XCTAssertEqual(grid.target(metric: upt, east)!, (3 * 30 + 2 * 10) / 40, accuracy: 1e-12)
         let empty = PeriodGrid(
-            parts: julyParts, full: nil, stores: stores, current: [:], previous: [:], targets: book)
+            parts: julyParts, full: nil, stores: stores, current: [[MeasureSums()], [MeasureSums()]],
+            previous: [MeasureSums(), MeasureSums()], targets: book)
         XCTAssertNil(empty.target(metric: upt, east), "no weight, no target")
         XCTAssertEqual(grid.target(metric: sales, east), 6200 + 3100, "additive targets add up over stores")
         XCTAssertEqual(grid.actual(east).transactions, 40)
