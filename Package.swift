@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "KPI", dependencies: ["CivilCalendar", "Threads", "Warehouse", "Feeds"]),
         .target(
             name: "Reports",
-            dependencies: ["CivilCalendar", "OutputText", "Feeds", "Checks", "KPI", "CXLSXWriter", "Plot"]),
+            dependencies: ["CivilCalendar", "OutputText", "Threads", "Feeds", "Checks", "KPI", "CXLSXWriter", "Plot"]),
         .target(
             name: "Publishing",
             dependencies: ["CivilCalendar", "OutputText", "Feeds", "Warehouse", "KPI", "Reports", "TOMLKit"]),
@@ -109,6 +109,7 @@ let package = Package(
             dependencies: ["Warehouse", "PostgresClient", "Feeds", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/TestSupport"),
         .testTarget(name: "CivilCalendarTests", dependencies: ["CivilCalendar"]),
+        .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(
             name: "SheetStreamTests",
             dependencies: ["SheetStream", "SheetDump", "OutputText", "SheetFixtures", "TestSupport"]

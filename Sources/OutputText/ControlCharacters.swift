@@ -7,7 +7,10 @@ public enum ControlCharacters {
     /// `text` with `\n`, `\r` and `\t` written as those two characters, and every other C0
     /// control (NUL, ESC, …), DEL and C1 control (U+0080–U+009F) as `\xHH`.
     public static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        // A control is a byte below 0x20, DEL, or (C1) a scalar encoded after a 0xC2 byte.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }),
+            text.unicodeScalars.contains(where: isControl)
+        else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 8)
         for scalar in text.unicodeScalars {

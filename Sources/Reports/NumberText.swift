@@ -60,16 +60,19 @@ public enum NumberText {
         let scaled = (abs(value) * scale).rounded()
         let whole = Int64(scaled / scale)
         let fraction = Int64(scaled - Double(whole) * scale)
-        let digits = Array(String(whole))
-        var text = value < 0 && scaled != 0 ? "-" : ""
+        var bytes: [UInt8] = value < 0 && scaled != 0 ? [UInt8(ascii: "-")] : []
+        let digits = Array(String(whole).utf8)
+        bytes.reserveCapacity(digits.count * 4 / 3 + decimals + 2)
         for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
-            text.append(digit)
+            if index > 0 && (digits.count - index) % 3 == 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(digit)
         }
         if decimals > 0 {
-            let fractionText = String(fraction)
-            text += "." + String(repeating: "0", count: decimals - fractionText.count) + fractionText
+            let fractionDigits = Array(String(fraction).utf8)
+            bytes.append(UInt8(ascii: "."))
+            bytes += repeatElement(UInt8(ascii: "0"), count: decimals - fractionDigits.count)
+            bytes += fractionDigits
         }
-        return text
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -44,9 +44,24 @@ public struct TextTable {
         rows.append(
             row.map { cell in
                 let text = ControlCharacters.escaped(cell)
-                return (text, text.count)
+                return (text, Self.width(text))
             })
     }
+
+    /// How many characters `text` shows: its scalars when each is its own character (below
+    /// U+0300, where combining marks start, or one of the reports' arrows and dashes), else
+    /// its characters counted the long way.
+    public static func width(_ text: String) -> Int {
+        var scalars = 0
+        for scalar in text.unicodeScalars {
+            guard scalar.value < 0x300 || singleCharacterSymbols.contains(scalar.value) else { return text.count }
+            scalars += 1
+        }
+        return scalars
+    }
+
+    /// `–`, `—`, `−`, `▲`, `▼`: never part of a longer character.
+    private static let singleCharacterSymbols: Set<UInt32> = [0x2013, 0x2014, 0x2212, 0x25B2, 0x25BC]
 
     /// The table as lines, each ending in a newline; `colour` paints every cell but the first column's.
     public func render(colour: (String) -> String = { $0 }) -> String {
@@ -83,10 +98,16 @@ public struct TextTable {
             for (column, cell) in row.enumerated() {
                 let alignment = column < alignments.count ? alignments[column] : .right
                 let unpadded = column == row.count - 1 && alignment == .left
-                let padding = String(repeating: " ", count: unpadded ? 0 : max(0, widths[column] - cell.width))
+                let padding = unpadded ? 0 : max(0, widths[column] - cell.width)
                 let text = column == 0 ? cell.text : colour(cell.text)
                 if column > 0 { line += separator }
-                line += alignment == .left ? text + padding : padding + text
+                if alignment == .left {
+                    line += text
+                    line.appendSpaces(padding)
+                } else {
+                    line.appendSpaces(padding)
+                    line += text
+                }
             }
             lines.append(trimsTrailingSpaces ? line.trailingSpacesRemoved : line)
         }
@@ -96,8 +117,18 @@ public struct TextTable {
 
 extension String {
     var trailingSpacesRemoved: String {
-        var text = self
-        while text.last == " " { text.removeLast() }
-        return text
+        guard utf8.last == UInt8(ascii: " ") else { return self }
+        guard let last = utf8.lastIndex(where: { $0 != UInt8(ascii: " ") }) else { return "" }
+        // The byte after the last non-space one is a space: a character boundary.
+        return String(self[..<utf8.index(after: last)])
     }
+
+    /// Appends `count` spaces.
+    fileprivate mutating func appendSpaces(_ count: Int) {
+        guard count > 0 else { return }
+        self += count < Self.spaces.count ? Self.spaces[count] : String(repeating: " ", count: count)
+    }
+
+    /// Runs of 0…63 spaces, made once.
+    private static let spaces = (0..<64).map { String(repeating: " ", count: $0) }
 }

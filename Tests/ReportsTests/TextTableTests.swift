@@ -37,4 +37,20 @@ final class TextTableTests: XCTestCase {
             String(repeating: " ", count: 14) + "Q\\x1b[2J\nStore" + String(repeating: " ", count: 20)
                 + "Name\n08    Nat\\x1b[31mick\\r\\nX\\x00\n")
     }
+
+    func testWidthsCountCharactersWhateverTheirScalarsAndTrimmingKeepsTheLastOne() {
+        var table = TextTable()
+        // "é" as e + a combining accent is one character; "👍🏽" (two scalars) is one too.
+        table.add(["Cafe\u{301}", "👍🏽", "—"])
+        table.add(["Café ▲", "1", "−2"])
+        table.add(["x", "", ""])
+        XCTAssertEqual(table.render(), "Cafe\u{301}   👍🏽  —\nCafé ▲ 1 −2\nx\n")
+        XCTAssertEqual(TextTable.width("▼ −3.0% · Cafe\u{301}"), 14)
+    }
+
+    func testAC1ControlIsEscapedBesideOtherTwoByteCharacters() {
+        var table = TextTable()
+        table.add(["Zürich\u{85}", "©"])
+        XCTAssertEqual(table.render(), "Zürich\\x85 ©\n")
+    }
 }
