@@ -77,15 +77,20 @@ public struct KPIEngine {
         let stores = StoreIndex(codes: directory.map(\.code))
         // This year's periods by goal month (their targets need each month's part); last year's
         // only as totals, so cut at the periods' ends alone, and read at the same time on a
-        // second connection (two cores).
+        // second connection (two cores), with the first sales days comp needs of stores
+        // without an opening date.
         let (warehouse, lastYears) = (self.warehouse, periods.compactMap(\.lastYear))
+        let unopened = comparableStores ? Set(directory.filter { $0.opened == nil }.map(\.code)) : []
         let previousRead = try BackgroundTask {
-            try SegmentedMeasures(ranges: lastYears, stores: stores, warehouse: warehouse)
+            (
+                measures: try SegmentedMeasures(ranges: lastYears, stores: stores, warehouse: warehouse),
+                firstSales: try warehouse.firstSalesDates(of: unopened)
+            )
         }
         let current = try SegmentedMeasures(
             ranges: periods.map(\.range), cuts: periods.flatMap { calendar.goalMonths(of: $0.range).map(\.part.start) },
             stores: stores, warehouse: warehouse)
-        let previous = try previousRead.value()
+        let (previous, firstSales) = try previousRead.value()
         let goalMonth = { (segment: DateRange) in calendar.goalMonths(of: segment).first?.label ?? "" }
         let goalMonths = Set(
             periods.flatMap { [$0.range] + ($0.full.map { [$0] } ?? []) }.flatMap { calendar.goalMonths(of: $0) }.map(
@@ -100,9 +105,7 @@ public struct KPIEngine {
         }
         var comparable: ComparableStores?
         if comparableStores {
-            let unopened = Set(directory.filter { $0.opened == nil }.map(\.code))
-            comparable = ComparableStores(
-                directory: directory, firstSales: try warehouse.firstSalesDates(of: unopened))
+            comparable = ComparableStores(directory: directory, firstSales: firstSales)
             scopes += Scope.comparable(filter, scopes: scopes, stores: directory)
         }
         // Per period, whether each store position is comparable (decided once for all comp scopes).
