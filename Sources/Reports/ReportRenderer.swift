@@ -169,22 +169,22 @@ public struct ReportRenderer {
     private func csv(_ report: KPIReport) -> String {
         let isKPI: Bool
         if case .kpi = report.kind { isKPI = true } else { isKPI = false }
-        var lines = [
+        let header =
             isKPI
-                ? "scope,period,start,end,metric,actual,target,pct_to_target,ly,pct_vs_ly,projected,projected_pct_to_target"
-                : "scope,period,metric,actual,target,pct_to_target,ly,pct_vs_ly"
-        ]
-        for scope in report.scopes {
-            for period in scope.periods {
+            ? "scope,period,start,end,metric,actual,target,pct_to_target,ly,pct_vs_ly,projected,projected_pct_to_target"
+            : "scope,period,metric,actual,target,pct_to_target,ly,pct_vs_ly"
+        // Each scope's lines stand alone: a thousand stores' are written on two cores.
+        let blocks = report.scopes.mapInTwoHalves { scope in
+            scope.periods.flatMap { period in
                 let dates = isKPI ? [period.range.start.iso8601, period.range.end.iso8601] : []
-                for (metric, definition) in zip(period.metrics, MetricDefinition.all) {
+                return zip(period.metrics, MetricDefinition.all).map { metric, definition in
                     var values = Self.plainFields(metric, definition).map { $0.value ?? "" }
                     if isKPI { values += Self.projectionFields(metric, definition).map { $0.value ?? "" } }
-                    lines.append(([scope.scope, period.label] + dates + [metric.key] + values).joined(separator: ","))
+                    return ([scope.scope, period.label] + dates + [metric.key] + values).joined(separator: ",")
                 }
-            }
+            }.joined(separator: "\n")
         }
-        return lines.joined(separator: "\n") + "\n"
+        return ([header] + blocks.filter { !$0.isEmpty }).joined(separator: "\n") + "\n"
     }
 
     /// A metric's numbers as CSV and JSON write them, by their JSON names, in CSV column order:
@@ -220,28 +220,33 @@ public struct ReportRenderer {
         case .kpi(let asOf): out = "{\"asOf\":\"\(asOf)\",\"scopes\":["
         case .review(let quarter): out = "{\"quarter\":\"\(quarter)\",\"scopes\":["
         }
-        for (scopeIndex, scope) in report.scopes.enumerated() {
-            out += (scopeIndex > 0 ? ",\n" : "\n") + "{\"scope\":\(JSONText.quoted(scope.scope)),\"periods\":{"
-            for (periodIndex, period) in scope.periods.enumerated() {
-                out +=
-                    (periodIndex > 0 ? "," : "")
-                    + "\n  \(JSONText.quoted(period.label)):{\"start\":\"\(period.range.start.iso8601)\",\"end\":\"\(period.range.end.iso8601)\","
-                let lastYear = [period.lastYear?.start, period.lastYear?.end].map {
-                    $0.map { "\"\($0.iso8601)\"" } ?? "null"
-                }
-                out += "\"lyStart\":\(lastYear[0]),\"lyEnd\":\(lastYear[1]),"
-                if let stores = period.comparableStores { out += "\"stores\":\(stores)," }
-                out += "\"metrics\":{"
-                out += zip(period.metrics, MetricDefinition.all).map { metric, definition in
-                    var fields = Self.plainFields(metric, definition)
-                    if metric.projection != nil { fields += Self.projectionFields(metric, definition) }
-                    return "\(JSONText.quoted(metric.key)):{"
-                        + fields.map { "\"\($0.name)\":\($0.value ?? "null")" }.joined(separator: ",") + "}"
-                }.joined(separator: ",")
-                out += "}}"
+        // Each scope's object stands alone: a thousand stores' are written on two cores.
+        let objects = report.scopes.mapInTwoHalves(Self.json)
+        for (scopeIndex, object) in objects.enumerated() { out += (scopeIndex > 0 ? ",\n" : "\n") + object }
+        return out + "\n]}\n"
+    }
+
+    /// One scope's JSON object (`{"scope":…,"periods":{…}}`).
+    private static func json(_ scope: ScopeValues) -> String {
+        var out = "{\"scope\":\(JSONText.quoted(scope.scope)),\"periods\":{"
+        for (periodIndex, period) in scope.periods.enumerated() {
+            out +=
+                (periodIndex > 0 ? "," : "")
+                + "\n  \(JSONText.quoted(period.label)):{\"start\":\"\(period.range.start.iso8601)\",\"end\":\"\(period.range.end.iso8601)\","
+            let lastYear = [period.lastYear?.start, period.lastYear?.end].map {
+                $0.map { "\"\($0.iso8601)\"" } ?? "null"
             }
+            out += "\"lyStart\":\(lastYear[0]),\"lyEnd\":\(lastYear[1]),"
+            if let stores = period.comparableStores { out += "\"stores\":\(stores)," }
+            out += "\"metrics\":{"
+            out += zip(period.metrics, MetricDefinition.all).map { metric, definition in
+                var fields = Self.plainFields(metric, definition)
+                if metric.projection != nil { fields += Self.projectionFields(metric, definition) }
+                return "\(JSONText.quoted(metric.key)):{"
+                    + fields.map { "\"\($0.name)\":\($0.value ?? "null")" }.joined(separator: ",") + "}"
+            }.joined(separator: ",")
             out += "}}"
         }
-        return out + "\n]}\n"
+        return out + "}}"
     }
 }
