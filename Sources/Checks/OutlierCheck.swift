@@ -174,10 +174,13 @@ enum OutlierCheck {
                 guard let week = weeks[start], week.complete,
                     (start..<(start + 7)).contains(where: series.judged.contains)
                 else { continue }
-                let history = (1...eventHistoryWeeks).compactMap { weeks[start - 7 * $0]?.count }
+                // Sorted once: ln(1 + count) keeps the order, so the baseline's own sort finds
+                // its values in order already.
+                var history = (1...eventHistoryWeeks).compactMap { weeks[start - 7 * $0].map { Double($0.count) } }
+                RobustBaseline.insertionSort(&history)
                 guard history.count >= RobustBaseline.minimumCount,
-                    RobustBaseline.median(history.map(Double.init)) >= eventMinimumMedian,
-                    let baseline = RobustBaseline(history.map { log(1 + Double($0)) })
+                    RobustBaseline.medianOfSorted(history) >= eventMinimumMedian,
+                    let baseline = RobustBaseline(history.map { log(1 + $0) })
                 else { continue }
                 let score = baseline.score(log(1 + Double(week.count)))
                 guard score > settings.z else { continue }
