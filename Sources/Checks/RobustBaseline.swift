@@ -170,6 +170,19 @@ struct ReferenceDays {
     mutating func judge<Values: DayValues>(_ values: Values, at index: Int, earliest: Int, threshold: Double)
         -> Judgement
     {
+        // Most days are usual by most of their 8 weeks (see `isUsualByMost`): nothing to gather.
+        if index - 7 * Self.weeks >= earliest,
+            Self.isUsualByMost(values[index], threshold: threshold, { values[index - 7 * ($0 + 1)] })
+        {
+            return .usual
+        }
+        return judgeGathering(values, at: index, earliest: earliest, threshold: threshold)
+    }
+
+    /// `judge` from the reference days gathered, without the shortcut of `isUsualByMost`.
+    mutating func judgeGathering<Values: DayValues>(
+        _ values: Values, at index: Int, earliest: Int, threshold: Double
+    ) -> Judgement {
         gather(values, at: index, earliest: earliest)
         guard buffer.count >= RobustBaseline.minimumCount else { return .noBaseline }
         // Most days lie closer to the median than the threshold times the least spread there

@@ -128,7 +128,7 @@ final class StreamingScanTests: XCTestCase {
                 continue
             }
             shortcuts += 1
-            guard case .usual = reference.judge(values, at: day, threshold: 5) else {
+            guard case .usual = reference.judgeGathering(values, at: day, earliest: 0, threshold: 5) else {
                 return XCTFail("called usual, judged otherwise: \(values)")
             }
         }
