@@ -37,7 +37,7 @@ extension GoldenReportTests {
     /// A path in the directory of the sample database.
     func scratchPath(_ name: String) throws -> String {
         _ = try sampleDatabase()
-        return try XCTUnwrap(Self.directory).appendingPathComponent(name).path
+        return try XCTUnwrap(Self.sample.directory).appendingPathComponent(name).path
     }
 
     /// A CSV number as the workbook stores it; `nil` for an empty field.

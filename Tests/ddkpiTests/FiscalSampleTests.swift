@@ -6,8 +6,7 @@ import XCTest
 /// stores) through the binary, byte for byte against its goldens in `Reports/`, with and without
 /// the rollups and on PostgreSQL. `UPDATE_GOLDEN=1 swift test` re-records them.
 final class FiscalSampleTests: XCTestCase {
-    private static var directory: URL?
-    private static var database: String?
+    private static let warehouse = IngestedOnce(fileName: "fiscal.sqlite", ingest: ingestSample(into:))
 
     static let sample = TestPaths.packageRoot.appendingPathComponent("SampleFeeds/fiscal")
     static let config = sample.appendingPathComponent("ddkpi.toml").path
@@ -36,18 +35,10 @@ final class FiscalSampleTests: XCTestCase {
         }
     }
 
-    private func sampleDatabase() throws -> String {
-        if let database = Self.database { return database }
-        let directory = try TestPaths.temporaryDirectory()
-        let database = directory.appendingPathComponent("fiscal.sqlite").path
-        try Self.ingestSample(into: database)
-        Self.directory = directory
-        Self.database = database
-        return database
-    }
+    private func sampleDatabase() throws -> String { try Self.warehouse.path() }
 
     override class func tearDown() {
-        if let directory { try? FileManager.default.removeItem(at: directory) }
+        warehouse.remove()
         super.tearDown()
     }
 

@@ -5,8 +5,7 @@ import XCTest
 /// The reports of `SampleFeeds/`, byte for byte against `Reports/`. `UPDATE_GOLDEN=1 swift test`
 /// re-records them and fails the run, so a re-record never passes silently.
 final class GoldenReportTests: XCTestCase {
-    static var directory: URL?
-    private static var database: String?
+    static let sample = IngestedOnce(fileName: "sample.sqlite", ingest: ingestSamples(into:))
 
     /// Every golden report: (file in `Reports/`, ddkpi arguments).
     static let reports: [(String, [String])] = [
@@ -50,15 +49,7 @@ final class GoldenReportTests: XCTestCase {
     ]
 
     /// Ingests SampleFeeds once, with the binary, as the README's main job does.
-    func sampleDatabase() throws -> String {
-        if let database = Self.database { return database }
-        let directory = try TestPaths.temporaryDirectory()
-        let database = directory.appendingPathComponent("sample.sqlite").path
-        try Self.ingestSamples(into: database)
-        Self.directory = directory
-        Self.database = database
-        return database
-    }
+    func sampleDatabase() throws -> String { try Self.sample.path() }
 
     /// Imports the stores and goals and ingests every feed of SampleFeeds into `database`.
     static func ingestSamples(into database: String) throws {
@@ -102,7 +93,7 @@ final class GoldenReportTests: XCTestCase {
     }
 
     override class func tearDown() {
-        if let directory { try? FileManager.default.removeItem(at: directory) }
+        sample.remove()
         super.tearDown()
     }
 
@@ -175,7 +166,7 @@ final class GoldenReportTests: XCTestCase {
         XCTAssertEqual(first, second)
         XCTAssertLessThanOrEqual(first.split(separator: "\n").map(\.count).max() ?? 0, 120)
         XCTAssertFalse(first.contains("\u{1B}["), "no colour when not on a terminal")
-        let output = Self.directory!.appendingPathComponent("review.csv").path
+        let output = try XCTUnwrap(Self.sample.directory).appendingPathComponent("review.csv").path
         XCTAssertEqual(
             try CommandRunner.ddkpi([
                 "--db", database, "review", "--quarter", "2025Q2", "--format", "csv", "--output", output,
