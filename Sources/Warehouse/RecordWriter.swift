@@ -11,15 +11,6 @@ struct RecordWriter<Session: SQLSession> {
     private var pendingUpsert: UpsertStatement?
     private var pending: PendingValues
     private var pendingRows = 0
-    /// When the session needs each statement's keys distinct: per pending key's hash, its row's
-    /// position in the batch.
-    private var pendingKeys: [Int: Int] = [:]
-    /// And a key repeated within the batch (a store-day corrected further down a file) is
-    /// collapsed: its first row stays in the batch (so the upsert compares it with the table,
-    /// as row by row), each later row is compared with the one before it in memory (counted as
-    /// the update or the unchanged row it would be), and the last row that changed it is
-    /// written over the key after the batch (`SQLSession.overwrite`).
-    private var repeats = RepeatedKeys()
     /// What this file's records add to the store-month rollups.
     private var rollups = RollupAccumulator()
     /// Rows written to the file's table (the rollups can simply add the file's sums when every
@@ -124,9 +115,7 @@ struct RecordWriter<Session: SQLSession> {
     /// Writes what is still pending and the run's per-store counts, and returns the file's counts.
     mutating func finish() throws -> UpsertCounts {
         try flush()
-        var counts = try session.upsertCounts(table: table)
-        counts.updated += repeats.updated
-        counts.unchanged += repeats.unchanged
+        let counts = try session.upsertCounts(table: table)
         try rollups.apply(session, onlyInserts: counts.inserted == rowsWritten)
         if let history = HistoryTable.named(table) {
             try RunStoreCounts.write(stores, of: runID, in: history, fileCounts: counts, session)
@@ -142,42 +131,17 @@ struct RecordWriter<Session: SQLSession> {
         pendingUpsert = upsert
     }
 
-    /// Ends the row just added. When the session needs distinct keys per statement and the row
-    /// repeats a pending key, it is collapsed into that key (see `repeats`); a key hash that
-    /// collides without the key repeating writes the batch early instead, which is always safe.
+    /// Ends the row just added.
     private mutating func endRow() throws {
         rowsWritten += 1
-        if session.upsertsNeedDistinctKeys, let upsert = pendingUpsert {
-            let first = pending.count - upsert.columnCount
-            let key = pending.keyHash(from: first, count: upsert.key.count)
-            if let earlier = pendingKeys[key] {
-                let row = pending.takeLast(upsert.columnCount)
-                if pending.values(
-                    from: earlier * upsert.columnCount, count: upsert.key.count, equal: row, from: 0)
-                {
-                    repeats.add(row, key: key, firstRow: earlier, of: upsert, in: pending)
-                    if pendingRows + repeats.rows >= session.upsertBatchSize { try flush() }
-                    return
-                }
-                try flush()
-                pending.append(row)
-            }
-            pendingKeys[key] = pendingRows
-        }
         pendingRows += 1
-        if pendingRows + repeats.rows >= session.upsertBatchSize { try flush() }
+        if pendingRows >= session.upsertBatchSize { try flush() }
     }
 
     private mutating func flush() throws {
         guard let upsert = pendingUpsert, pendingRows > 0 else { return }
         try session.upsert(upsert, pending, rows: pendingRows)
-        if repeats.rows > 0 {
-            let (values, rows) = repeats.lastChanges(columnCount: upsert.columnCount)
-            if rows > 0 { try session.overwrite(upsert, values, rows: rows) }
-        }
         pending.removeAll()
-        pendingKeys.removeAll(keepingCapacity: true)
-        repeats.clearBatch()
         pendingRows = 0
     }
 
@@ -208,51 +172,6 @@ struct RecordWriter<Session: SQLSession> {
         }
     }
 
-}
-
-/// A batch's rows whose keys repeat an earlier row of it (see `RecordWriter.repeats`): per key,
-/// the last row that changed it, and what the repeats count as, row by row.
-struct RepeatedKeys {
-    /// Per key hash, the last row that changed the key (one row's values).
-    private var lastChange: [Int: PendingValues] = [:]
-    /// The keys in the order their last changes came.
-    private var order: [Int] = []
-    /// Repeated rows held in this batch.
-    private(set) var rows = 0
-    /// Over the whole file: repeated rows that changed their key, and that did not.
-    private(set) var updated = 0
-    private(set) var unchanged = 0
-
-    /// Counts a repeated row against the key's row before it (the last change, else its first
-    /// row, at `firstRow` of `batch`) on the tracked columns, and keeps it when it changes them.
-    mutating func add(
-        _ row: PendingValues, key: Int, firstRow: Int, of upsert: UpsertStatement, in batch: PendingValues
-    ) {
-        let tracked = upsert.key.count + upsert.values.count
-        let same =
-            lastChange[key].map { $0.values(from: 0, count: tracked, equal: row, from: 0) }
-            ?? batch.values(from: firstRow * upsert.columnCount, count: tracked, equal: row, from: 0)
-        rows += 1
-        if same {
-            unchanged += 1
-            return
-        }
-        updated += 1
-        if lastChange.updateValue(row, forKey: key) == nil { order.append(key) }
-    }
-
-    /// The last change of each changed key, as one batch of rows.
-    func lastChanges(columnCount: Int) -> (values: PendingValues, rows: Int) {
-        var values = PendingValues(capacity: order.count * columnCount)
-        for key in order { if let row = lastChange[key] { values.append(row) } }
-        return (values, order.count)
-    }
-
-    mutating func clearBatch() {
-        lastChange.removeAll(keepingCapacity: true)
-        order.removeAll(keepingCapacity: true)
-        rows = 0
-    }
 }
 
 /// The upserts of the reference tables (the feed tables' are declared in `FeedTables`).

@@ -108,52 +108,6 @@ struct PendingValues {
     /// How many values are pending.
     var count: Int { values.count }
 
-    /// Removes the last `count` values and returns them, as values of their own.
-    mutating func takeLast(_ count: Int) -> PendingValues {
-        var taken = PendingValues(capacity: count)
-        for value in values.suffix(count) {
-            switch value {
-            case .null: taken.values.append(.null)
-            case .integer, .real: taken.values.append(value)
-            case .text(let start, let length):
-                taken.values.append(.text(offset: taken.text.count, count: length))
-                taken.text.append(contentsOf: text[start..<start + length])
-            }
-        }
-        values.removeLast(count)
-        return taken
-    }
-
-    /// Whether the `count` values from `start` equal `other`'s from `otherStart` (text by its bytes).
-    func values(from start: Int, count: Int, equal other: PendingValues, from otherStart: Int) -> Bool {
-        for offset in 0..<count {
-            switch (values[start + offset], other.values[otherStart + offset]) {
-            case (.null, .null): continue
-            case (.integer(let left), .integer(let right)): if left != right { return false }
-            case (.real(let left), .real(let right)): if left != right { return false }
-            case (.text(let leftStart, let leftCount), .text(let rightStart, let rightCount)):
-                guard leftCount == rightCount,
-                    text[leftStart..<leftStart + leftCount].elementsEqual(
-                        other.text[rightStart..<rightStart + rightCount])
-                else { return false }
-            default: return false
-            }
-        }
-        return true
-    }
-
-    /// Appends `other`'s values after these.
-    mutating func append(_ other: PendingValues) {
-        for value in other.values {
-            if case .text(let start, let length) = value {
-                values.append(.text(offset: text.count, count: length))
-                text.append(contentsOf: other.text[start..<start + length])
-            } else {
-                values.append(value)
-            }
-        }
-    }
-
     /// Adds a date as `YYYY-MM-DD` text, written straight into the arena in one append.
     mutating func add(_ date: CivilDate) {
         guard (0...9999).contains(date.year), (1...12).contains(date.month), (1...31).contains(date.day) else {

@@ -1,5 +1,6 @@
 import CivilCalendar
 import Feeds
+import SheetFixtures
 import SheetStream
 import TestSupport
 import Warehouse
@@ -130,7 +131,7 @@ final class WarehouseTests: XCTestCase {
     }
 
     /// A key twice in one file: the later row updates the earlier, as row-by-row upserts would
-    /// (PostgreSQL's batches must not hold a key twice, so the writer splits them there).
+    /// (PostgreSQL's plain insert of the batch meets the key twice and merges it instead).
     func testAKeyRepeatedInOneFileUpdatesInOrder() throws {
         try onEachBackend {
             let path = try copy(
@@ -146,8 +147,8 @@ final class WarehouseTests: XCTestCase {
 
     /// Keys repeated within a file over rows already there, each key's rows in any order of
     /// equal and different values: the counts, the values, the provenance and the history are
-    /// those of row-by-row upserts, on both backends (PostgreSQL writes a batch in rounds, one
-    /// per repetition, instead of row by row).
+    /// those of row-by-row upserts, on both backends (PostgreSQL merges the staged rows in one
+    /// statement, judging each against the one before it).
     func testRepeatedKeysOverExistingRowsCountAndKeepWhatRowByRowWould() throws {
         var seen: [String] = []
         try onEachBackend {
@@ -188,6 +189,54 @@ final class WarehouseTests: XCTestCase {
             seen.append((rows + history).joined(separator: "; "))
         }
         XCTAssertEqual(Set(seen).count, 1, "both backends keep the same")
+    }
+
+    /// A file longer than PostgreSQL's batches whose keys repeat all over it, some of them over
+    /// rows already there, with values that often repeat too: the counts and every row's values
+    /// and source row are those of a row-by-row model of the upserts, on both backends (on
+    /// PostgreSQL the batches are staged and merged at once, so repeats cross batches).
+    func testKeysRepeatedAcrossBatchesEndAsRowByRowUpserts() throws {
+        let dates = (0..<1_000).map { CivilDate(daysSinceEpoch: 20_000 + $0).iso8601 }
+        let keys = ["08", "10"].flatMap { store in dates.map { (store: store, date: $0) } }
+        var base = "Store,Date,Net Sales,Transactions,Items\n"
+        var model: [String: (cents: Int, row: Int)] = [:]
+        for (index, key) in keys.enumerated() where index % 2 == 0 {
+            base += "\(key.store),\(key.date),1.00,1,1\n"
+            model[key.store + key.date] = (100, 0)
+        }
+        var random = SplitMix(seed: 23)
+        var repeats = "Store,Date,Net Sales,Transactions,Items\n"
+        var expected = UpsertCounts()
+        for row in 2..<70_002 {
+            let key = keys[Int(random.next() % UInt64(keys.count))]
+            let cents = 100 * Int(1 + random.next() % 3)
+            repeats += "\(key.store),\(key.date),\(cents / 100).00,1,1\n"
+            switch model[key.store + key.date] {
+            case nil: expected.inserted += 1
+            case let stored? where stored.cents == cents: expected.unchanged += 1
+            default: expected.updated += 1
+            }
+            if model[key.store + key.date]?.cents != cents { model[key.store + key.date] = (cents, row) }
+        }
+        let basePath = try copy(base, named: "sales_audit_base.csv")
+        let repeatsPath = try copy(repeats, named: "sales_audit_repeats.csv")
+        try onEachBackend {
+            XCTAssertEqual(ingest("", as: .salesAudit, path: basePath).counts, UpsertCounts(inserted: 1_000))
+            XCTAssertEqual(ingest("", as: .salesAudit, path: repeatsPath).counts, expected)
+            var rows: [String: (cents: Int, row: Int)] = [:]
+            for row in try warehouse.rows(
+                "SELECT store_code, date, total_sales_cents, source_row FROM store_report", columns: 4)
+            {
+                rows[(row[0] ?? "") + (row[1] ?? "")] = (Int(row[2] ?? "") ?? -1, Int(row[3] ?? "") ?? -1)
+            }
+            XCTAssertEqual(rows.count, model.count)
+            // The base file's rows that no repeat changed keep their source row (2 onwards).
+            let mismatched = model.filter { key, value in
+                rows[key].map { $0.cents != value.cents || (value.row != 0 && $0.row != value.row) } ?? true
+            }
+            XCTAssertEqual(mismatched.count, 0, "\(mismatched.prefix(3))")
+            XCTAssertEqual(try warehouse.checkRollups(), [])
+        }
     }
 
     /// A record whose store is not in the directory (the feeds never emit one) fails its file:

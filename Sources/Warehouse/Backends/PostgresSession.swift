@@ -4,14 +4,15 @@ import PostgresClient
 /// The warehouse's SQL on a PostgreSQL connection, inside the backend's transaction.
 ///
 /// `?` parameters become `$1…$n`. Upserts go through `COPY` into a temporary staging table
-/// per target table, then `INSERT … SELECT … ON CONFLICT … DO UPDATE … WHERE (…) IS DISTINCT
-/// FROM (…)`, whose `RETURNING (xmax = 0)` tells inserted rows from updated ones; rows the
-/// `WHERE` leaves alone are unchanged (SPEC section 14). A batch is first tried as a plain
-/// `INSERT` under a savepoint, which a new day's rows (no key exists yet) pass at twice the
-/// speed; when one of its keys exists, that is rolled back and the batch merged, with the
-/// same result as if it had been merged at once (and the file's later batches of that table
-/// are merged at once). The server writes a batch while the caller reads the next; every other
-/// statement first waits for it (`settle`).
+/// per target table. A batch is first tried as a plain `INSERT` under a savepoint, which a new
+/// day's rows (no key exists yet) pass at twice the speed; the server writes it while the caller
+/// reads the next. When one of its keys exists (or repeats in it), that is rolled back and the
+/// table's batches from then on are merged: they stay staged, numbered in file order, until
+/// another statement comes (or 2M rows are staged), and one `INSERT … SELECT DISTINCT ON … ON
+/// CONFLICT DO UPDATE` writes each key's last change, judged row by row with window functions,
+/// so that a key repeated down the file is written once and counted as row-by-row upserts
+/// count it (inserted, updated, unchanged: SPEC section 14). Every other statement first waits
+/// for the writes (`settle`).
 ///
 /// The feed tables' store references are checked with each batch (one hashed anti-join),
 /// instead of by per-row foreign-key triggers: those cost 3.2 s per million rows here, more
@@ -25,8 +26,11 @@ final class PostgresSession: SQLSession {
     private var tallies: [String: UpsertTally] = [:]
     /// The batch the server is writing while the caller reads on.
     private var runningBatch: StagedBatch?
-    /// Tables where a batch met existing keys: their later batches are merged at once.
+    /// Tables where a batch met existing keys: their later batches are merged.
     private var merging = Set<String>()
+    /// Rows staged for merging, not yet merged: a table's batches are merged together, so that
+    /// a key repeated across them is written once.
+    private var stagedMerge: StagedBatch?
 
     init(_ connection: PostgresConnection, stagingTables: Set<String>) {
         self.connection = connection
@@ -56,41 +60,51 @@ final class PostgresSession: SQLSession {
         return id
     }
 
-    let upsertsNeedDistinctKeys = true
     /// Rows per COPY and write: large enough that a statement's fixed cost is spread thin.
     let upsertBatchSize = 32768
 
+    /// The most staged rows one merge takes: a file's repeated keys are collapsed within them,
+    /// and the staging table on the server stays bounded.
+    static let mergeRows = 1 << 21
+
     func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws {
-        let staging = try stage(upsert, values)
-        let batch = StagedBatch(upsert: upsert, staging: staging, rows: rows, merges: merging.contains(upsert.table))
-        try connection.send(batch.merges ? batch.mergeSQL : batch.insertSQL)
-        runningBatch = batch
+        try settleRunning()
+        if let staged = stagedMerge, staged.upsert.table != upsert.table || staged.rows >= Self.mergeRows {
+            try mergeStaged()
+        }
+        let first = stagedMerge?.rows ?? 0
+        let staging = try stage(upsert, values, firstSequence: first, appending: stagedMerge != nil)
+        if merging.contains(upsert.table) {
+            stagedMerge = StagedBatch(upsert: upsert, staging: staging, rows: first + rows)
+        } else {
+            let batch = StagedBatch(upsert: upsert, staging: staging, rows: rows)
+            try connection.send(batch.insertSQL)
+            runningBatch = batch
+        }
     }
 
-    func overwrite(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws {
-        let staging = try stage(upsert, values)
-        try connection.execute(StagedBatch(upsert: upsert, staging: staging, rows: rows, merges: true).overwriteSQL)
-    }
-
-    /// Settles the running batch, then copies `values` into the upsert's staging table (made on
-    /// first use); returns its name.
-    private func stage(_ upsert: UpsertStatement, _ values: PendingValues) throws -> String {
-        try settle()
+    /// Copies `values` into the upsert's staging table (made on first use), after the rows
+    /// there when `appending`, each row numbered from `firstSequence` on; returns its name.
+    private func stage(_ upsert: UpsertStatement, _ values: PendingValues, firstSequence: Int, appending: Bool) throws
+        -> String
+    {
         let staging = "ddkpi_staging_\(upsert.table)"
         if stagingTables.contains(staging) {
-            try connection.execute("TRUNCATE \(staging)")
+            if !appending { try connection.execute("TRUNCATE \(staging)") }
         } else {
-            // The upsert's columns with their types, and no constraints: rows are checked on writing.
+            // The upsert's columns with their types and the rows' order in the file, and no
+            // constraints: rows are checked on writing.
             try connection.execute(
                 """
                 CREATE TEMPORARY TABLE IF NOT EXISTS \(staging) ON COMMIT DELETE ROWS
-                AS SELECT \(upsert.columns.joined(separator: ", ")) FROM \(upsert.table) WITH NO DATA
+                AS SELECT \(upsert.columns.joined(separator: ", ")), 0::bigint AS \(StagedBatch.sequence)
+                FROM \(upsert.table) WITH NO DATA
                 """)
             stagingTables.insert(staging)
         }
         copyText.removeAll(keepingCapacity: true)
-        values.appendCopyText(to: &copyText, columnCount: upsert.columnCount)
-        try connection.copy(into: staging, columns: upsert.columns, text: copyText)
+        values.appendCopyText(to: &copyText, columnCount: upsert.columnCount, firstSequence: firstSequence)
+        try connection.copy(into: staging, columns: upsert.columns + [StagedBatch.sequence], text: copyText)
         return staging
     }
 
@@ -99,31 +113,51 @@ final class PostgresSession: SQLSession {
         return tallies[table]?.counts() ?? UpsertCounts()
     }
 
-    /// Waits for the running batch and counts what it did (merging it when its plain insert
-    /// met an existing key).
+    /// Writes every staged row: waits for the running batch, then merges the rows staged for
+    /// merging. Every statement but an upsert of the same table runs after it.
     func settle() throws {
+        try settleRunning()
+        try mergeStaged()
+    }
+
+    /// Waits for the running batch and counts what it did. When its plain insert met an
+    /// existing key (or held one twice), it is rolled back and its rows, still staged, are
+    /// merged with the table's later batches.
+    private func settleRunning() throws {
         guard let batch = runningBatch else { return }
         runningBatch = nil
-        let counts: (changed: Int, inserted: Int, unknownStore: String?)
+        let results: [PostgresResult]
         do {
-            let results = try connection.finishSent()
-            counts = batch.merges ? StagedBatch.mergeCounts(results.last) : StagedBatch.insertCounts(results)
-        } catch let error as PostgresError where !batch.merges && error.sqlState == Self.uniqueViolation {
+            results = try connection.finishSent()
+        } catch let error as PostgresError where error.sqlState == Self.uniqueViolation {
             try connection.executeScript("ROLLBACK TO SAVEPOINT ddkpi_batch; RELEASE SAVEPOINT ddkpi_batch")
             merging.insert(batch.upsert.table)
-            counts = StagedBatch.mergeCounts(try connection.execute(batch.mergeSQL))
+            stagedMerge = batch
+            return
         }
-        let (changed, inserted, unknownStore) = counts
-        if let unknownStore {
+        try record(batch, StagedBatch.insertCounts(results))
+    }
+
+    /// Merges the rows staged for merging into their table, if any.
+    private func mergeStaged() throws {
+        guard let batch = stagedMerge else { return }
+        stagedMerge = nil
+        try record(batch, StagedBatch.mergeCounts(try connection.execute(batch.mergeSQL)))
+    }
+
+    /// Adds what a batch did to its table's tally; throws when it held a store the directory lacks.
+    private func record(_ batch: StagedBatch, _ counts: (changed: Int, inserted: Int, unknownStore: String?)) throws {
+        if let unknownStore = counts.unknownStore {
             throw WarehouseError(message: "\(batch.upsert.table): store \(unknownStore) is not in the store directory")
         }
         tallies[batch.upsert.table, default: UpsertTally(rowsBefore: nil)].record(
-            rows: batch.rows, changed: changed, inserted: inserted)
+            rows: batch.rows, changed: counts.changed, inserted: counts.inserted)
     }
 
     /// Takes the running batch's result, if any, without looking at it (before a rollback).
     func abandon() {
         runningBatch = nil
+        stagedMerge = nil
         _ = try? connection.finishSent()
     }
 
@@ -147,19 +181,21 @@ final class PostgresSession: SQLSession {
     }
 }
 
-/// A batch of an upsert in its staging table, and the SQL that writes it to its table.
+/// Rows of an upsert in its staging table, and the SQL that writes them to their table.
 private struct StagedBatch {
     let upsert: UpsertStatement
     let staging: String
     let rows: Int
-    /// Whether the batch is merged at once rather than first tried as new rows.
-    let merges: Bool
+
+    /// The staging tables' column numbering the rows in the order the file gave them.
+    static let sequence = "ddkpi_seq"
 
     private var columns: String { upsert.columns.joined(separator: ", ") }
+    private var keyColumns: String { upsert.key.joined(separator: ", ") }
 
-    /// `WHERE` for the staged rows whose store is in the directory (all rows when the table
+    /// The condition on a staged row that its store is in the directory (`nil` when the table
     /// has no store reference).
-    private var knownStores: String { upsert.referencesStore ? " WHERE store_code IN (SELECT code FROM store)" : "" }
+    private var storeIsKnown: String? { upsert.referencesStore ? "store_code IN (SELECT code FROM store)" : nil }
 
     /// A store of the batch the directory lacks (`NULL` when none).
     private var unknownStore: String {
@@ -172,7 +208,7 @@ private struct StagedBatch {
     var insertSQL: String {
         """
         SAVEPOINT ddkpi_batch;
-        INSERT INTO \(upsert.table) (\(columns)) SELECT \(columns) FROM \(staging)\(knownStores);
+        INSERT INTO \(upsert.table) (\(columns)) SELECT \(columns) FROM \(staging)\(storeIsKnown.map { " WHERE \($0)" } ?? "");
         RELEASE SAVEPOINT ddkpi_batch;
         SELECT \(unknownStore)
         """
@@ -193,27 +229,38 @@ private struct StagedBatch {
         )
     }
 
-    /// The batch written over its keys' rows whatever they hold (their store known: the same
-    /// rows' first values were upserted before).
-    var overwriteSQL: String {
-        """
-        INSERT INTO \(upsert.table) (\(columns)) SELECT \(columns) FROM \(staging)
-        ON CONFLICT (\(upsert.key.joined(separator: ", "))) DO UPDATE SET \(upsert.assignments)
-        """
-    }
-
-    /// The batch merged into its table: counts of changed and inserted rows, and a store the
-    /// directory lacks, in one row.
+    /// The staged rows merged into their table as row-by-row upserts in file order would
+    /// leave it, in one statement; its one row counts the rows that inserted or changed their
+    /// key and those that inserted, and names a store the directory lacks.
+    ///
+    /// Each staged row is judged against the row before it: a key's first staged row against
+    /// the table's row (none: an insert), a later one against the key's staged row before it
+    /// (`lag` in file order). A key's last row that changed it is written (a later equal row
+    /// leaves it, with its run and source row, as it was); keys no row changed are not touched.
     var mergeSQL: String {
-        let current = upsert.values.map { "\(upsert.table).\($0)" }.joined(separator: ", ")
-        let incoming = upsert.values.map { "excluded.\($0)" }.joined(separator: ", ")
+        let values = upsert.values
+        let before = values.indices.map { "lag(\(values[$0])) OVER keyed AS ddkpi_before_\($0)" }
+        let staged = "(" + values.map { "staged.\($0)" }.joined(separator: ", ") + ")"
+        let stored = "(" + values.map { "stored.\($0)" }.joined(separator: ", ") + ")"
+        let earlier = "(" + values.indices.map { "staged.ddkpi_before_\($0)" }.joined(separator: ", ") + ")"
+        let sameKey = upsert.key.map { "stored.\($0) = staged.\($0)" }.joined(separator: " AND ")
         return """
-            WITH merged AS (
-                INSERT INTO \(upsert.table) (\(columns)) SELECT \(columns) FROM \(staging)\(knownStores)
-                ON CONFLICT (\(upsert.key.joined(separator: ", "))) DO UPDATE SET \(upsert.assignments)
-                WHERE (\(current)) IS DISTINCT FROM (\(incoming))
-                RETURNING (xmax = 0) AS inserted)
-            SELECT count(*), count(*) FILTER (WHERE inserted), \(unknownStore) FROM merged
+            WITH staged AS (
+                SELECT *, row_number() OVER keyed AS ddkpi_nth, \(before.joined(separator: ", "))
+                FROM \(staging) WINDOW keyed AS (PARTITION BY \(keyColumns) ORDER BY \(Self.sequence))
+            ), judged AS (
+                SELECT staged.*, staged.ddkpi_nth = 1 AND stored.ctid IS NULL AS ddkpi_inserts,
+                    CASE WHEN staged.ddkpi_nth = 1 THEN stored.ctid IS NULL OR \(stored) IS DISTINCT FROM \(staged)
+                        ELSE \(earlier) IS DISTINCT FROM \(staged) END AS ddkpi_changes
+                FROM staged LEFT JOIN \(upsert.table) AS stored ON staged.ddkpi_nth = 1 AND \(sameKey)
+            ), written AS (
+                INSERT INTO \(upsert.table) (\(columns))
+                SELECT DISTINCT ON (\(keyColumns)) \(columns) FROM judged WHERE ddkpi_changes\(storeIsKnown.map { " AND \($0)" } ?? "")
+                ORDER BY \(keyColumns), \(Self.sequence) DESC
+                ON CONFLICT (\(keyColumns)) DO UPDATE SET \(upsert.assignments)
+            )
+            SELECT count(*) FILTER (WHERE ddkpi_changes), count(*) FILTER (WHERE ddkpi_inserts), \(unknownStore)
+            FROM judged
             """
     }
 }
@@ -246,8 +293,10 @@ struct PostgresRow: ScannedRow {
 }
 
 extension PendingValues {
-    /// Appends the values as rows of COPY's text format, `columnCount` per row.
-    func appendCopyText(to buffer: inout [UInt8], columnCount: Int) {
+    /// Appends the values as rows of COPY's text format, `columnCount` per row, each row ending
+    /// with its number, from `firstSequence` on.
+    func appendCopyText(to buffer: inout [UInt8], columnCount: Int, firstSequence: Int) {
+        var sequence = Int64(firstSequence)
         for (index, value) in values.enumerated() {
             if index % columnCount != 0 { buffer.append(UInt8(ascii: "\t")) }
             switch value {
@@ -257,7 +306,12 @@ extension PendingValues {
             case .text(let start, let count):
                 PostgresConnection.appendCopyText(bytes: text[start..<start + count], to: &buffer)
             }
-            if index % columnCount == columnCount - 1 { buffer.append(UInt8(ascii: "\n")) }
+            if index % columnCount == columnCount - 1 {
+                buffer.append(UInt8(ascii: "\t"))
+                Self.appendDecimal(sequence, to: &buffer)
+                sequence += 1
+                buffer.append(UInt8(ascii: "\n"))
+            }
         }
     }
 
@@ -275,22 +329,5 @@ extension PendingValues {
             } while magnitude > 0
             buffer.append(contentsOf: bytes[index...])
         }
-    }
-
-    /// A hash of the key of the row whose values start at `first`: its first `count` values.
-    func keyHash(from first: Int, count: Int) -> Int {
-        var hasher = Hasher()
-        for value in values[first..<first + count] {
-            switch value {
-            case .null: hasher.combine(0 as UInt8)
-            case .integer(let number): hasher.combine(number)
-            case .real(let number): hasher.combine(number)
-            case .text(let start, let length):
-                text.withUnsafeBytes {
-                    hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0[start..<start + length]))
-                }
-            }
-        }
-        return hasher.finalize()
     }
 }

@@ -89,19 +89,12 @@ protocol SQLSession {
     /// Runs an `INSERT` and returns the new row's `id`.
     func insertReturningID(_ sql: String, _ arguments: [SQLValue]) throws -> Int64
 
-    /// Whether the rows of one `upsert` call must have distinct keys (else later rows update
-    /// earlier ones, in order).
-    var upsertsNeedDistinctKeys: Bool { get }
-
     /// Upserts `rows` rows whose values (`upsert.columnCount` per row, in column order) are in
-    /// `values`. A backend may finish the work later, but before any other statement of the
+    /// `values`. A key may come more than once, here or in later calls: the table and the
+    /// counts end as row-by-row upserts in order leave them. A backend may finish the work
+    /// later (after more upserts of the same table), but before any other statement of the
     /// session; errors may surface there.
     func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws
-
-    /// Writes `rows` rows over their keys' rows whatever those hold, uncounted: the last of a
-    /// key's rows repeated within a batch, once the batch's first rows are upserted (see
-    /// `RecordWriter`).
-    func overwrite(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws
 
     /// What this session's upserts into `table` did so far.
     func upsertCounts(table: String) throws -> UpsertCounts

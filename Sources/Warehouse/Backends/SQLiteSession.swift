@@ -31,7 +31,6 @@ final class SQLiteSession: SQLSession {
         return db.lastInsertedRowID
     }
 
-    let upsertsNeedDistinctKeys = false
     let upsertBatchSize = 256
 
     func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws {
@@ -51,10 +50,6 @@ final class SQLiteSession: SQLSession {
         }
         try run(statement, values)
         tallies[upsert.table]?.record(rows: rows, changed: Int(sqlite3_changes(db.sqliteConnection)))
-    }
-
-    func overwrite(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws {
-        try run(try db.cachedStatement(sql: Self.sql(upsert, rows: rows, onlyChanged: false)), values)
     }
 
     /// Runs a write statement with `values` bound through the C API.
@@ -80,13 +75,13 @@ final class SQLiteSession: SQLSession {
 
     /// The upsert's SQL for `rows` rows: an existing row is updated only when a value changes
     /// (`onlyChanged`), else always.
-    private static func sql(_ upsert: UpsertStatement, rows: Int, onlyChanged: Bool = true) -> String {
+    private static func sql(_ upsert: UpsertStatement, rows: Int) -> String {
         let row = "(" + placeholders(upsert.columnCount) + ")"
         let changed = upsert.values.map { "\($0) IS NOT excluded.\($0)" }.joined(separator: " OR ")
         return "INSERT INTO \(upsert.table) (\(upsert.columns.joined(separator: ", "))) VALUES "
             + repeatElement(row, count: rows).joined(separator: ", ")
             + " ON CONFLICT(\(upsert.key.joined(separator: ", "))) DO UPDATE SET \(upsert.assignments)"
-            + (onlyChanged ? " WHERE \(changed)" : "")
+            + " WHERE \(changed)"
     }
 
     private static func arguments(_ values: [SQLValue]) -> StatementArguments {
