@@ -172,6 +172,7 @@ extension Warehouse {
         migrator.registerMigration(VendorNamesMigration.name) { db in try VendorNamesMigration.sqlite(db) }
         migrator.registerMigration(AlarmLedgerMigration.name) { db in try AlarmLedgerMigration.sqlite(db) }
         migrator.registerMigration(StoreDatesMigration.name) { db in try StoreDatesMigration.sqlite(db) }
+        migrator.registerMigration(HistoryFunctionMigration.name) { db in try HistoryFunctionMigration.sqlite(db) }
         return migrator
     }
 

@@ -23,6 +23,49 @@ final class PostgresWarehouseTests: XCTestCase {
         XCTAssertEqual(try Warehouse(location: location, mode: .readOnly).appliedMigrations, [])
     }
 
+    /// A warehouse from before "v10: history rows built once each" gets the history functions
+    /// that build each replaced row once (the first form built it once per column), and they
+    /// still keep a changed row's old values.
+    func testAnOlderWarehouseGetsHistoryFunctionsThatBuildEachRowOnce() throws {
+        let url = try TestWarehouses.postgresWarehouseURL()
+        _ = try Warehouse(location: .postgres(url: url))
+        let connection = try PostgresConnection(url: url)
+        let body = { (function: String) in
+            try connection.execute("SELECT pg_get_functiondef(to_regproc($1))", [function]).text(row: 0, column: 0)
+                ?? ""
+        }
+        // As "v6: provenance and history" made it, and v10 not yet applied.
+        try connection.executeScript(
+            """
+            CREATE OR REPLACE FUNCTION store_report_history_keep() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                INSERT INTO store_report_history SELECT (jsonb_populate_record(NULL::store_report_history,
+                    to_jsonb(OLD) || jsonb_build_object('replaced_by_run', NEW.ingest_run_id))).*;
+                RETURN NULL;
+            END $$;
+            DELETE FROM ddkpi_migrations WHERE identifier = '\(HistoryFunctionMigration.name)';
+            """)
+        XCTAssertTrue(try body("store_report_history_keep").contains(").*"))
+        let warehouse = try Warehouse(location: .postgres(url: url))
+        XCTAssertEqual(warehouse.appliedMigrations, [HistoryFunctionMigration.name])
+        for table in HistoryTable.all {
+            let definition = try body("\(table.history)_keep")
+            XCTAssertTrue(definition.contains("SELECT * FROM jsonb_populate_record"), definition)
+            XCTAssertFalse(definition.contains(").*"), definition)
+        }
+        try connection.executeScript(
+            """
+            INSERT INTO store (code, name) VALUES ('08', 'Natick');
+            INSERT INTO store_report (date, store_code, total_sales_cents, total_transactions, total_items,
+                ingest_run_id, source_row) VALUES ('2025-07-14', '08', 10000, 2, 3, 1, 2);
+            UPDATE store_report SET total_sales_cents = 11000, ingest_run_id = 2, source_row = 5;
+            """)
+        let history = try connection.execute(
+            "SELECT total_sales_cents, ingest_run_id, source_row, replaced_by_run FROM store_report_history")
+        XCTAssertEqual(history.rowCount, 1)
+        XCTAssertEqual((0..<4).map { history.text(row: 0, column: $0) }, ["10000", "1", "2", "2"])
+    }
+
     func testTheIngestLockIsAnAdvisoryLockAcrossProcessesAndMachines() throws {
         let location = DatabaseLocation.postgres(url: try TestWarehouses.postgresWarehouseURL())
         let first = try Warehouse(location: location)

@@ -181,5 +181,6 @@ enum PostgresMigrations {
         Migration(name: VendorNamesMigration.name, sql: VendorNamesMigration.postgresSQL),
         Migration(name: AlarmLedgerMigration.name, sql: AlarmLedgerMigration.sql),
         Migration(name: StoreDatesMigration.name, sql: StoreDatesMigration.postgresSQL),
+        Migration(name: HistoryFunctionMigration.name, sql: HistoryFunctionMigration.postgresSQL),
     ]
 }
