@@ -61,20 +61,26 @@ extension Warehouse {
         return all.count
     }
 
-    /// Recomputes the rollups of `touched` store-months (a file's keys), inside the caller's transaction.
+    /// Recomputes the rollups of `touched` store-months (a file's keys), inside the caller's
+    /// transaction: each month's sums scanned, then all of them written in one go (one merge on
+    /// PostgreSQL rather than one per month).
     static func refreshRollups(_ session: some SQLSession, touched: Set<StoreMonth>) throws {
+        var refreshed: [(key: StoreMonth, value: MeasureSums)] = []
         for (month, group) in Dictionary(grouping: touched, by: \.month) {
-            let keys = Set(group)
             guard let first = CivilDate(iso8601: month + "-01") else { continue }
             let last = first.adding(days: CivilDate.daysIn(month: first.month, year: first.year) - 1)
             let sums = try scanMeasures(session, from: first, through: last)
-            try writeRollups(session, sums.filter { keys.contains($0.key) })
-            for key in keys where sums[key] == nil {
-                try session.execute(
-                    "DELETE FROM store_month_rollup WHERE month = ? AND store_code = ?",
-                    [.text(key.month), .text(key.store)])
+            for key in Set(group) {
+                if let value = sums[key] {
+                    refreshed.append((key, value))
+                } else {
+                    try session.execute(
+                        "DELETE FROM store_month_rollup WHERE month = ? AND store_code = ?",
+                        [.text(key.month), .text(key.store)])
+                }
             }
         }
+        try writeRollups(session, refreshed)
     }
 
     /// The rollups stored for `keys` (those that exist).
