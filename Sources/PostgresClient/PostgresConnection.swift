@@ -106,8 +106,16 @@ public final class PostgresConnection {
     }
 
     /// Sends `text`, rows already in COPY's text format (`appendCopyText`, tab-separated,
-    /// newline-terminated), to `COPY table (columns) FROM STDIN`, in 256 KiB messages.
+    /// newline-terminated), to `COPY table (columns) FROM STDIN`, in 256 KiB messages, and waits
+    /// for the server to write them.
     public func copy(into table: String, columns: [String], text: [UInt8]) throws {
+        try sendCopy(into: table, columns: columns, text: text)
+        try finishSent()
+    }
+
+    /// Sends `text` to `COPY` as `copy(into:columns:text:)` does, without waiting for the server
+    /// to write it: `finishSent` waits, and throws what the server met.
+    public func sendCopy(into table: String, columns: [String], text: [UInt8]) throws {
         let sql = "COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN"
         try checked(CLibPQ_PQexec(handle, sql), sql: sql, expecting: PGRES_COPY_IN)
         let sent = text.withUnsafeBufferPointer { bytes -> Bool in
@@ -126,9 +134,7 @@ public final class PostgresConnection {
                 message: "COPY into \(table) failed: \(lostOr(Self.message(CLibPQ_PQerrorMessage(handle))))",
                 sqlState: nil)
         }
-        try checked(CLibPQ_PQgetResult(handle), sql: sql)
-        // Drain: libpq hands back a final NULL result after COPY.
-        while let extra = CLibPQ_PQgetResult(handle) { CLibPQ_PQclear(extra) }
+        sentSQL = sql
     }
 
     /// Whether the connection is still up (false once the server has gone or closed it).

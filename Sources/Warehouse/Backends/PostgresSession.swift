@@ -26,6 +26,8 @@ final class PostgresSession: SQLSession {
     private var tallies: [String: UpsertTally] = [:]
     /// The batch the server is writing while the caller reads on.
     private var runningBatch: StagedBatch?
+    /// Whether the server is still copying rows staged for merging while the caller reads on.
+    private var copying = false
     /// Tables where a batch met existing keys: their later batches are merged.
     private var merging = Set<String>()
     /// Rows staged for merging, not yet merged: a table's batches are merged together, so that
@@ -73,8 +75,10 @@ final class PostgresSession: SQLSession {
             try mergeStaged()
         }
         let first = stagedMerge?.rows ?? 0
-        let staging = try stage(upsert, values, firstSequence: first, appending: stagedMerge != nil)
-        if merging.contains(upsert.table) {
+        let merges = merging.contains(upsert.table)
+        let staging = try stage(upsert, values, firstSequence: first, appending: stagedMerge != nil, waits: !merges)
+        if merges {
+            copying = true
             stagedMerge = StagedBatch(upsert: upsert, staging: staging, rows: first + rows)
         } else {
             let batch = StagedBatch(upsert: upsert, staging: staging, rows: rows)
@@ -85,9 +89,10 @@ final class PostgresSession: SQLSession {
 
     /// Copies `values` into the upsert's staging table (made on first use), after the rows
     /// there when `appending`, each row numbered from `firstSequence` on; returns its name.
-    private func stage(_ upsert: UpsertStatement, _ values: PendingValues, firstSequence: Int, appending: Bool) throws
-        -> String
-    {
+    /// Unless it `waits`, the server copies while the caller goes on (`settleRunning` waits).
+    private func stage(
+        _ upsert: UpsertStatement, _ values: PendingValues, firstSequence: Int, appending: Bool, waits: Bool
+    ) throws -> String {
         let staging = "ddkpi_staging_\(upsert.table)"
         if stagingTables.contains(staging) {
             if !appending { try connection.execute("TRUNCATE \(staging)") }
@@ -104,7 +109,12 @@ final class PostgresSession: SQLSession {
         }
         copyText.removeAll(keepingCapacity: true)
         values.appendCopyText(to: &copyText, columnCount: upsert.columnCount, firstSequence: firstSequence)
-        try connection.copy(into: staging, columns: upsert.columns + [StagedBatch.sequence], text: copyText)
+        let columns = upsert.columns + [StagedBatch.sequence]
+        if waits {
+            try connection.copy(into: staging, columns: columns, text: copyText)
+        } else {
+            try connection.sendCopy(into: staging, columns: columns, text: copyText)
+        }
         return staging
     }
 
@@ -120,10 +130,14 @@ final class PostgresSession: SQLSession {
         try mergeStaged()
     }
 
-    /// Waits for the running batch and counts what it did. When its plain insert met an
-    /// existing key (or held one twice), it is rolled back and its rows, still staged, are
-    /// merged with the table's later batches.
+    /// Waits for the rows being copied, or for the running batch and counts what it did. When
+    /// its plain insert met an existing key (or held one twice), it is rolled back and its rows,
+    /// still staged, are merged with the table's later batches.
     private func settleRunning() throws {
+        if copying {
+            copying = false
+            try connection.finishSent()
+        }
         guard let batch = runningBatch else { return }
         runningBatch = nil
         let results: [PostgresResult]
@@ -157,6 +171,7 @@ final class PostgresSession: SQLSession {
     /// Takes the running batch's result, if any, without looking at it (before a rollback).
     func abandon() {
         runningBatch = nil
+        copying = false
         stagedMerge = nil
         _ = try? connection.finishSent()
     }
