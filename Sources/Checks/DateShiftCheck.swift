@@ -9,7 +9,8 @@ import Feeds
 /// keys, how many equal the row each distance earlier, and per store the span and the sums an
 /// alarm reports.
 public struct DateShiftTally: Sendable {
-    static let lags = [7, 364, 365]
+    /// The distances in days a run's keys are compared at: a week, 52 weeks and a year.
+    static let lags = PerLag<Int>(7, 364, 365)
     static let minimumShare = 0.9
 
     /// One count per lag, in a value of fixed size (a row's key is counted millions of times).
@@ -57,11 +58,12 @@ public struct DateShiftTally: Sendable {
             store.first = min(store.first, day)
             store.last = max(store.last, day)
             store.cents += row.cents
-            for (slot, lag) in DateShiftTally.lags.enumerated() {
-                guard let earlier = earlier(lag) else { continue }
-                store.earlierCents[slot] += earlier.cents
-                if earlier.same { matches[slot] += 1 }
-            }
+            // The three distances written out, added as vectors: this runs for every row, and a
+            // loop over them indexed its vectors one lane at a time.
+            let lags = DateShiftTally.lags
+            let (week, year, yearAndDay) = (earlier(lags.x), earlier(lags.y), earlier(lags.z))
+            store.earlierCents &+= PerLag(week?.cents ?? 0, year?.cents ?? 0, yearAndDay?.cents ?? 0)
+            matches &+= PerLag(week?.same == true ? 1 : 0, year?.same == true ? 1 : 0, yearAndDay?.same == true ? 1 : 0)
         }
 
         /// Adds the stretch to its run in `tally`, in place (a stretch of run 0 holds nothing).
