@@ -73,8 +73,7 @@ final class SQLiteSession: SQLSession {
 
     private func rowCount(_ table: String) throws -> Int64 { try integer("SELECT count(*) FROM \(table)") ?? 0 }
 
-    /// The upsert's SQL for `rows` rows: an existing row is updated only when a value changes
-    /// (`onlyChanged`), else always.
+    /// The upsert's SQL for `rows` rows: an existing row is updated only when a value changes.
     private static func sql(_ upsert: UpsertStatement, rows: Int) -> String {
         let row = "(" + placeholders(upsert.columnCount) + ")"
         let changed = upsert.values.map { "\($0) IS NOT excluded.\($0)" }.joined(separator: " OR ")
