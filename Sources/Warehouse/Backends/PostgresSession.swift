@@ -252,6 +252,8 @@ private struct StagedBatch {
     /// the table's row (none: an insert), a later one against the key's staged row before it
     /// (`lag` in file order). A key's last row that changed it is written (a later equal row
     /// leaves it, with its run and source row, as it was); keys no row changed are not touched.
+    /// Keys are never NULL (primary keys, and `goal.date` is `''` for none): window partitions
+    /// and `DISTINCT ON` group NULLs together, where the join and the unique index would not.
     var mergeSQL: String {
         let values = upsert.values
         let before = values.indices.map { "lag(\(values[$0])) OVER keyed AS ddkpi_before_\($0)" }

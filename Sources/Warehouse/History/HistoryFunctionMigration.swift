@@ -12,19 +12,29 @@ import GRDB
 enum HistoryFunctionMigration {
     static let name = "v10: history rows built once each"
 
+    /// The tables with history when this step shipped (a list of its own, not `HistoryTable.all`,
+    /// so that the step stays what it was when a later one adds a table).
+    static let tables = [
+        "store_report", "credit_report", "birdeye_report", "crm_intake_report", "outbound_call_report",
+        "employee_report", "merch_report", "employee", "goal", "store", "vendor",
+    ]
+
     static func sqlite(_ db: Database) throws {}
 
-    static var postgresSQL: String {
-        HistoryTable.all.map { table in
-            let history = table.history
-            return """
-                CREATE OR REPLACE FUNCTION \(history)_keep() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    INSERT INTO \(history) SELECT * FROM jsonb_populate_record(NULL::\(history),
-                        to_jsonb(OLD) || jsonb_build_object('\(HistoryTable.replacedByColumn)', NEW.\(HistoryTable.runColumn)));
-                    RETURN NULL;
-                END $$;
-                """
-        }.joined(separator: "\n")
+    static var postgresSQL: String { tables.map(keepFunction).joined(separator: "\n") }
+
+    /// The trigger function that keeps `table`'s replaced rows, in the form that builds each
+    /// row once: a later step that gives a table history (`HistoryMigration.postgresHistory`)
+    /// follows it with this.
+    static func keepFunction(of table: String) -> String {
+        let history = "\(table)_history"
+        return """
+            CREATE OR REPLACE FUNCTION \(history)_keep() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                INSERT INTO \(history) SELECT * FROM jsonb_populate_record(NULL::\(history),
+                    to_jsonb(OLD) || jsonb_build_object('\(HistoryTable.replacedByColumn)', NEW.\(HistoryTable.runColumn)));
+                RETURN NULL;
+            END $$;
+            """
     }
 }

@@ -119,7 +119,9 @@ enum HistoryMigration {
     }
 
     /// The same on PostgreSQL. The trigger copies the old row by column name (through `jsonb`),
-    /// so it needs no column list.
+    /// so it needs no column list. Its function is v6's and v7's shipped form, which builds the
+    /// row once per column: a later step that calls this follows it with
+    /// `HistoryFunctionMigration.keepFunction(of:)`.
     static func postgresHistory(of table: String) -> String {
         let history = "\(table)_history"
         return """
