@@ -191,6 +191,46 @@ final class WarehouseTests: XCTestCase {
         XCTAssertEqual(Set(seen).count, 1, "both backends keep the same")
     }
 
+    /// A key's rows that differ only in an empty optional column (NULL) and a filled one: NULL
+    /// equals NULL and differs from a value, row by row, on both backends (PostgreSQL judges
+    /// them with `IS DISTINCT FROM` over its window of the key's rows).
+    func testRepeatedKeysThroughEmptyValuesCountAsRowByRow() throws {
+        var seen: [String] = []
+        try onEachBackend {
+            let base = try copy(
+                "Store,Date,Net Sales,Transactions,Items,CCP %\n08,2025-07-14,100,2,3,\n", named: "sales_audit_base.csv"
+            )
+            XCTAssertEqual(ingest("", as: .salesAudit, path: base).counts, UpsertCounts(inserted: 1))
+            let repeats = try copy(
+                """
+                Store,Date,Net Sales,Transactions,Items,CCP %
+                08,2025-07-14,100,2,3,
+                08,2025-07-14,100,2,3,5
+                08,2025-07-14,100,2,3,
+                08,2025-07-14,100,2,3,
+                10,2025-07-14,50,1,1,
+                10,2025-07-14,50,1,1,7
+
+                """, named: "sales_audit_repeats.csv")
+            XCTAssertEqual(
+                ingest("", as: .salesAudit, path: repeats).counts, UpsertCounts(inserted: 1, updated: 3, unchanged: 2))
+            let rows = try warehouse.rows(
+                "SELECT store_code, ccp_pct_millionths, source_row FROM store_report ORDER BY store_code", columns: 3
+            ).map { $0.map { $0 ?? "-" }.joined(separator: " ") }
+            XCTAssertEqual(rows.count, 2)
+            XCTAssertEqual(rows.first, "08 - 4", "the last change: row 4 emptied it again; row 5 left it")
+            XCTAssertEqual(rows.last?.hasPrefix("10 "), true)
+            XCTAssertEqual(rows.last?.hasSuffix(" 7"), true, "row 7 filled it")
+            XCTAssertNotEqual(rows.last?.contains(" - "), true)
+            let history = try warehouse.rows(
+                "SELECT store_code, ccp_pct_millionths, source_row FROM store_report_history", columns: 3
+            ).map { $0.map { $0 ?? "-" }.joined(separator: " ") }
+            XCTAssertEqual(history, ["08 - 2"], "the earlier run's row, once")
+            seen.append((rows + history).joined(separator: "; "))
+        }
+        XCTAssertEqual(Set(seen).count, 1, "both backends keep the same")
+    }
+
     /// A file longer than PostgreSQL's batches whose keys repeat all over it, some of them over
     /// rows already there, with values that often repeat too: the counts and every row's values
     /// and source row are those of a row-by-row model of the upserts, on both backends (on
