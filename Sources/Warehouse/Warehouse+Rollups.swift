@@ -70,7 +70,7 @@ extension Warehouse {
             guard let first = CivilDate(iso8601: month + "-01") else { continue }
             let last = first.adding(days: CivilDate.daysIn(month: first.month, year: first.year) - 1)
             let sums = try scanMeasures(session, from: first, through: last)
-            for key in Set(group) {
+            for key in group {
                 if let value = sums[key] {
                     refreshed.append((key, value))
                 } else {

@@ -26,6 +26,11 @@ final class WarehouseTests: XCTestCase {
 
     private func count(_ table: String) throws -> Int64? { try warehouse.integer("SELECT count(*) FROM \(table)") }
 
+    /// Each row of `sql` as its columns joined by spaces, `-` for NULL.
+    private func storedRows(_ sql: String, columns: Int) throws -> [String] {
+        try warehouse.rows(sql, columns: columns).map { $0.map { $0 ?? "-" }.joined(separator: " ") }
+    }
+
     override func tearDownWithError() throws {
         warehouse = nil
         try FileManager.default.removeItem(at: directory)
@@ -172,17 +177,15 @@ final class WarehouseTests: XCTestCase {
                 """, named: "sales_audit_repeats.csv")
             let outcome = ingest("", as: .salesAudit, path: repeats)
             XCTAssertEqual(outcome.counts, UpsertCounts(inserted: 1, updated: 5, unchanged: 3))
-            let rows = try warehouse.rows(
+            let rows = try storedRows(
                 "SELECT store_code, date, total_sales_cents, source_row FROM store_report ORDER BY date, store_code",
-                columns: 4
-            ).map { $0.map { $0 ?? "-" }.joined(separator: " ") }
+                columns: 4)
             XCTAssertEqual(
                 rows,
                 ["08 2025-07-14 12000 3", "10 2025-07-14 5000 5", "08 2025-07-15 7000 8", "10 2025-07-15 3000 9"])
-            let history = try warehouse.rows(
+            let history = try storedRows(
                 "SELECT store_code, date, total_sales_cents FROM store_report_history ORDER BY date, store_code",
-                columns: 3
-            ).map { $0.map { $0 ?? "-" }.joined(separator: " ") }
+                columns: 3)
             // The earlier run's values that this run replaced, once per key.
             XCTAssertEqual(history, ["08 2025-07-14 10000", "10 2025-07-14 5000", "08 2025-07-15 7000"])
             XCTAssertEqual(try warehouse.checkRollups(), [])
@@ -214,17 +217,15 @@ final class WarehouseTests: XCTestCase {
                 """, named: "sales_audit_repeats.csv")
             XCTAssertEqual(
                 ingest("", as: .salesAudit, path: repeats).counts, UpsertCounts(inserted: 1, updated: 3, unchanged: 2))
-            let rows = try warehouse.rows(
-                "SELECT store_code, ccp_pct_millionths, source_row FROM store_report ORDER BY store_code", columns: 3
-            ).map { $0.map { $0 ?? "-" }.joined(separator: " ") }
+            let rows = try storedRows(
+                "SELECT store_code, ccp_pct_millionths, source_row FROM store_report ORDER BY store_code", columns: 3)
             XCTAssertEqual(rows.count, 2)
             XCTAssertEqual(rows.first, "08 - 4", "the last change: row 4 emptied it again; row 5 left it")
             XCTAssertEqual(rows.last?.hasPrefix("10 "), true)
             XCTAssertEqual(rows.last?.hasSuffix(" 7"), true, "row 7 filled it")
             XCTAssertNotEqual(rows.last?.contains(" - "), true)
-            let history = try warehouse.rows(
-                "SELECT store_code, ccp_pct_millionths, source_row FROM store_report_history", columns: 3
-            ).map { $0.map { $0 ?? "-" }.joined(separator: " ") }
+            let history = try storedRows(
+                "SELECT store_code, ccp_pct_millionths, source_row FROM store_report_history", columns: 3)
             XCTAssertEqual(history, ["08 - 2"], "the earlier run's row, once")
             seen.append((rows + history).joined(separator: "; "))
         }

@@ -65,8 +65,9 @@ final class PostgresSession: SQLSession {
     /// Rows per COPY and write: large enough that a statement's fixed cost is spread thin.
     let upsertBatchSize = 32768
 
-    /// The most staged rows one merge takes: a file's repeated keys are collapsed within them,
-    /// and the staging table on the server stays bounded.
+    /// Staged rows from which the next batch first merges them (one batch fewer at most: the
+    /// staging table on the server stays bounded); a file's repeated keys are collapsed within
+    /// each merge.
     static let mergeRows = 1 << 21
 
     func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws {
