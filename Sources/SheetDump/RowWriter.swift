@@ -50,14 +50,14 @@ public struct RowWriter {
         switch format {
         case .csv:
             for _ in 0..<max(0, row.number - lastRowNumber - 1) { output.write("\n") }
-            if width == 1, case .string("") = row.cells[0] {
+            if width == 1, case .string("") = row[0] {
                 // A lone empty string is written `""` so that it differs from an empty row.
                 output.write("\"\"\n")
                 break
             }
             for column in 0..<width {
                 if column > 0 { output.write(",") }
-                output.write(CSVText.field(CellText.text(limited(row.cells[column]))))
+                output.write(CSVText.field(CellText.text(limited(row[column]))))
             }
             output.write("\n")
         case .json:
@@ -65,7 +65,7 @@ public struct RowWriter {
             output.write("{\"row\":\(row.number),\"cells\":[")
             for column in 0..<width {
                 if column > 0 { output.write(",") }
-                output.write(Self.jsonValue(limited(row.cells[column])))
+                output.write(Self.jsonValue(limited(row[column])))
             }
             output.write("]}")
         }

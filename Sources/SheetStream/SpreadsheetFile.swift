@@ -53,11 +53,13 @@ public enum SpreadsheetFile {
     }
 
     /// Reads the rows of `sheet` on a background thread and hands them to `body` on this one
-    /// (see `BatchPipeline`): parsing overlaps with what `body` does with each row. Each row is
-    /// `body`'s to keep.
+    /// (see `BatchPipeline`): parsing, and making CSV fields into `String` cells, overlap with
+    /// what `body` does with each row. Each row is `body`'s to keep.
     public func readRowsConcurrently(of sheet: SheetInfo, _ body: (Row) throws -> Void) throws {
         try BatchPipeline.run(
-            produce: { emit in try withoutActuallyEscaping(emit) { emit in try readRows(of: sheet) { try emit($0) } } },
+            produce: { emit in
+                try withoutActuallyEscaping(emit) { emit in try readRows(of: sheet) { try emit($0.materialized()) } }
+            },
             consume: body)
     }
 

@@ -29,7 +29,9 @@ do {
     exit(1)
 }
 
-/// Reads every row of a file's first sheet, touching every cell; returns what it saw.
+/// Reads every row of a file's first sheet, touching every cell (a CSV field's bytes, without
+/// making a `String` of them, as a consumer that parses numbers from them would); returns what
+/// it saw.
 func readFirstSheet(_ path: String) throws -> String {
     let file = try SpreadsheetFile.open(path: path)
     guard let sheet = file.sheets.first else { return "rows=0" }
@@ -38,8 +40,12 @@ func readFirstSheet(_ path: String) throws -> String {
     var numericSum = 0.0
     try file.readRows(of: sheet) { row in
         rows += 1
-        for cell in row.cells {
-            switch cell {
+        for column in 0..<row.width {
+            if row.withUTF8(at: column, { !$0.isEmpty }) != nil {
+                cells += 1
+                continue
+            }
+            switch row[column] {
             case .empty: continue
             case .number(let value): numericSum += value
             default: break

@@ -5,7 +5,9 @@ import FuzzSupport
     import Glibc
 #endif
 
-/// libFuzzer target: the CSV reader on arbitrary bytes (a file in /dev/shm).
+/// libFuzzer target: the CSV reader on arbitrary bytes (a file in /dev/shm), read with its fast
+/// path for simple records and through the state machine alone; any difference in the rows,
+/// the warnings or the error is a finding (the process aborts on it).
 #if FUZZING
     /// The entry point SwiftPM links the executable against, handing control to libFuzzer.
     @_cdecl("fuzz_csv_main")
@@ -16,7 +18,14 @@ import FuzzSupport
     /// One input (libFuzzer's `LLVMFuzzerTestOneInput`).
     @_cdecl("LLVMFuzzerTestOneInput")
     func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-        FuzzEntryPoints.readCSV(path: FuzzDriver.file(data, size, suffix: ".csv"))
+        let path = FuzzDriver.file(data, size, suffix: ".csv")
+        let fast = FuzzEntryPoints.readCSV(path: path, fastPath: true)
+        let stateMachine = FuzzEntryPoints.readCSV(path: path, fastPath: false)
+        if fast != stateMachine {
+            let report = "divergence:\n  fast path:     \(fast)\n  state machine: \(stateMachine)\n"
+            _ = report.withCString { write(2, $0, strlen($0)) }
+            abort()
+        }
         return 0
     }
 #else

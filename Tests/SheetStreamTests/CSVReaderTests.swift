@@ -1,4 +1,4 @@
-import SheetStream
+@_spi(Fuzzing) import SheetStream
 import TestSupport
 import XCTest
 
@@ -186,6 +186,53 @@ final class CSVReaderTests: XCTestCase {
     func testUTF16IsRefusedClearly() {
         XCTAssertThrowsError(try read([0xFF, 0xFE, 0x61, 0x00])) { error in
             XCTAssertTrue("\(error)".contains("UTF-16"), "\(error)")
+        }
+    }
+
+    /// Fields stay bytes in the row until asked for: a consumer reads them without a `String`,
+    /// and a row it keeps past its callback keeps its own fields while the reader goes on.
+    func testFieldsAreBytesUntilAskedForAndKeptRowsKeepTheirOwn() throws {
+        let long = String(repeating: "long field ", count: 30)
+        let text = "store,net,note\n01,12.5,\n02,,\"quoted, with comma\"\n03,7,\(long)\n\n04,9,caf\u{E9}\n"
+        let (_, rows) = try read(Array(text.utf8), options: CSVOptions(delimiter: UInt8(ascii: ",")))
+        XCTAssertEqual(
+            rows.map(\.cells),
+            [
+                strings("store", "net", "note"), strings("01", "12.5", nil), strings("02", nil, "quoted, with comma"),
+                strings("03", "7", long), strings(nil), strings("04", "9", "caf\u{E9}"),
+            ])
+        let second = rows[1]
+        XCTAssertEqual(second.width, 3)
+        XCTAssertEqual(second.usedWidth, 2)
+        XCTAssertEqual(second.withUTF8(at: 1) { Array($0) }, Array("12.5".utf8))
+        XCTAssertNil(second.withUTF8(at: 2) { _ in true }, "an empty field has no bytes")
+        XCTAssertNil(second.withUTF8(at: 3) { _ in true }, "past the row's end")
+        XCTAssertEqual((0..<4).map(second.isEmpty(at:)), [false, false, true, true])
+        XCTAssertEqual(second[0], .string("01"))
+        XCTAssertEqual(second[5], .empty)
+        XCTAssertTrue(rows[4].isBlank)
+        XCTAssertEqual(rows[5].withUTF8(at: 2) { String(decoding: $0, as: UTF8.self) }, "caf\u{E9}")
+        // Finished cells (XLSX rows, rows made in code) have no field bytes.
+        XCTAssertNil(Row(number: 1, cells: [.string("x")]).withUTF8(at: 0) { _ in true })
+    }
+
+    /// The fast path for simple records and the state machine give the same rows, warnings and
+    /// errors (the fuzz target checks the same on arbitrary bytes, in 1 KiB chunks).
+    func testTheFastPathAgreesWithTheStateMachine() throws {
+        let long = String(repeating: "x", count: 2000)
+        let inputs: [[UInt8]] = [
+            Array("a,b\n1,2\n\n3\n4,5,6\n,\n".utf8),
+            Array("a,b\r\n1,2\r\n\"q\",3\n4,\"x\"\"y\"\n5,6".utf8),
+            Array("a;b\n1;2\n".utf8),
+            Array("a,b\n1,\(long)\n2,3\n".utf8),
+            Array("a,b\n1,x".utf8) + [0xE9, 0x0A] + Array("2,caf\u{E9}\n3,\"open\n".utf8),
+            Array("a,b\n\(String(repeating: "1,", count: 40))\n".utf8),
+        ]
+        for (index, bytes) in inputs.enumerated() {
+            let path = try TestPaths.write(bytes, named: "agree\(index).csv", in: directory)
+            let fast = FuzzEntryPoints.readCSV(path: path, fastPath: true)
+            XCTAssertEqual(fast, FuzzEntryPoints.readCSV(path: path, fastPath: false), "input \(index)")
+            XCTAssertEqual(fast.numbers.first, 1, "input \(index)")
         }
     }
 

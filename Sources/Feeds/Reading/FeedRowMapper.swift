@@ -45,8 +45,8 @@ struct FeedRowMapper {
             return
         }
         var fields = RowFields(row: row, source: source)
-        if isCSV && row.cells.count != header.width {
-            fields.failRow("has \(row.cells.count) fields, but the header row has \(header.width)")
+        if isCSV && row.width != header.width {
+            fields.failRow("has \(row.width) fields, but the header row has \(header.width)")
         } else if let record = mapFields(&fields) {
             try emit(record, row.number)
         }

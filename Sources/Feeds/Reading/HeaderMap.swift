@@ -29,7 +29,7 @@ public struct HeaderMap: Sendable {
         var columnByField = Array(repeating: -1, count: CanonicalField.allCases.count)
         for (field, column) in columns { columnByField[field.rawValue] = column }
         return HeaderMap(
-            row: row.number, columns: columns, columnByField: columnByField, headers: headers, width: row.cells.count)
+            row: row.number, columns: columns, columnByField: columnByField, headers: headers, width: row.width)
     }
 
     /// The column of a field, if the header has it.
@@ -66,8 +66,10 @@ enum TotalRow {
     /// Whether the row's store cell or its first non-empty cell is a total label.
     static func isTotal(_ row: Row, storeColumn: Int?) -> Bool {
         if let storeColumn, isTotalLabel(row[storeColumn]) { return true }
-        guard let first = row.cells.firstIndex(where: { !$0.isEmpty }), first != storeColumn else { return false }
-        return isTotalLabel(row.cells[first])
+        guard let first = (0..<row.width).first(where: { !row.isEmpty(at: $0) }), first != storeColumn else {
+            return false
+        }
+        return isTotalLabel(row[first])
     }
 
     private static func isTotalLabel(_ cell: Cell) -> Bool {

@@ -33,9 +33,11 @@ public struct CSVOptions: Sendable {
 ///
 /// UTF-8 with or without BOM, fields that are not valid UTF-8 decoded as Windows-1252 (with a
 /// warning); `,` `;` tab `|` delimiters, sniffed when not given; CRLF, LF or CR line ends;
-/// quoted fields with doubled quotes and embedded newlines. Records come as `Row`s of
-/// `.string` cells (`.empty` for empty fields), numbered by record; a ragged record is handed
-/// over as it is, for the consumer to judge. Memory stays bounded by one chunk plus one record.
+/// quoted fields with doubled quotes and embedded newlines. Records come as `Row`s of text
+/// fields, read as `.string` cells (`.empty` for empty fields) or as bytes through
+/// `Row.withUTF8(at:_:)`, numbered by record; a ragged record is handed over as it is, for the
+/// consumer to judge. Records with no quote and no CR take a fast path (`SimpleRecordScanner`).
+/// Memory stays bounded by one chunk plus one record.
 public final class CSVReader {
     public let path: String
     public let options: CSVOptions
@@ -46,6 +48,9 @@ public final class CSVReader {
 
     private let descriptor: Int32
     private let bomLength: Int
+    /// Whether simple records (no quote, no CR) take the fast path; off, every byte goes through
+    /// the state machine, which the fuzz target compares the fast path against.
+    var readsSimpleRecordsFast = true
 
     /// Opens a CSV file, skips a UTF-8 byte-order mark and sniffs the delimiter if none is given.
     public init(path: String, options: CSVOptions = CSVOptions()) throws {

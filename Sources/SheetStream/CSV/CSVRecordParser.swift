@@ -8,6 +8,7 @@ struct CSVRecordParser {
     private let options: CSVOptions
     private var state = State.fieldStart
     private var field = ByteBuffer()
+    private let simpleRecords: SimpleRecordScanner?
     private var row = Row(number: 1, cells: [])
     private var recordBytes = 0
     private var recordLine = 1
@@ -21,10 +22,15 @@ struct CSVRecordParser {
         self.reader = reader
         delimiter = reader.delimiter
         options = reader.options
+        simpleRecords =
+            reader.readsSimpleRecordsFast ? SimpleRecordScanner(delimiter: reader.delimiter, options: options) : nil
     }
 
-    /// Frees the field buffer; call once when done.
-    func release() { field.deallocate() }
+    /// Frees the buffers; call once when done.
+    func release() {
+        field.deallocate()
+        simpleRecords?.deallocate()
+    }
 
     private static let quote = UInt8(ascii: "\"")
     private static let lineFeed: UInt8 = 0x0A
@@ -39,7 +45,10 @@ struct CSVRecordParser {
                 if bytes[index] == Self.lineFeed { index += 1 }
                 state = .fieldStart
             case .fieldStart:
-                if bytes[index] == Self.quote {
+                if row.width == 0, let next = simpleRecords?.scan(bytes, from: index, into: &row) {
+                    index = next
+                    try endOfRecordOrField(terminator: Self.lineFeed, body)
+                } else if bytes[index] == Self.quote {
                     state = .quoted
                     quoteLine = line
                     recordHasContent = true
@@ -125,7 +134,7 @@ struct CSVRecordParser {
             throw error(at: fileOffset, "the file ends inside a quoted field opened on line \(quoteLine)")
         case .afterCarriageReturn:
             return
-        case .fieldStart where row.cells.isEmpty && !recordHasContent:
+        case .fieldStart where row.width == 0 && !recordHasContent:
             return
         default:
             try endOfField(terminator: Self.lineFeed, at: fileOffset, body)
@@ -156,22 +165,18 @@ struct CSVRecordParser {
     /// Appends a field's cell; `isASCII` is known when the scan already saw every byte.
     private mutating func storeField(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, isASCII: Bool = false) throws
     {
-        guard row.cells.count < options.maxFields else {
+        guard row.width < options.maxFields else {
             throw error(at: offset, "record has more than \(options.maxFields) fields (the limit)")
         }
-        if bytes.isEmpty {
-            row.append(.empty)
-            return
+        if isASCII || UTF8Text.isASCII(bytes) || UTF8Text.isValidUTF8(bytes) {
+            row.appendField(bytes)
+        } else {
+            reader.warn(
+                "\(reader.path) record \(row.number) (line \(recordLine)), field \(row.width + 1): not valid UTF-8; decoded as Windows-1252"
+            )
+            var text = Windows1252.decode(bytes)
+            text.withUTF8 { row.appendField($0) }
         }
-        let text = isASCII ? String(decoding: bytes, as: UTF8.self) : UTF8Text.decode(bytes) ?? fallbackDecode(bytes)
-        row.append(.string(text))
-    }
-
-    private func fallbackDecode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        reader.warn(
-            "\(reader.path) record \(row.number) (line \(recordLine)), field \(row.cells.count + 1): not valid UTF-8; decoded as Windows-1252"
-        )
-        return Windows1252.decode(bytes)
     }
 
     /// Buffers `bytes` of the current field, which start at file offset `offset` on line `line`
@@ -213,7 +218,7 @@ struct CSVRecordParser {
         }
         let message =
             fieldRoom <= recordRoom
-            ? "field \(row.cells.count + 1) is longer than \(options.maxFieldBytes) bytes (the limit)"
+            ? "field \(row.width + 1) is longer than \(options.maxFieldBytes) bytes (the limit)"
             : "record is longer than \(options.maxRecordBytes) bytes (the limit)"
         return CSVError(
             file: reader.path, record: row.number, line: crossingLine, byteOffset: offset + crossing, message: message)

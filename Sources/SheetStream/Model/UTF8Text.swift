@@ -1,13 +1,7 @@
-/// Fast UTF-8 checks and decoding for the readers: CSV fields (ASCII and valid UTF-8 become
-/// Strings directly; anything else is reported as invalid so the caller can fall back to
+/// Fast UTF-8 checks and decoding for the readers: CSV fields (ASCII and valid UTF-8 are kept
+/// as they are; anything else is reported as invalid so the caller can fall back to
 /// Windows-1252) and the text of worksheet XML.
 enum UTF8Text {
-    /// The String of `bytes` if they are valid UTF-8, else `nil`.
-    @inline(__always) static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard isASCII(bytes) || isValidUTF8(bytes) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
     @inline(__always) static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var combined: UInt8 = 0
         for byte in bytes { combined |= byte }

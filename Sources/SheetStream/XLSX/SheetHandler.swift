@@ -173,7 +173,7 @@ final class SheetHandler: SAXHandler {
         guard inRow else { return }
         inRow = false
         rowCount += 1
-        peakRowCapacity = max(peakRowCapacity, scratch.pointee.row.cells.capacity)
+        peakRowCapacity = max(peakRowCapacity, scratch.pointee.row.capacity)
         do {
             try onRow(scratch.pointee.row)
         } catch {

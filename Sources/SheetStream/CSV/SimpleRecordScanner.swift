@@ -1,0 +1,126 @@
+/// The CSV parser's fast path: a record with no quote and no CR, wholly inside the chunk in
+/// hand and within the limits, split into fields in one pass over its bytes and copied into
+/// the row once. Anything else (a quote, a CR, a record the chunk cuts, a limit crossed, bytes
+/// that are not UTF-8) is left to `CSVRecordParser`'s state machine, which knows how to report it.
+///
+/// The bytes are taken sixteen at a time: vector compares mark the delimiters, line feeds and
+/// the bytes that end the fast path (quote, CR), the marks become a bit per byte, and each set
+/// bit ends a field, so a block of short fields costs one pass, not a branch per byte.
+struct SimpleRecordScanner {
+    private typealias Block = SIMD16<UInt8>
+
+    private enum ByteKind: UInt8 {
+        case ordinary, delimiter, lineFeed, other
+    }
+
+    /// The kind of each byte value, for the last bytes of a chunk, short of a block.
+    private let kinds: UnsafeMutablePointer<ByteKind>
+    private let maxFieldBytes: Int
+    private let maxRecordBytes: Int
+    private let maxFields: Int
+    /// The delimiter in every lane.
+    private let delimiters: Block
+
+    private static let lineFeeds = Block(repeating: 0x0A)
+    private static let carriageReturns = Block(repeating: 0x0D)
+    private static let quotes = Block(repeating: UInt8(ascii: "\""))
+    private static let lowSevenBits = Block(repeating: 0x7F)
+    private static let highBits = Block(repeating: 0x80)
+
+    init(delimiter: UInt8, options: CSVOptions) {
+        kinds = .allocate(capacity: 256)
+        kinds.initialize(repeating: .ordinary, count: 256)
+        kinds[Int(delimiter)] = .delimiter
+        kinds[0x0A] = .lineFeed
+        kinds[0x0D] = .other
+        kinds[Int(UInt8(ascii: "\""))] = .other
+        maxFieldBytes = options.maxFieldBytes
+        maxRecordBytes = options.maxRecordBytes
+        maxFields = options.maxFields
+        delimiters = Block(repeating: delimiter)
+    }
+
+    /// Frees the table; call once when done.
+    func deallocate() { kinds.deallocate() }
+
+    /// 0x80 in each lane of `block` that equals `pattern`'s, 0 in the others (exact: the sum
+    /// never carries out of a lane).
+    @inline(__always) private static func equalLanes(_ block: Block, _ pattern: Block) -> Block {
+        let difference = block ^ pattern
+        return ~(((difference & lowSevenBits) &+ lowSevenBits) | difference) & highBits
+    }
+
+    /// Bit `i` set for each lane `i` of `marks` that holds 0x80 (the others hold 0): each half's
+    /// marks moved to the bottom of their bytes, then gathered into the top byte by a multiply
+    /// whose partial products never overlap.
+    @inline(__always) private static func bits(_ marks: Block) -> UInt32 {
+        let halves = unsafeBitCast(marks, to: SIMD2<UInt64>.self)
+        let gather: UInt64 = 0x0102_0408_1020_4080
+        let low = ((UInt64(littleEndian: halves[0]) >> 7) &* gather) >> 56
+        let high = ((UInt64(littleEndian: halves[1]) >> 7) &* gather) >> 56
+        return UInt32(truncatingIfNeeded: low | high << 8)
+    }
+
+    /// Reads the record at `start` of `bytes` into `row`, which must be empty, and returns the
+    /// index just past its line feed; `nil`, with `row` left empty, when the record is not simple.
+    @inline(__always) func scan(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, into row: inout Row) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        var index = start
+        var fieldStart = start
+        var fields = 0
+        var seen = Block()
+        let textFields = row.textFields()
+        /// Ends the field at `end` (a delimiter or the line feed); false when a limit is crossed.
+        func endField(at end: Int) -> Bool {
+            guard end - fieldStart <= maxFieldBytes, fields < maxFields else { return false }
+            textFields.append((fieldStart - start)..<(end - start))
+            fields += 1
+            fieldStart = end + 1
+            return true
+        }
+        /// Ends the record at the line feed at `end`; false when it is not simple after all.
+        func endRecord(at end: Int) -> Bool {
+            let record = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            guard endField(at: end), record.count <= maxRecordBytes,
+                Self.bits(seen & Self.highBits) == 0 || UTF8Text.isValidUTF8(record)
+            else { return false }
+            textFields.appendBytes(record)
+            return true
+        }
+        while index + Block.scalarCount <= bytes.count {
+            let block = UnsafeRawPointer(base + index).loadUnaligned(as: Block.self)
+            seen |= block
+            var marks = Self.bits(
+                Self.equalLanes(block, delimiters) | Self.equalLanes(block, Self.lineFeeds)
+                    | Self.equalLanes(block, Self.carriageReturns) | Self.equalLanes(block, Self.quotes))
+            while marks != 0 {
+                let end = index + marks.trailingZeroBitCount
+                switch kinds[Int(base[end])] {
+                case .delimiter: guard endField(at: end) else { return abandon(&row) }
+                case .lineFeed: return endRecord(at: end) ? end + 1 : abandon(&row)
+                default: return abandon(&row)
+                }
+                marks &= marks - 1
+            }
+            index += Block.scalarCount
+        }
+        // The last bytes of the chunk, one at a time.
+        while index < bytes.count {
+            let byte = base[index]
+            switch kinds[Int(byte)] {
+            case .ordinary: seen[0] |= byte
+            case .delimiter: guard endField(at: index) else { return abandon(&row) }
+            case .lineFeed: return endRecord(at: index) ? index + 1 : abandon(&row)
+            case .other: return abandon(&row)
+            }
+            index += 1
+        }
+        return abandon(&row)
+    }
+
+    /// Gives the record up to the state machine: empties `row` and returns `nil`.
+    private func abandon(_ row: inout Row) -> Int? {
+        row.reset(number: row.number)
+        return nil
+    }
+}

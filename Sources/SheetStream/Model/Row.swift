@@ -1,0 +1,173 @@
+/// One row of cells, numbered as the source numbers it.
+///
+/// Readers reuse one `Row` buffer for the whole sheet; a consumer that keeps a row beyond its
+/// callback keeps a copy (copy-on-write), which is safe but allocates.
+///
+/// A row holds either finished cells (an XLSX row, or one made with `init(number:cells:)`) or
+/// text fields (a CSV record). A text field stays UTF-8 bytes until it is asked for
+/// (`self[column]`, `cells`), so reading a file does not pay for text nobody looks at, and
+/// `withUTF8(at:_:)` reads a field's bytes without making a `String` at all.
+public struct Row: Sendable {
+    /// 1-based sheet row number (XLSX) or 1-based record number (CSV).
+    public internal(set) var number: Int
+    /// The cells of a row that holds finished cells; empty in a row of text fields.
+    @usableFromInline var values: [Cell]
+    /// The text fields of a CSV record; `nil` in a row of finished cells, which so allocates none.
+    @usableFromInline var fields: TextFields?
+
+    /// Creates a row; mostly for tests and writers.
+    public init(number: Int, cells: [Cell]) {
+        self.number = number
+        values = cells
+    }
+
+    /// How many cells the row has, empty ones included (for CSV: how many fields the record has).
+    @inlinable public var width: Int { values.count + (fields?.count ?? 0) }
+
+    /// The row's cells from column A (index 0), with `.empty` in gaps. Builds the whole array,
+    /// text included: read one cell with `self[column]` where that is all a caller needs.
+    public var cells: [Cell] { fields.map { fields in (0..<fields.count).map(fields.cell(at:)) } ?? values }
+
+    /// The same row with its text fields made into `String` cells, sharing no storage with this
+    /// one, so that the reader's next row reuses this one's without allocating.
+    func materialized() -> Row { fields == nil ? self : Row(number: number, cells: cells) }
+
+    /// The cell at a 0-based column index, `.empty` past the row's end.
+    @inlinable public subscript(column: Int) -> Cell {
+        guard column >= 0 else { return .empty }
+        if let fields, column < fields.count { return fields.cell(at: column) }
+        return column < values.count ? values[column] : .empty
+    }
+
+    /// Whether the cell at a 0-based column holds no value (`.empty`); true past the row's end.
+    /// Cheaper than `self[column].isEmpty` on a CSV row: it makes no `String`.
+    @inlinable public func isEmpty(at column: Int) -> Bool {
+        guard column >= 0 else { return true }
+        if let fields, column < fields.count { return fields.isEmpty(at: column) }
+        return column < values.count ? values[column].isEmpty : true
+    }
+
+    /// Calls `body` with the UTF-8 bytes of a CSV field at a 0-based column, valid only inside
+    /// `body`; `nil` for an empty field, for a finished cell (any XLSX cell) and past the row's end.
+    @inlinable public func withUTF8<Result>(at column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result)
+        rethrows -> Result?
+    {
+        guard let fields, column >= 0 && column < fields.count else { return nil }
+        let utf8 = fields.utf8(at: column)
+        return utf8.isEmpty ? nil : try body(utf8)
+    }
+
+    /// Whether every cell in the row is empty.
+    public var isBlank: Bool { usedWidth == 0 }
+
+    /// The number of cells up to and including the last one that holds a value.
+    public var usedWidth: Int {
+        var width = self.width
+        while width > 0, isEmpty(at: width - 1) { width -= 1 }
+        return width
+    }
+
+    /// How many cells the row's storage holds without growing (for the readers' memory figures).
+    var capacity: Int { values.capacity }
+
+    /// Empties the row for the next one. Storage is kept, unless a consumer kept a copy of the
+    /// row, whose text then stays its own.
+    mutating func reset(number: Int) {
+        self.number = number
+        if !values.isEmpty { values.removeAll(keepingCapacity: true) }
+        if isKnownUniquelyReferenced(&fields) {
+            fields?.removeAll()
+        } else {
+            fields = nil
+        }
+    }
+
+    /// Stores a cell at a 0-based column, padding any gap with `.empty`.
+    mutating func set(_ cell: Cell, at column: Int) {
+        if column == values.count {
+            values.append(cell)
+        } else if column > values.count {
+            values.append(contentsOf: repeatElement(.empty, count: column - values.count))
+            values.append(cell)
+        } else {
+            values[column] = cell
+        }
+    }
+
+    /// Appends a CSV field: `utf8` must be valid UTF-8; empty bytes make an empty cell.
+    mutating func appendField(_ utf8: UnsafeBufferPointer<UInt8>) {
+        textFields().appendField(utf8)
+    }
+
+    /// The row's text fields, made on the first one; the reader appends to them directly.
+    mutating func textFields() -> TextFields {
+        if let fields { return fields }
+        let made = TextFields()
+        fields = made
+        return made
+    }
+}
+
+/// The text fields of a CSV row: their bytes, one after another, and where each field lies in
+/// them (an empty range for an empty field). Only the reader that owns the row appends to it,
+/// and only while the row is not shared (`Row.reset` makes sure of that), so a copy a consumer
+/// keeps never changes.
+@usableFromInline final class TextFields: @unchecked Sendable {
+    @exclusivity(unchecked) private var bytes = ByteBuffer(capacity: 128)
+    @exclusivity(unchecked) private var ranges: UnsafeMutablePointer<Range<Int>>
+    @exclusivity(unchecked) private var capacity = 16
+    /// How many fields there are.
+    @exclusivity(unchecked) @usableFromInline private(set) var count = 0
+
+    @usableFromInline init() { ranges = .allocate(capacity: capacity) }
+
+    deinit {
+        bytes.deallocate()
+        ranges.deallocate()
+    }
+
+    /// Appends a field whose bytes lie (or will lie, once `appendBytes` adds them) at `range`
+    /// of the bytes.
+    func append(_ range: Range<Int>) {
+        if count == capacity { grow() }
+        (ranges + count).initialize(to: range)
+        count += 1
+    }
+
+    /// Appends bytes that fields appended with `append(_:)` index.
+    func appendBytes(_ utf8: UnsafeBufferPointer<UInt8>) { bytes.append(utf8) }
+
+    /// Appends a field holding `utf8`.
+    func appendField(_ utf8: UnsafeBufferPointer<UInt8>) {
+        let start = bytes.count
+        bytes.append(utf8)
+        append(start..<bytes.count)
+    }
+
+    func removeAll() {
+        bytes.removeAll()
+        count = 0
+    }
+
+    /// Whether field `index` (below `count`) is empty.
+    @usableFromInline func isEmpty(at index: Int) -> Bool { ranges[index].isEmpty }
+
+    /// The bytes of field `index` (below `count`; none for an empty field), valid while the row
+    /// lives and is not reset.
+    @usableFromInline func utf8(at index: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: bytes.base + ranges[index].lowerBound, count: ranges[index].count)
+    }
+
+    /// Field `index` (below `count`) as a cell.
+    @usableFromInline func cell(at index: Int) -> Cell {
+        ranges[index].isEmpty ? .empty : .string(String(decoding: utf8(at: index), as: UTF8.self))
+    }
+
+    private func grow() {
+        let larger = UnsafeMutablePointer<Range<Int>>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: ranges, count: count)
+        ranges.deallocate()
+        ranges = larger
+        capacity *= 2
+    }
+}
