@@ -227,6 +227,10 @@ final class CSVReaderTests: XCTestCase {
             Array("a,b\n1,\(long)\n2,3\n".utf8),
             Array("a,b\n1,x".utf8) + [0xE9, 0x0A] + Array("2,caf\u{E9}\n3,\"open\n".utf8),
             Array("a,b\n\(String(repeating: "1,", count: 40))\n".utf8),
+            // Quotes the fast path reads (whole fields, none inside) and those it leaves alone.
+            Array("\"a\",\"b\"\n\"1\",\"\"\n\"x, y\",2\n,\"z\"\n".utf8),
+            Array("a,b\n\"x\"\"y\",1\n\"x\"y,2\nx\"y,3\n\"multi\nline\",4\n\"open,5\n".utf8),
+            Array("a,b\n\"\(String(repeating: "q", count: 70))\",1\n\"caf\u{E9}\",2\n".utf8),
         ]
         for (index, bytes) in inputs.enumerated() {
             let path = try TestPaths.write(bytes, named: "agree\(index).csv", in: directory)

@@ -1,19 +1,21 @@
-/// The CSV parser's fast path: a record with no quote and no CR, wholly inside the chunk in
-/// hand and within the limits, split into fields in one pass over its bytes and copied into
-/// the row once. Anything else (a quote, a CR, a record the chunk cuts, a limit crossed, bytes
-/// that are not UTF-8) is left to `CSVRecordParser`'s state machine, which knows how to report it.
+/// The CSV parser's fast path: a simple record, wholly inside the chunk in hand and within the
+/// limits, split into fields in one pass over its bytes and copied into the row once. Simple:
+/// no CR, and quotes only around whole fields that hold no quote and no line end (`"Smith, J"`,
+/// as exporters quote text). Anything else (a doubled quote, a line end in quotes, text after a
+/// closing quote, a CR, a record the chunk cuts, a limit crossed, bytes that are not UTF-8) is
+/// left to `CSVRecordParser`'s state machine, which knows how to read and report it.
 ///
-/// The bytes are taken sixteen at a time: vector compares mark the delimiters, line feeds and
-/// the bytes that end the fast path (quote, CR), the marks become a bit per byte, and each set
-/// bit ends a field, so a block of short fields costs one pass, not a branch per byte.
+/// The bytes are taken sixteen at a time: vector compares mark the delimiters, line feeds,
+/// quotes and CRs, the marks become a bit per byte, and each set bit ends a field (or opens or
+/// closes its quotes), so a block of short fields costs one pass, not a branch per byte.
 struct SimpleRecordScanner {
     private typealias Block = SIMD16<UInt8>
 
     private enum ByteKind: UInt8 {
-        case ordinary, delimiter, lineFeed, other
+        case ordinary, delimiter, lineFeed, quote, carriageReturn
     }
 
-    /// The kind of each byte value, for the last bytes of a chunk, short of a block.
+    /// The kind of each byte value.
     private let kinds: UnsafeMutablePointer<ByteKind>
     private let maxFieldBytes: Int
     private let maxRecordBytes: Int
@@ -32,8 +34,8 @@ struct SimpleRecordScanner {
         kinds.initialize(repeating: .ordinary, count: 256)
         kinds[Int(delimiter)] = .delimiter
         kinds[0x0A] = .lineFeed
-        kinds[0x0D] = .other
-        kinds[Int(UInt8(ascii: "\""))] = .other
+        kinds[0x0D] = .carriageReturn
+        kinds[Int(UInt8(ascii: "\""))] = .quote
         maxFieldBytes = options.maxFieldBytes
         maxRecordBytes = options.maxRecordBytes
         maxFields = options.maxFields
@@ -69,11 +71,21 @@ struct SimpleRecordScanner {
         var fieldStart = start
         var fields = 0
         var seen = Block()
+        /// Inside a quoted field, and where the last closing quote was (before `fieldStart` once
+        /// that field has ended).
+        var inQuotes = false
+        var closingQuote = -1
         let textFields = row.textFields()
-        /// Ends the field at `end` (a delimiter or the line feed); false when a limit is crossed.
+        /// Ends the field at `end` (a delimiter or the line feed); false when a limit is crossed
+        /// or text follows a closing quote.
         func endField(at end: Int) -> Bool {
-            guard end - fieldStart <= maxFieldBytes, fields < maxFields else { return false }
-            textFields.append((fieldStart - start)..<(end - start))
+            var field = fieldStart..<end
+            if closingQuote > fieldStart {
+                guard end == closingQuote + 1 else { return false }
+                field = fieldStart + 1..<closingQuote
+            }
+            guard field.count <= maxFieldBytes, fields < maxFields else { return false }
+            textFields.append((field.lowerBound - start)..<(field.upperBound - start))
             fields += 1
             fieldStart = end + 1
             return true
@@ -81,41 +93,50 @@ struct SimpleRecordScanner {
         /// Ends the record at the line feed at `end`; false when it is not simple after all.
         func endRecord(at end: Int) -> Bool {
             let record = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            guard endField(at: end), record.count <= maxRecordBytes,
+            guard !inQuotes, endField(at: end), record.count <= maxRecordBytes,
                 Self.bits(seen & Self.highBits) == 0 || UTF8Text.isValidUTF8(record)
             else { return false }
             textFields.appendBytes(record)
             return true
         }
-        while index + Block.scalarCount <= bytes.count {
-            let block = UnsafeRawPointer(base + index).loadUnaligned(as: Block.self)
+        while index < bytes.count {
+            let block = Self.block(at: index, of: bytes)
             seen |= block
             var marks = Self.bits(
                 Self.equalLanes(block, delimiters) | Self.equalLanes(block, Self.lineFeeds)
                     | Self.equalLanes(block, Self.carriageReturns) | Self.equalLanes(block, Self.quotes))
             while marks != 0 {
+                // A mark lies on a byte of the file: padding past its end is zeros, never marked.
                 let end = index + marks.trailingZeroBitCount
-                switch kinds[Int(base[end])] {
-                case .delimiter: guard endField(at: end) else { return abandon(&row) }
-                case .lineFeed: return endRecord(at: end) ? end + 1 : abandon(&row)
-                default: return abandon(&row)
+                let kind = kinds[Int(base[end])]
+                if kind == .delimiter {
+                    guard inQuotes || endField(at: end) else { return abandon(&row) }
+                } else if kind == .lineFeed {
+                    return endRecord(at: end) ? end + 1 : abandon(&row)
+                } else if kind == .quote, inQuotes {
+                    inQuotes = false
+                    closingQuote = end
+                } else if kind == .quote, end == fieldStart {
+                    inQuotes = true
+                } else {
+                    return abandon(&row)
                 }
                 marks &= marks - 1
             }
             index += Block.scalarCount
         }
-        // The last bytes of the chunk, one at a time.
-        while index < bytes.count {
-            let byte = base[index]
-            switch kinds[Int(byte)] {
-            case .ordinary: seen[0] |= byte
-            case .delimiter: guard endField(at: index) else { return abandon(&row) }
-            case .lineFeed: return endRecord(at: index) ? index + 1 : abandon(&row)
-            case .other: return abandon(&row)
-            }
-            index += 1
-        }
         return abandon(&row)
+    }
+
+    /// The sixteen bytes at `index`, or the last ones padded with zeros.
+    @inline(__always) private static func block(at index: Int, of bytes: UnsafeBufferPointer<UInt8>) -> Block {
+        guard let base = bytes.baseAddress else { return Block() }
+        if index + Block.scalarCount <= bytes.count {
+            return UnsafeRawPointer(base + index).loadUnaligned(as: Block.self)
+        }
+        var block = Block()
+        for lane in 0..<(bytes.count - index) { block[lane] = base[index + lane] }
+        return block
     }
 
     /// Gives the record up to the state machine: empties `row` and returns `nil`.
