@@ -29,23 +29,24 @@ do {
     exit(1)
 }
 
-/// Reads every row of a file's first sheet, touching every cell (a CSV field's bytes, without
-/// making a `String` of them, as a consumer that parses numbers from them would); returns what
-/// it saw.
+/// Reads every row of a file's first sheet, touching every cell (whether a CSV field is empty,
+/// without making a `String` of it, as a consumer that reads only some columns would; an XLSX
+/// row's finished cells); returns what it saw.
 func readFirstSheet(_ path: String) throws -> String {
     let file = try SpreadsheetFile.open(path: path)
     guard let sheet = file.sheets.first else { return "rows=0" }
     var rows = 0
     var cells = 0
     var numericSum = 0.0
+    let isCSV = if case .csv = file { true } else { false }
     try file.readRows(of: sheet) { row in
         rows += 1
-        for column in 0..<row.width {
-            if row.withUTF8(at: column, { !$0.isEmpty }) != nil {
-                cells += 1
-                continue
-            }
-            switch row[column] {
+        if isCSV {
+            for column in 0..<row.width where !row.isEmpty(at: column) { cells += 1 }
+            return
+        }
+        for cell in row.cells {
+            switch cell {
             case .empty: continue
             case .number(let value): numericSum += value
             default: break

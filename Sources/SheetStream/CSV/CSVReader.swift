@@ -64,10 +64,10 @@ public final class CSVReader {
         }
         descriptor = fd
         let sampleSize = max(options.chunkSize, 64 << 10)
-        let chunk: [UInt8]
+        // One byte more than the sample tells whether the sample is the whole file.
+        var chunk = [UInt8](repeating: 0, count: sampleSize + 1)
         do {
-            // One byte more than the sample tells whether the sample is the whole file.
-            chunk = try Self.readChunk(from: fd, at: 0, size: sampleSize + 1, path: path)
+            chunk.removeSubrange(try Self.read(into: &chunk, from: fd, at: 0, path: path)...)
         } catch {
             close(fd)
             throw error
@@ -92,11 +92,14 @@ public final class CSVReader {
         var parser = CSVRecordParser(reader: self)
         defer { parser.release() }
         var fileOffset = bomLength
+        var chunk = [UInt8](repeating: 0, count: options.chunkSize)
         while true {
-            let chunk = try Self.readChunk(from: descriptor, at: fileOffset, size: options.chunkSize, path: path)
-            if chunk.isEmpty { break }
-            try chunk.withUnsafeBufferPointer { try parser.consume($0, fileOffset: fileOffset, body) }
-            fileOffset += chunk.count
+            let count = try Self.read(into: &chunk, from: descriptor, at: fileOffset, path: path)
+            if count == 0 { break }
+            try chunk.withUnsafeBufferPointer {
+                try parser.consume(UnsafeBufferPointer(rebasing: $0[..<count]), fileOffset: fileOffset, body)
+            }
+            fileOffset += count
         }
         try parser.finish(fileOffset: fileOffset, body)
     }
@@ -105,8 +108,11 @@ public final class CSVReader {
         if warnings.count < 20 { warnings.append(message) }
     }
 
-    private static func readChunk(from descriptor: Int32, at offset: Int, size: Int, path: String) throws -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: size)
+    /// Fills `buffer` from file offset `offset`; returns how many bytes it read (fewer than
+    /// the buffer holds only at the end of the file).
+    private static func read(into buffer: inout [UInt8], from descriptor: Int32, at offset: Int, path: String) throws
+        -> Int
+    {
         var filled = 0
         while filled < buffer.count {
             let got = buffer.withUnsafeMutableBytes { raw in
@@ -121,8 +127,7 @@ public final class CSVReader {
             if got == 0 { break }
             filled += got
         }
-        buffer.removeSubrange(filled...)
-        return buffer
+        return filled
     }
 }
 

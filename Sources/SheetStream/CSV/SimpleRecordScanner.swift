@@ -20,14 +20,12 @@ struct SimpleRecordScanner {
     private let maxFieldBytes: Int
     private let maxRecordBytes: Int
     private let maxFields: Int
-    /// The delimiter in every lane.
+    /// The delimiter, line feed, CR and quote in every lane (stored, not static: a static is
+    /// a lazy global, checked on each use).
     private let delimiters: Block
-
-    private static let lineFeeds = Block(repeating: 0x0A)
-    private static let carriageReturns = Block(repeating: 0x0D)
-    private static let quotes = Block(repeating: UInt8(ascii: "\""))
-    private static let lowSevenBits = Block(repeating: 0x7F)
-    private static let highBits = Block(repeating: 0x80)
+    private let lineFeeds = Block(repeating: 0x0A)
+    private let carriageReturns = Block(repeating: 0x0D)
+    private let quotes = Block(repeating: UInt8(ascii: "\""))
 
     init(delimiter: UInt8, options: CSVOptions) {
         kinds = .allocate(capacity: 256)
@@ -49,7 +47,8 @@ struct SimpleRecordScanner {
     /// never carries out of a lane).
     @inline(__always) private static func equalLanes(_ block: Block, _ pattern: Block) -> Block {
         let difference = block ^ pattern
-        return ~(((difference & lowSevenBits) &+ lowSevenBits) | difference) & highBits
+        let lowSevenBits = Block(repeating: 0x7F)
+        return ~(((difference & lowSevenBits) &+ lowSevenBits) | difference) & Block(repeating: 0x80)
     }
 
     /// Bit `i` set for each lane `i` of `marks` that holds 0x80 (the others hold 0): each half's
@@ -94,7 +93,7 @@ struct SimpleRecordScanner {
         func endRecord(at end: Int) -> Bool {
             let record = UnsafeBufferPointer(rebasing: bytes[start..<end])
             guard !inQuotes, endField(at: end), record.count <= maxRecordBytes,
-                Self.bits(seen & Self.highBits) == 0 || UTF8Text.isValidUTF8(record)
+                Self.bits(seen & Block(repeating: 0x80)) == 0 || UTF8Text.isValidUTF8(record)
             else { return false }
             textFields.appendBytes(record)
             return true
@@ -103,8 +102,8 @@ struct SimpleRecordScanner {
             let block = Self.block(at: index, of: bytes)
             seen |= block
             var marks = Self.bits(
-                Self.equalLanes(block, delimiters) | Self.equalLanes(block, Self.lineFeeds)
-                    | Self.equalLanes(block, Self.carriageReturns) | Self.equalLanes(block, Self.quotes))
+                Self.equalLanes(block, delimiters) | Self.equalLanes(block, lineFeeds)
+                    | Self.equalLanes(block, carriageReturns) | Self.equalLanes(block, quotes))
             while marks != 0 {
                 // A mark lies on a byte of the file: padding past its end is zeros, never marked.
                 let end = index + marks.trailingZeroBitCount
