@@ -142,16 +142,36 @@ final class StoryChartTests: XCTestCase {
             "%PDF-1.4\n<</CreationDate (D:20250630000000+00'00')\n/ModDate (D:20250630000000+00'00')>>")
     }
 
-    /// A tagged PDF's structure ids count every DOM node the renderer ever made: they become
-    /// their ranks, so the same page prints to the same bytes whatever was printed before it.
-    func testPDFStructureIDsAreTheirRanks() {
-        var pdf = Data(
-            "<</ID (node00000131)>> <</ID (node00000007)>> [(node00000007) 1 (node00000131) 2] (node12)".utf8)
-        let length = pdf.count
+    /// A tagged PDF's structure ids count every DOM node the renderer ever made, in the order it
+    /// made them: each becomes the rank of the element object that defines it, references and the
+    /// id tree follow, so the same page prints to the same bytes whatever its DOM ids were.
+    func testPDFStructureIDsFollowTheirElements() {
+        func page(_ first: String, _ second: String) -> String {
+            """
+            21 0 obj
+            <</Type /StructElem /ID (node\(first))>>
+            endobj
+            22 0 obj
+            <</Type /StructElem /A [<</O /Table /Headers [(node\(first))]>>]>>
+            endobj
+            23 0 obj
+            <</Type /StructElem /ID (node\(second))>>
+            endobj
+            30 0 obj
+            <</Limits [(node\(min(first, second))) (node\(max(first, second)))]
+            /Names [(node\(min(first, second))) \(first < second ? 21 : 23) 0 R (node\(max(first, second))) \(first < second ? 23 : 21) 0 R]>>
+            endobj
+            (node12)
+            """
+        }
+        let printed = page("00000131", "00000007")
+        var pdf = Data(printed.utf8)
         ChromiumPrinter.renumberStructureIDs(&pdf)
-        XCTAssertEqual(pdf.count, length)
-        XCTAssertEqual(
-            String(decoding: pdf, as: UTF8.self),
-            "<</ID (node00000002)>> <</ID (node00000001)>> [(node00000001) 1 (node00000002) 2] (node12)")
+        XCTAssertEqual(pdf.count, printed.utf8.count, "every offset stays")
+        XCTAssertEqual(String(decoding: pdf, as: UTF8.self), page("00000001", "00000002"))
+        // The same page printed by a renderer that made the nodes in the other order.
+        var other = Data(page("00000005", "00000009").utf8)
+        ChromiumPrinter.renumberStructureIDs(&other)
+        XCTAssertEqual(other, pdf)
     }
 }

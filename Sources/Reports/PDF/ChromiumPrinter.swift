@@ -88,38 +88,17 @@ public struct ChromiumPrinter {
     }
 
     /// Makes Chromium's PDF the same bytes for the same page: dated `day` (`stampDates`) and its
-    /// structure tree's element ids numbered from 1 (`renumberStructureIDs`).
+    /// structure tree's element ids numbered from 1 in the elements' order (`renumberStructureIDs`).
     static func makeReproducible(_ pdf: inout Data, day: CivilDate) {
         stampDates(&pdf, day: day)
         renumberStructureIDs(&pdf)
     }
 
-    /// A tagged PDF names its structure elements `(nodeNNNNNNNN)` after DOM node ids, which count
-    /// every node the browser's renderer ever made, so the same page printed after other work
-    /// gets other numbers. Each id becomes its rank among them (same width, same order, so the
-    /// id tree stays sorted and the cross-reference offsets right).
+    /// The structure tree's element ids numbered the same on every print of the same page
+    /// (see `StructureIDNumbering`).
     static func renumberStructureIDs(_ pdf: inout Data) {
-        let prefix = Array("(node".utf8)
-        let width = 8
         var bytes = [UInt8](pdf)
-        var places: [(at: Int, id: Int)] = []
-        var index = 0
-        while let found = firstIndex(of: prefix, in: bytes, from: index) {
-            let start = found + prefix.count
-            index = start
-            guard start + width < bytes.count, bytes[start + width] == UInt8(ascii: ")") else { continue }
-            let digits = bytes[start..<start + width]
-            guard digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { continue }
-            places.append((start, digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }))
-        }
-        let ranks = Dictionary(
-            Set(places.map(\.id)).sorted().enumerated().map { ($1, $0 + 1) }, uniquingKeysWith: { first, _ in first })
-        for place in places {
-            let text = String(ranks[place.id] ?? place.id)
-            let padded = Array((String(repeating: "0", count: max(width - text.count, 0)) + text).utf8)
-            guard padded.count == width else { continue }
-            bytes.replaceSubrange(place.at..<place.at + width, with: padded)
-        }
+        StructureIDNumbering.renumber(&bytes)
         pdf = Data(bytes)
     }
 
@@ -143,7 +122,8 @@ public struct ChromiumPrinter {
         pdf = Data(bytes)
     }
 
-    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+    /// Where `needle` first occurs in `bytes` at or after `start`.
+    static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
         guard needle.count <= bytes.count, start <= bytes.count - needle.count else { return nil }
         for index in start...(bytes.count - needle.count) where bytes[index] == needle[0] {
             if bytes[index..<index + needle.count].elementsEqual(needle) { return index }
