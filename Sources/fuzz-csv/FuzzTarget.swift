@@ -6,8 +6,9 @@ import FuzzSupport
 #endif
 
 /// libFuzzer target: the CSV reader on arbitrary bytes (a file in /dev/shm), read with its fast
-/// path for simple records and through the state machine alone; any difference in the rows,
-/// the warnings or the error is a finding (the process aborts on it).
+/// path for simple records and through the state machine alone (a third of the inputs split by
+/// their first byte, the rest by the sniffed delimiter); any difference in the rows, the
+/// warnings or the error is a finding (the process aborts on it).
 #if FUZZING
     /// The entry point SwiftPM links the executable against, handing control to libFuzzer.
     @_cdecl("fuzz_csv_main")
@@ -19,8 +20,11 @@ import FuzzSupport
     @_cdecl("LLVMFuzzerTestOneInput")
     func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         let path = FuzzDriver.file(data, size, suffix: ".csv")
-        let fast = FuzzEntryPoints.readCSV(path: path, fastPath: true)
-        let stateMachine = FuzzEntryPoints.readCSV(path: path, fastPath: false)
+        // A third of the inputs are split by their first byte, whatever it is; the rest by the
+        // sniffed delimiter.
+        let delimiter = size % 3 == 0 ? data?.pointee : nil
+        let fast = FuzzEntryPoints.readCSV(path: path, fastPath: true, delimiter: delimiter)
+        let stateMachine = FuzzEntryPoints.readCSV(path: path, fastPath: false, delimiter: delimiter)
         if fast != stateMachine {
             let report = "divergence:\n  fast path:     \(fast)\n  state machine: \(stateMachine)\n"
             _ = report.withCString { write(2, $0, strlen($0)) }

@@ -238,6 +238,20 @@ final class CSVReaderTests: XCTestCase {
             XCTAssertEqual(fast, FuzzEntryPoints.readCSV(path: path, fastPath: false), "input \(index)")
             XCTAssertEqual(fast.numbers.first, 1, "input \(index)")
         }
+        // Delimiters a caller may give that the fast path must leave alone (NUL, LF, a byte that
+        // can split a UTF-8 sequence), and CRLF line ends, lone CRs and a CR in quotes.
+        let crlf = Array("a,b\r\n1,2\r\n\"x\",3\r\n4\r5,6\r\n\"c\rd\",7\r\n".utf8)
+        let given: [(bytes: [UInt8], delimiter: UInt8?)] = [
+            ([0x61, 0x00, 0x62, 0x0A, 0x31, 0x00, 0x0A, 0x32, 0x00, 0x33], 0x00),
+            (Array("a,b\n1,2\n".utf8), 0x0A), (Array("caf\u{E9},x\n\u{E9}\u{E9}\n".utf8), 0xA9), (crlf, nil),
+            (crlf + Array(repeating: UInt8(ascii: "x"), count: 1000) + [0x0D], nil),
+        ]
+        for (index, (bytes, delimiter)) in given.enumerated() {
+            let path = try TestPaths.write(bytes, named: "given\(index).csv", in: directory)
+            XCTAssertEqual(
+                FuzzEntryPoints.readCSV(path: path, fastPath: true, delimiter: delimiter),
+                FuzzEntryPoints.readCSV(path: path, fastPath: false, delimiter: delimiter), "given \(index)")
+        }
     }
 
     func testEmptyFileHasNoRows() throws {

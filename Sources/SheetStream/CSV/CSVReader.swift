@@ -36,7 +36,7 @@ public struct CSVOptions: Sendable {
 /// quoted fields with doubled quotes and embedded newlines. Records come as `Row`s of text
 /// fields, read as `.string` cells (`.empty` for empty fields) or as bytes through
 /// `Row.withUTF8(at:_:)`, numbered by record; a ragged record is handed over as it is, for the
-/// consumer to judge. Records with no quote and no CR take a fast path (`SimpleRecordScanner`).
+/// consumer to judge. Simple records (see `SimpleRecordScanner`) take a fast path.
 /// Memory stays bounded by one chunk plus one record.
 public final class CSVReader {
     public let path: String
@@ -48,7 +48,7 @@ public final class CSVReader {
 
     private let descriptor: Int32
     private let bomLength: Int
-    /// Whether simple records (no quote, no CR) take the fast path; off, every byte goes through
+    /// Whether simple records take the fast path (`SimpleRecordScanner`); off, every byte goes through
     /// the state machine, which the fuzz target compares the fast path against.
     var readsSimpleRecordsFast = true
 

@@ -23,7 +23,8 @@ struct CSVRecordParser {
         delimiter = reader.delimiter
         options = reader.options
         simpleRecords =
-            reader.readsSimpleRecordsFast ? SimpleRecordScanner(delimiter: reader.delimiter, options: options) : nil
+            reader.readsSimpleRecordsFast && SimpleRecordScanner.handles(delimiter: reader.delimiter)
+            ? SimpleRecordScanner(delimiter: reader.delimiter, options: options) : nil
     }
 
     /// Frees the buffers; call once when done.

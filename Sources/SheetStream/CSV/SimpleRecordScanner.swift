@@ -1,9 +1,12 @@
 /// The CSV parser's fast path: a simple record, wholly inside the chunk in hand and within the
-/// limits, split into fields in one pass over its bytes and copied into the row once. Simple:
-/// no CR, and quotes only around whole fields that hold no quote and no line end (`"Smith, J"`,
-/// as exporters quote text). Anything else (a doubled quote, a line end in quotes, text after a
-/// closing quote, a CR, a record the chunk cuts, a limit crossed, bytes that are not UTF-8) is
-/// left to `CSVRecordParser`'s state machine, which knows how to read and report it.
+/// limits (the record's limit checked on its raw bytes, quotes and delimiters included, which is
+/// stricter than the content the state machine counts), split into fields in one pass over its
+/// bytes and copied into the row once. Simple: ends in LF or CRLF, has no other CR, and quotes
+/// only around whole fields that hold no quote and no line end (`"Smith, J"`, as exporters quote
+/// text). Anything else (a doubled quote, a line end in quotes, text after a closing quote, a
+/// lone CR, a record the chunk cuts, a limit crossed, bytes that are not UTF-8) is left to
+/// `CSVRecordParser`'s state machine, which knows how to read and report it. Only delimiters
+/// that are ASCII and none of NUL, LF, CR and quote take it (`handles(delimiter:)`).
 ///
 /// The bytes are taken sixteen at a time: vector compares mark the delimiters, line feeds,
 /// quotes and CRs, the marks become a bit per byte, and each set bit ends a field (or opens or
@@ -40,6 +43,13 @@ struct SimpleRecordScanner {
         delimiters = Block(repeating: delimiter)
     }
 
+    /// Whether records split by `delimiter` can take the fast path: an ASCII byte that is not
+    /// NUL (the padding of a short block), a line end or a quote, and that cannot split a UTF-8
+    /// sequence.
+    static func handles(delimiter: UInt8) -> Bool {
+        delimiter != 0 && delimiter < 0x80 && ![0x0A, 0x0D, UInt8(ascii: "\"")].contains(delimiter)
+    }
+
     /// Frees the table; call once when done.
     func deallocate() { kinds.deallocate() }
 
@@ -63,7 +73,7 @@ struct SimpleRecordScanner {
     }
 
     /// Reads the record at `start` of `bytes` into `row`, which must be empty, and returns the
-    /// index just past its line feed; `nil`, with `row` left empty, when the record is not simple.
+    /// index just past its line end; `nil`, with `row` left empty, when the record is not simple.
     @inline(__always) func scan(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, into row: inout Row) -> Int? {
         guard let base = bytes.baseAddress else { return nil }
         var index = start
@@ -75,6 +85,8 @@ struct SimpleRecordScanner {
         var inQuotes = false
         var closingQuote = -1
         let textFields = row.textFields()
+        // Where the record's first byte will lie in the fields' storage (empty, as the row is).
+        let byteBase = textFields.byteCount - start
         /// Ends the field at `end` (a delimiter or the line feed); false when a limit is crossed
         /// or text follows a closing quote.
         func endField(at end: Int) -> Bool {
@@ -84,7 +96,7 @@ struct SimpleRecordScanner {
                 field = fieldStart + 1..<closingQuote
             }
             guard field.count <= maxFieldBytes, fields < maxFields else { return false }
-            textFields.append((field.lowerBound - start)..<(field.upperBound - start))
+            textFields.append(field.lowerBound + byteBase..<field.upperBound + byteBase)
             fields += 1
             fieldStart = end + 1
             return true
@@ -104,33 +116,38 @@ struct SimpleRecordScanner {
             var marks = Self.bits(
                 Self.equalLanes(block, delimiters) | Self.equalLanes(block, lineFeeds)
                     | Self.equalLanes(block, carriageReturns) | Self.equalLanes(block, quotes))
+            // Only the bytes of the file count in a short last block (its padding is zeros,
+            // which no mark above matches, as the delimiter is never NUL; kept exact anyway).
+            if bytes.count - index < Block.scalarCount { marks &= (UInt32(1) << (bytes.count - index)) &- 1 }
             while marks != 0 {
-                // A mark lies on a byte of the file: padding past its end is zeros, never marked.
                 let end = index + marks.trailingZeroBitCount
                 let kind = kinds[Int(base[end])]
                 if kind == .delimiter {
-                    guard inQuotes || endField(at: end) else { return abandon(&row) }
+                    guard inQuotes || endField(at: end) else { return abandon(textFields) }
                 } else if kind == .lineFeed {
-                    return endRecord(at: end) ? end + 1 : abandon(&row)
+                    return endRecord(at: end) ? end + 1 : abandon(textFields)
+                } else if kind == .carriageReturn, !inQuotes, end + 1 < bytes.count, base[end + 1] == 0x0A {
+                    // CRLF: the record ends at the CR, and the LF goes with it, as in the state machine.
+                    return endRecord(at: end) ? end + 2 : abandon(textFields)
                 } else if kind == .quote, inQuotes {
                     inQuotes = false
                     closingQuote = end
                 } else if kind == .quote, end == fieldStart {
                     inQuotes = true
                 } else {
-                    return abandon(&row)
+                    return abandon(textFields)
                 }
                 marks &= marks - 1
             }
             index += Block.scalarCount
         }
-        return abandon(&row)
+        return abandon(textFields)
     }
 
     /// The sixteen bytes at `index`, or the last ones padded with zeros.
     @inline(__always) private static func block(at index: Int, of bytes: UnsafeBufferPointer<UInt8>) -> Block {
         guard let base = bytes.baseAddress else { return Block() }
-        if index + Block.scalarCount <= bytes.count {
+        if bytes.count - index >= Block.scalarCount {
             return UnsafeRawPointer(base + index).loadUnaligned(as: Block.self)
         }
         var block = Block()
@@ -138,9 +155,10 @@ struct SimpleRecordScanner {
         return block
     }
 
-    /// Gives the record up to the state machine: empties `row` and returns `nil`.
-    private func abandon(_ row: inout Row) -> Int? {
-        row.reset(number: row.number)
+    /// Gives the record up to the state machine: empties the row's fields (it held none before)
+    /// and returns `nil`.
+    private func abandon(_ textFields: TextFields) -> Int? {
+        textFields.removeAll()
         return nil
     }
 }

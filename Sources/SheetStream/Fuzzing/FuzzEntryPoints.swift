@@ -38,9 +38,10 @@
     /// every input short of a few hundred bytes cross some; the default 256 KiB ones also cost
     /// 5 ms a read under ASan). `fastPath` off reads every record through the state machine
     /// alone. The limits are small (64-byte fields, 256-byte records, 16 fields), so that short
-    /// inputs reach them.
-    public static func readCSV(path: String, fastPath: Bool) -> CSVOutcome {
-        let options = CSVOptions(maxFieldBytes: 64, maxRecordBytes: 256, maxFields: 16, chunkSize: 1024)
+    /// inputs reach them; `delimiter` `nil` sniffs one.
+    public static func readCSV(path: String, fastPath: Bool, delimiter: UInt8? = nil) -> CSVOutcome {
+        let options = CSVOptions(
+            delimiter: delimiter, maxFieldBytes: 64, maxRecordBytes: 256, maxFields: 16, chunkSize: 1024)
         var outcome = CSVOutcome()
         do {
             let reader = try CSVReader(path: path, options: options)

@@ -5,8 +5,9 @@
 ///
 /// A row holds either finished cells (an XLSX row, or one made with `init(number:cells:)`) or
 /// text fields (a CSV record). A text field stays UTF-8 bytes until it is asked for
-/// (`self[column]`, `cells`), so reading a file does not pay for text nobody looks at, and
-/// `withUTF8(at:_:)` reads a field's bytes without making a `String` at all.
+/// (`self[column]`, `cells`, each call making a new `String`: nothing is cached), so reading a
+/// file does not pay for text nobody looks at, and `withUTF8(at:_:)` and `isEmpty(at:)` read a
+/// field without making a `String` at all.
 public struct Row: Sendable {
     /// 1-based sheet row number (XLSX) or 1-based record number (CSV).
     public internal(set) var number: Int
@@ -67,7 +68,8 @@ public struct Row: Sendable {
         return width
     }
 
-    /// How many cells the row's storage holds without growing (for the readers' memory figures).
+    /// How many finished cells the row's storage holds without growing (the XLSX reader's memory
+    /// figure; a CSV row holds none).
     var capacity: Int { values.capacity }
 
     /// Empties the row for the next one. Storage is kept, unless a consumer kept a copy of the
@@ -99,8 +101,10 @@ public struct Row: Sendable {
         textFields().appendField(utf8)
     }
 
-    /// The row's text fields, made on the first one; the reader appends to them directly.
+    /// The row's text fields, made on the first one; the reader appends to them directly, which
+    /// is safe because `reset` gave up any storage a consumer's copy shares.
     mutating func textFields() -> TextFields {
+        assert(fields == nil || isKnownUniquelyReferenced(&fields), "a row's fields are shared while it is written")
         if let fields { return fields }
         let made = TextFields()
         fields = made
@@ -148,6 +152,9 @@ public struct Row: Sendable {
         bytes.removeAll()
         count = 0
     }
+
+    /// How many bytes the fields' storage holds.
+    var byteCount: Int { bytes.count }
 
     /// Whether field `index` (below `count`) is empty.
     @usableFromInline func isEmpty(at index: Int) -> Bool { ranges[index].isEmpty }
