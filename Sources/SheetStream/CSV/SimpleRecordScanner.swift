@@ -87,7 +87,7 @@ struct SimpleRecordScanner {
         let textFields = row.textFields()
         // Where the record's first byte will lie in the fields' storage (empty, as the row is).
         let byteBase = textFields.byteCount - start
-        /// Ends the field at `end` (a delimiter or the line feed); false when a limit is crossed
+        /// Ends the field at `end` (a delimiter or the line end); false when a limit is crossed
         /// or text follows a closing quote.
         func endField(at end: Int) -> Bool {
             var field = fieldStart..<end
@@ -101,7 +101,8 @@ struct SimpleRecordScanner {
             fieldStart = end + 1
             return true
         }
-        /// Ends the record at the line feed at `end`; false when it is not simple after all.
+        /// Ends the record at its line end at `end` (the LF, or the CR of a CRLF); false when it
+        /// is not simple after all.
         func endRecord(at end: Int) -> Bool {
             let record = UnsafeBufferPointer(rebasing: bytes[start..<end])
             guard !inQuotes, endField(at: end), record.count <= maxRecordBytes,

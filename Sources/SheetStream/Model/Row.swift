@@ -148,6 +148,7 @@ public struct Row: Sendable {
         append(start..<bytes.count)
     }
 
+    /// Empties the fields and their bytes, keeping the storage.
     func removeAll() {
         bytes.removeAll()
         count = 0
