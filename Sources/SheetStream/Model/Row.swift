@@ -118,7 +118,7 @@ public struct Row: Sendable {
 /// keeps never changes.
 @usableFromInline final class TextFields: @unchecked Sendable {
     @exclusivity(unchecked) private var bytes = ByteBuffer(capacity: 128)
-    @exclusivity(unchecked) private var ranges: UnsafeMutablePointer<Range<Int>>
+    @exclusivity(unchecked) @usableFromInline private(set) var ranges: UnsafeMutablePointer<Range<Int>>
     @exclusivity(unchecked) private var capacity = 16
     /// How many fields there are.
     @exclusivity(unchecked) @usableFromInline private(set) var count = 0
@@ -158,7 +158,7 @@ public struct Row: Sendable {
     var byteCount: Int { bytes.count }
 
     /// Whether field `index` (below `count`) is empty.
-    @usableFromInline func isEmpty(at index: Int) -> Bool { ranges[index].isEmpty }
+    @inlinable func isEmpty(at index: Int) -> Bool { ranges[index].isEmpty }
 
     /// The bytes of field `index` (below `count`; none for an empty field), valid while the row
     /// lives and is not reset.
