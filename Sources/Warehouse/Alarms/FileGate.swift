@@ -89,7 +89,7 @@ struct FileGate {
             guard day >= rows.last?.day ?? scan?.lastDay ?? day else { return try readBack(adding: record) }
             rows.append(row)
             if rows.count >= Self.batchRows {
-                try scan?.add(&rows)
+                scan?.add(&rows)
             }
         case .finished:
             try readBack(adding: record)
@@ -107,7 +107,7 @@ struct FileGate {
         case .buffering, .scanning, .finished:
             try endOfFile(session)
         }
-        var alarms = try scan?.alarms() ?? []
+        var alarms = scan?.alarms() ?? []
         scan = nil
         try Warehouse.nameFiles(&alarms, session)
         return alarms
@@ -119,11 +119,11 @@ struct FileGate {
     mutating func endOfFile(_ session: some SQLSession) throws {
         if case .buffering(let first) = mode { try startScan(session, first: first, last: rows.last?.day ?? first) }
         guard case .scanning = mode else { return }
-        try scan?.add(&rows)
+        scan?.add(&rows)
         rows = []
         // Kept should a row come after all, to be read back.
-        for (store, days) in try scan?.judgedDays() ?? [:] { touched.add(store, days) }
-        try scan?.finish()
+        for (store, days) in scan?.judgedDays() ?? [:] { touched.add(store, days) }
+        scan?.finish()
         mode = .finished
     }
 
@@ -145,7 +145,7 @@ struct FileGate {
         }
         self.scan = ScanThread(scan)
         mode = .scanning
-        try self.scan?.add(&rows)
+        self.scan?.add(&rows)
     }
 
     /// Goes over to reading back: the store-days so far, and `record`'s.
@@ -153,7 +153,7 @@ struct FileGate {
         for kept in rows { touched.add(kept.store, kept.day...kept.day) }
         // A finished scan's store-days are noted already (and the scan is no longer to be asked).
         if case .scanning = mode {
-            for (store, days) in try scan?.judgedDays() ?? [:] { touched.add(store, days) }
+            for (store, days) in scan?.judgedDays() ?? [:] { touched.add(store, days) }
         }
         rows = []
         scan = nil
@@ -187,74 +187,64 @@ private struct BufferedRow {
 /// read and written.
 private final class ScanThread {
     private var scan: StreamingScan
-    /// The batch being scanned (the scan takes it from `pending`), which gives its array back,
-    /// emptied, for the batch after next: two arrays take turns, rather than one for every batch.
-    private var running: BackgroundTask<[BufferedRow]>?
+    private let worker: WorkerThread?
+    /// The batch being scanned, and the array of the batch before, emptied: two arrays take
+    /// turns, rather than one for every batch. The caller touches them only once the worker is
+    /// idle.
     private var pending: [BufferedRow] = []
     private var spare: [BufferedRow] = []
     /// The day of the last row handed over.
     private(set) var lastDay: Int?
 
-    init(_ scan: StreamingScan) { self.scan = scan }
+    init(_ scan: StreamingScan) {
+        self.scan = scan
+        worker = try? WorkerThread()
+    }
+
+    /// Waits for the job running, which uses this scan (the jobs do not keep it alive, so that
+    /// it always ends on the caller's thread).
+    deinit { worker?.wait() }
 
     /// Hands `rows` (in date order, after the rows before) to the scan once it is through the
     /// batch before, and leaves in `rows` an empty array to fill.
-    func add(_ rows: inout [BufferedRow]) throws {
+    func add(_ rows: inout [BufferedRow]) {
         guard !rows.isEmpty else { return }
-        try settle()
+        worker?.wait()
         lastDay = rows.last?.day
         pending = rows
         rows = spare
         spare = []
-        do {
-            running = try BackgroundTask { [self] in take() }
-        } catch {
-            spare = take()
+        run { [unowned(unsafe) self] in
+            for kept in pending { _ = scan.add(store: kept.store, day: kept.day, kept.row) }
+            pending.removeAll(keepingCapacity: true)
+            swap(&pending, &spare)
         }
     }
 
-    /// The scan finishing its last days on its thread.
-    private var finishing: BackgroundTask<Void>?
-
     /// Finishes the scan on its thread once it is through every batch (its last day, its runs of
     /// equal days), while the file's writing finishes.
-    func finish() throws {
-        try settle()
+    func finish() {
+        worker?.wait()
         spare = []
-        do {
-            finishing = try BackgroundTask { [self] in scan.finish() }
-        } catch {
-            scan.finish()
-        }
+        run { [unowned(unsafe) self] in scan.finish() }
     }
 
     /// Every alarm of the scan, in report order, once it is finished: built here, after the
     /// file's writing, so that the alarms do not add to its peak memory.
-    func alarms() throws -> [Alarm] {
-        try finishing?.value()
-        finishing = nil
+    func alarms() -> [Alarm] {
+        worker?.wait()
         return scan.alarms()
     }
 
     /// Per store, its first and last judged day so far, once the scan is through every batch.
-    func judgedDays() throws -> [String: ClosedRange<Int>] {
-        try settle()
+    func judgedDays() -> [String: ClosedRange<Int>] {
+        worker?.wait()
         return scan.judgedDays
     }
 
-    /// Waits for the batch being scanned, and keeps its array.
-    private func settle() throws {
-        guard let running else { return }
-        self.running = nil
-        spare = try running.value()
-    }
-
-    /// Scans the pending rows and returns their array, emptied.
-    private func take() -> [BufferedRow] {
-        var rows: [BufferedRow] = []
-        swap(&rows, &pending)
-        for kept in rows { _ = scan.add(store: kept.store, day: kept.day, kept.row) }
-        rows.removeAll(keepingCapacity: true)
-        return rows
+    /// Runs `job` on the worker, or here when there is none.
+    private func run(_ job: @escaping () -> Void) {
+        guard let worker else { return job() }
+        worker.start(job)
     }
 }
