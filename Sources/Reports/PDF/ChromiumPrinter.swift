@@ -111,7 +111,7 @@ public struct ChromiumPrinter {
         for key in ["/CreationDate (", "/ModDate ("] {
             let marker = Array(key.utf8)
             var index = 0
-            while let found = firstIndex(of: marker, in: bytes, from: index) {
+            while let found = bytes.firstIndex(of: marker, from: index) {
                 let start = found + marker.count
                 index = start
                 guard let close = bytes[start...].firstIndex(of: UInt8(ascii: ")")), close - start == date.count
@@ -120,14 +120,5 @@ public struct ChromiumPrinter {
             }
         }
         pdf = Data(bytes)
-    }
-
-    /// Where `needle` first occurs in `bytes` at or after `start`.
-    static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-        guard needle.count <= bytes.count, start <= bytes.count - needle.count else { return nil }
-        for index in start...(bytes.count - needle.count) where bytes[index] == needle[0] {
-            if bytes[index..<index + needle.count].elementsEqual(needle) { return index }
-        }
-        return nil
     }
 }

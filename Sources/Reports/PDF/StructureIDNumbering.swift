@@ -35,7 +35,7 @@ enum StructureIDNumbering {
     private static func names(in bytes: [UInt8]) -> [(start: Int, id: Int)] {
         var places: [(start: Int, id: Int)] = []
         var index = 0
-        while let found = firstIndex(of: prefix, in: bytes, from: index) {
+        while let found = bytes.firstIndex(of: prefix, from: index) {
             let start = found + prefix.count
             index = start
             guard start + width < bytes.count, bytes[start + width] == UInt8(ascii: ")") else { continue }
@@ -74,14 +74,14 @@ enum StructureIDNumbering {
     /// first and last name, leaving both alone unless the leaf keeps its length.
     private static func sortIDTreeLeaf(_ bytes: inout [UInt8]) {
         let opening = Array("/Names [".utf8) + prefix
-        guard let found = firstIndex(of: opening, in: bytes, from: 0),
+        guard let found = bytes.firstIndex(of: opening, from: 0),
             let close = bytes[found...].firstIndex(of: UInt8(ascii: "]"))
         else { return }
         let start = found + opening.count - prefix.count
         let separator = Array(" ".utf8) + prefix
         var pairs: [ArraySlice<UInt8>] = []
         var pairStart = start
-        while let next = firstIndex(of: separator, in: bytes, from: pairStart + 1), next < close {
+        while let next = bytes.firstIndex(of: separator, from: pairStart + 1), next < close {
             pairs.append(bytes[pairStart..<next])
             pairStart = next + 1
         }
@@ -94,17 +94,13 @@ enum StructureIDNumbering {
         // The leaf's own `/Limits [(first) (last)]`, just before its names.
         let limits = Array("/Limits [".utf8)
         let searchStart = max(0, found - limits.count - 2 * nameLength - 16)
-        guard let limitsFound = firstIndex(of: limits, in: bytes, from: searchStart), limitsFound < found else {
+        guard let limitsFound = bytes.firstIndex(of: limits, from: searchStart), limitsFound < found else {
             return
         }
         let limitsStart = limitsFound + limits.count
         bytes.replaceSubrange(limitsStart..<limitsStart + nameLength, with: first.prefix(nameLength))
         let secondStart = limitsStart + nameLength + 1
         bytes.replaceSubrange(secondStart..<secondStart + nameLength, with: last.prefix(nameLength))
-    }
-
-    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-        ChromiumPrinter.firstIndex(of: needle, in: bytes, from: start)
     }
 
     /// `value` as eight digits, or `nil` when it needs more.
