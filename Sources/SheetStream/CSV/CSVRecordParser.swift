@@ -30,7 +30,6 @@ struct CSVRecordParser {
     /// Frees the buffers; call once when done.
     func release() {
         field.deallocate()
-        simpleRecords?.deallocate()
     }
 
     private static let quote = UInt8(ascii: "\"")

@@ -14,12 +14,6 @@
 struct SimpleRecordScanner {
     private typealias Block = SIMD16<UInt8>
 
-    private enum ByteKind: UInt8 {
-        case ordinary, delimiter, lineFeed, quote, carriageReturn
-    }
-
-    /// The kind of each byte value.
-    private let kinds: UnsafeMutablePointer<ByteKind>
     private let maxFieldBytes: Int
     private let maxRecordBytes: Int
     private let maxFields: Int
@@ -29,14 +23,13 @@ struct SimpleRecordScanner {
     private let lineFeeds = Block(repeating: 0x0A)
     private let carriageReturns = Block(repeating: 0x0D)
     private let quotes = Block(repeating: UInt8(ascii: "\""))
+    private let delimiter: UInt8
+    private static let lineFeed: UInt8 = 0x0A
+    private static let carriageReturn: UInt8 = 0x0D
+    private static let quote = UInt8(ascii: "\"")
 
     init(delimiter: UInt8, options: CSVOptions) {
-        kinds = .allocate(capacity: 256)
-        kinds.initialize(repeating: .ordinary, count: 256)
-        kinds[Int(delimiter)] = .delimiter
-        kinds[0x0A] = .lineFeed
-        kinds[0x0D] = .carriageReturn
-        kinds[Int(UInt8(ascii: "\""))] = .quote
+        self.delimiter = delimiter
         maxFieldBytes = options.maxFieldBytes
         maxRecordBytes = options.maxRecordBytes
         maxFields = options.maxFields
@@ -49,9 +42,6 @@ struct SimpleRecordScanner {
     static func handles(delimiter: UInt8) -> Bool {
         delimiter != 0 && delimiter < 0x80 && ![0x0A, 0x0D, UInt8(ascii: "\"")].contains(delimiter)
     }
-
-    /// Frees the table; call once when done.
-    func deallocate() { kinds.deallocate() }
 
     /// 0x80 in each lane of `block` that equals `pattern`'s, 0 in the others (exact: the sum
     /// never carries out of a lane).
@@ -122,18 +112,19 @@ struct SimpleRecordScanner {
             if bytes.count - index < Block.scalarCount { marks &= (UInt32(1) << (bytes.count - index)) &- 1 }
             while marks != 0 {
                 let end = index + marks.trailingZeroBitCount
-                let kind = kinds[Int(base[end])]
-                if kind == .delimiter {
+                let byte = base[end]
+                if byte == delimiter {
                     guard inQuotes || endField(at: end) else { return abandon(textFields) }
-                } else if kind == .lineFeed {
+                } else if byte == Self.lineFeed {
                     return endRecord(at: end) ? end + 1 : abandon(textFields)
-                } else if kind == .carriageReturn, !inQuotes, end + 1 < bytes.count, base[end + 1] == 0x0A {
+                } else if byte == Self.carriageReturn, !inQuotes, end + 1 < bytes.count, base[end + 1] == Self.lineFeed
+                {
                     // CRLF: the record ends at the CR, and the LF goes with it, as in the state machine.
                     return endRecord(at: end) ? end + 2 : abandon(textFields)
-                } else if kind == .quote, inQuotes {
+                } else if byte == Self.quote, inQuotes {
                     inQuotes = false
                     closingQuote = end
-                } else if kind == .quote, end == fieldStart {
+                } else if byte == Self.quote, end == fieldStart {
                     inQuotes = true
                 } else {
                     return abandon(textFields)
