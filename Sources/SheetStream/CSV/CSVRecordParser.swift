@@ -45,9 +45,15 @@ struct CSVRecordParser {
                 if bytes[index] == Self.lineFeed { index += 1 }
                 state = .fieldStart
             case .fieldStart:
-                if row.width == 0, let next = simpleRecords?.scan(bytes, from: index, into: &row) {
+                if row.width == 0, let scanner = simpleRecords, let next = scanner.scan(bytes, from: index, into: &row)
+                {
                     index = next
                     try endOfRecordOrField(terminator: Self.lineFeed, body)
+                    // Simple records mostly follow one another: read on here, not through the states.
+                    while index < count, let next = scanner.scan(bytes, from: index, into: &row) {
+                        index = next
+                        try endOfRecordOrField(terminator: Self.lineFeed, body)
+                    }
                 } else if bytes[index] == Self.quote {
                     state = .quoted
                     quoteLine = line
