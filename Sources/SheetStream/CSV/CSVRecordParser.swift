@@ -45,15 +45,10 @@ struct CSVRecordParser {
                 if bytes[index] == Self.lineFeed { index += 1 }
                 state = .fieldStart
             case .fieldStart:
-                if row.width == 0, let scanner = simpleRecords, let next = scanner.scan(bytes, from: index, into: &row)
+                if row.width == 0, let scanner = simpleRecords, case let start = index,
+                    case let next = try readSimpleRecords(scanner, bytes, from: start, body), next > start
                 {
                     index = next
-                    try endOfRecordOrField(terminator: Self.lineFeed, body)
-                    // Simple records mostly follow one another: read on here, not through the states.
-                    while index < count, let next = scanner.scan(bytes, from: index, into: &row) {
-                        index = next
-                        try endOfRecordOrField(terminator: Self.lineFeed, body)
-                    }
                 } else if bytes[index] == Self.quote {
                     state = .quoted
                     quoteLine = line
@@ -130,6 +125,26 @@ struct CSVRecordParser {
                     state = .unquoted
                 }
             }
+        }
+    }
+
+    /// Reads the simple records from `start` on (`SimpleRecordScanner`), handing each to `body`;
+    /// returns the index of the first one not read. Called at a record's start, where the
+    /// record's byte count and content flag are already reset, and a simple record leaves them so.
+    private mutating func readSimpleRecords(
+        _ scanner: SimpleRecordScanner, _ bytes: UnsafeBufferPointer<UInt8>, from start: Int,
+        _ body: (Row) throws -> Void
+    ) throws -> Int {
+        // The row is moved out while the scanner fills it, so that ending a record may update
+        // the parser's counts.
+        var records = Row(number: 0, cells: [])
+        swap(&records, &row)
+        defer { swap(&records, &row) }
+        return try scanner.scanRecords(bytes, from: start, into: &records) { record in
+            try body(record)
+            line += 1
+            recordLine = line
+            record.reset(number: record.number + 1)
         }
     }
 

@@ -62,9 +62,26 @@ struct SimpleRecordScanner {
         return UInt32(truncatingIfNeeded: low | high << 8)
     }
 
+    /// Reads simple records one after another from `start` of `bytes`, each into `row` (empty
+    /// at first) and then handed to `emit`, which must leave `row` empty; returns the index of
+    /// the first record not read (not simple, or not whole in `bytes`). One call for a run of
+    /// records, so that what a call costs is paid once for the run.
+    func scanRecords(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, into row: inout Row, _ emit: (inout Row) throws -> Void
+    ) rethrows -> Int {
+        var index = start
+        while index < bytes.count, let next = scan(bytes, from: index, into: &row) {
+            try emit(&row)
+            index = next
+        }
+        return index
+    }
+
     /// Reads the record at `start` of `bytes` into `row`, which must be empty, and returns the
     /// index just past its line end; `nil`, with `row` left empty, when the record is not simple.
-    @inline(__always) func scan(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, into row: inout Row) -> Int? {
+    @inline(__always) private func scan(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, into row: inout Row)
+        -> Int?
+    {
         guard let base = bytes.baseAddress else { return nil }
         var index = start
         var fieldStart = start
