@@ -70,18 +70,25 @@ struct SimpleRecordScanner {
         _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, into row: inout Row, _ emit: (inout Row) throws -> Void
     ) rethrows -> Int {
         var index = start
-        while index < bytes.count, let next = scan(bytes, from: index, into: &row) {
+        // The row's fields, held without a count: the row keeps them alive, and `emit` drops them
+        // only when a consumer kept a copy (`Row.reset`), which leaves the row without fields.
+        var fields = Unmanaged.passUnretained(row.textFields())
+        while index < bytes.count,
+            let next = fields._withUnsafeGuaranteedRef({ scan(bytes, from: index, into: $0) })
+        {
             try emit(&row)
             index = next
+            if !row.hasTextFields { fields = Unmanaged.passUnretained(row.textFields()) }
         }
         return index
     }
 
-    /// Reads the record at `start` of `bytes` into `row`, which must be empty, and returns the
-    /// index just past its line end; `nil`, with `row` left empty, when the record is not simple.
-    @inline(__always) private func scan(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, into row: inout Row)
-        -> Int?
-    {
+    /// Reads the record at `start` of `bytes` into `textFields`, which must be empty, and returns
+    /// the index just past its line end; `nil`, with `textFields` left empty, when the record is
+    /// not simple.
+    @inline(__always) private func scan(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, into textFields: TextFields
+    ) -> Int? {
         guard let base = bytes.baseAddress else { return nil }
         var index = start
         var fieldStart = start
@@ -91,7 +98,6 @@ struct SimpleRecordScanner {
         /// that field has ended).
         var inQuotes = false
         var closingQuote = -1
-        let textFields = row.textFields()
         // Where the record's first byte will lie in the fields' storage (empty, as the row is).
         let byteBase = textFields.byteCount - start
         /// Ends the field at `end` (a delimiter or the line end); false when a limit is crossed

@@ -101,6 +101,10 @@ public struct Row: Sendable {
         textFields().appendField(utf8)
     }
 
+    /// Whether the row holds text fields (none before its first field, or once `reset` gave up
+    /// storage a consumer's copy shares).
+    var hasTextFields: Bool { fields != nil }
+
     /// The row's text fields, made on the first one; the reader appends to them directly, which
     /// is safe because `reset` gave up any storage a consumer's copy shares.
     mutating func textFields() -> TextFields {
