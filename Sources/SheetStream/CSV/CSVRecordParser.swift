@@ -27,10 +27,8 @@ struct CSVRecordParser {
             ? SimpleRecordScanner(delimiter: reader.delimiter, options: options) : nil
     }
 
-    /// Frees the buffers; call once when done.
-    func release() {
-        field.deallocate()
-    }
+    /// Frees the field buffer; call once when done.
+    func release() { field.deallocate() }
 
     private static let quote = UInt8(ascii: "\"")
     private static let lineFeed: UInt8 = 0x0A
@@ -45,8 +43,8 @@ struct CSVRecordParser {
                 if bytes[index] == Self.lineFeed { index += 1 }
                 state = .fieldStart
             case .fieldStart:
-                if row.width == 0, let scanner = simpleRecords, case let start = index,
-                    case let next = try readSimpleRecords(scanner, bytes, from: start, body), next > start
+                if row.width == 0, let scanner = simpleRecords,
+                    case let next = try readSimpleRecords(scanner, bytes, from: index, body), next > index
                 {
                     index = next
                 } else if bytes[index] == Self.quote {

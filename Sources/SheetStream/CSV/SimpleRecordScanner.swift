@@ -23,6 +23,7 @@ struct SimpleRecordScanner {
     private let lineFeeds = Block(repeating: 0x0A)
     private let carriageReturns = Block(repeating: 0x0D)
     private let quotes = Block(repeating: UInt8(ascii: "\""))
+    /// The bytes a mark is told apart by.
     private let delimiter: UInt8
     private static let lineFeed: UInt8 = 0x0A
     private static let carriageReturn: UInt8 = 0x0D
