@@ -1,8 +1,10 @@
+import Dispatch
 import Threads
 import XCTest
 
 /// `WorkerThread`: jobs run one after another in the order handed over, `wait` returns once the
-/// last has finished, and a worker let go finishes the job it holds.
+/// last has finished, a worker let go finishes the job it holds, and a background worker runs
+/// its jobs at the lowest priority and says when it is busy.
 final class WorkerThreadTests: XCTestCase {
     func testJobsRunInOrderAndWaitSeesTheirWork() throws {
         let worker = try WorkerThread()
@@ -26,6 +28,26 @@ final class WorkerThreadTests: XCTestCase {
             }
         }
         XCTAssertEqual(log.entries, [1], "the worker's end waits for the job it was given")
+    }
+
+    func testABackgroundWorkerYieldsAndSaysWhenItIsBusy() throws {
+        let callersPriority = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        let worker = try WorkerThread(priority: .background)
+        let release = DispatchSemaphore(value: 0)
+        let log = Log()
+        XCTAssertFalse(worker.isBusy, "no job yet")
+        worker.start {
+            release.wait()
+            log.entries.append(Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)))
+        }
+        XCTAssertTrue(worker.isBusy, "its job waits to be let go")
+        release.signal()
+        worker.wait()
+        XCTAssertFalse(worker.isBusy)
+        XCTAssertEqual(log.entries, [19], "the worker's jobs run at the lowest priority")
+        XCTAssertEqual(
+            getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0), callersPriority,
+            "the caller's thread keeps its own")
     }
 }
 

@@ -30,6 +30,9 @@ final class StreamingGateTests: XCTestCase {
                     try rows.write(toFile: path, atomically: true, encoding: .utf8)
                     let file = try ReadFile(path, warehouse: warehouse)
                     let streamed = try streamedAlarms(file, in: warehouse)
+                    // Batches of 16 rows, gathering up to 64 while the scan is busy: many hand-overs,
+                    // some while the scan lags behind.
+                    let streamedInSmallBatches = try streamedAlarms(file, in: warehouse, batchRows: 16, lagRows: 64)
                     let outcome = FileIngestor(
                         warehouse: warehouse, explicitFeed: .salesAudit, options: IngestOptions(rejectThreshold: 1)
                     ).ingest(path)
@@ -41,15 +44,22 @@ final class StreamingGateTests: XCTestCase {
                             judged: { code in file.touched[code].map(JudgedDays.range) ?? .only([]) })
                     }
                     XCTAssertEqual(outcome.alarms, expected, "round \(round), file \(index): the gate of the ingest")
-                    let named = streamed.map { alarm in
-                        var alarm = alarm
-                        if alarm.run == RandomChain.scratchRun {
-                            alarm.run = runID
-                            alarm.file = path
+                    // The scratch run's alarms named as the ingest's run names them.
+                    let named = { (alarms: [Alarm]) in
+                        alarms.map { alarm in
+                            var alarm = alarm
+                            if alarm.run == RandomChain.scratchRun {
+                                alarm.run = runID
+                                alarm.file = path
+                            }
+                            return alarm
                         }
-                        return alarm
                     }
-                    XCTAssertEqual(named, expected, "round \(round), file \(index): the scan before the ingest")
+                    XCTAssertEqual(
+                        named(streamed), expected, "round \(round), file \(index): the scan before the ingest")
+                    XCTAssertEqual(
+                        named(streamedInSmallBatches), expected,
+                        "round \(round), file \(index): the scan in small batches")
                     for alarm in expected { kinds[alarm.kind, default: 0] += 1 }
                 }
             }
@@ -61,12 +71,17 @@ final class StreamingGateTests: XCTestCase {
     }
 
     /// The gate's alarms on `file` as if it were ingested now (as a run that does not exist), in
-    /// a transaction rolled back; the gate must stream it (its rows come in date order, after
-    /// everything the warehouse holds).
-    private func streamedAlarms(_ file: ReadFile, in warehouse: Warehouse) throws -> [Alarm] {
+    /// a transaction rolled back, its rows handed to the scan `batchRows` at a time (gathering up
+    /// to `lagRows` while it is busy); the gate must stream it (its rows come in date order,
+    /// after everything the warehouse holds).
+    private func streamedAlarms(
+        _ file: ReadFile, in warehouse: Warehouse, batchRows: Int = 8_192, lagRows: Int = 32_768
+    )
+        throws -> [Alarm]
+    {
         var alarms: [Alarm] = []
         try warehouse.backend.transaction { session in
-            var gate = FileGate(feed: .salesAudit, settings: CheckSettings())
+            var gate = FileGate(feed: .salesAudit, settings: CheckSettings(), batchRows: batchRows, lagRows: lagRows)
             for record in file.records { try gate.add(record, run: RandomChain.scratchRun, session) }
             XCTAssertFalse(gate.readsBack, "the gate streams a file in date order")
             alarms = try gate.alarms(session, in: warehouse)

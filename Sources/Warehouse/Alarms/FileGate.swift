@@ -14,7 +14,9 @@ import Threads
 /// year (its first rows are kept until then; a shorter file's history, read with the windows of
 /// a check of its days, goes to the scan at the end), and runs on a thread of its own, a batch
 /// of rows at a time, while the file is read and written (`endOfFile` lets it finish while the
-/// writing does). Any other file, or one whose dates go back, is checked on its store-days read
+/// writing does). That thread yields the cores to the reading and writing: the scan may fall
+/// behind them by `lagRows` rows before the writing waits for it, and catches up when they
+/// leave a core free (the file's last writes, a wait for the disk). Any other file, or one whose dates go back, is checked on its store-days read
 /// back from the tables (`Warehouse.alarms(_:touched:settings:)`).
 struct FileGate {
     private let settings: CheckSettings
@@ -24,6 +26,13 @@ struct FileGate {
     /// The rows not yet given to the scan: all of them before it starts, then the next batch.
     private var rows: [BufferedRow] = []
     private var scan: ScanThread?
+    /// Rows handed to the scan at a time.
+    private let batchRows: Int
+    /// The most rows gathered while the scan is busy with the batch before; past that the
+    /// writing waits for it.
+    private let lagRows: Int
+    /// The count of gathered rows at which they are next offered to the scan.
+    private var handOverAt: Int
     /// The last record's date and its day number.
     private var lastDate = (date: CivilDate(year: 0, month: 0, day: 0), day: 0)
 
@@ -40,16 +49,17 @@ struct FileGate {
         case finished
     }
 
-    /// Rows handed to the scan at a time.
-    private static let batchRows = 8_192
-
     /// Days before a store-day that an event week holding it may start: event rows from then on
     /// would be judged with the file's days.
     private static let eventWeekReach = 6
 
-    /// The gate of a file of `feed`.
-    init(feed: FeedID, settings: CheckSettings) {
+    /// The gate of a file of `feed`, whose rows go to the scan `batchRows` at a time (about
+    /// 0.7 MB) and gather up to `lagRows` while it is busy.
+    init(feed: FeedID, settings: CheckSettings, batchRows: Int = 8_192, lagRows: Int = 32_768) {
         self.settings = settings
+        self.batchRows = batchRows
+        self.lagRows = lagRows
+        handOverAt = batchRows
         mode = feed == .salesAudit ? .waiting : .readingBack
     }
 
@@ -88,9 +98,7 @@ struct FileGate {
         case .scanning:
             guard day >= rows.last?.day ?? scan?.lastDay ?? day else { return try readBack(adding: record) }
             rows.append(row)
-            if rows.count >= Self.batchRows {
-                scan?.add(&rows)
-            }
+            if rows.count >= handOverAt { handOver() }
         case .finished:
             try readBack(adding: record)
         }
@@ -125,6 +133,17 @@ struct FileGate {
         for (store, days) in scan?.judgedDays() ?? [:] { touched.add(store, days) }
         scan?.finish()
         mode = .finished
+    }
+
+    /// Hands the rows gathered to the scan; while it is busy with the batch before, they gather
+    /// on (offered again every eighth of a batch) up to `lagRows`, where the writing waits.
+    private mutating func handOver() {
+        if rows.count < lagRows, scan?.isBusy == true {
+            handOverAt = rows.count + max(batchRows / 8, 1)
+        } else {
+            scan?.add(&rows)
+            handOverAt = batchRows
+        }
     }
 
     /// Starts the scan of a file whose days run from `first` to `last` so far: the history a
@@ -184,7 +203,7 @@ private struct BufferedRow {
 
 /// A `StreamingScan` fed batches of rows on a thread of its own, one batch after the other
 /// (on the caller's thread when no thread can be started): the checks run while the file is
-/// read and written.
+/// read and written, on a thread that yields the cores to the reading and writing.
 private final class ScanThread {
     private var scan: StreamingScan
     private let worker: WorkerThread?
@@ -198,12 +217,15 @@ private final class ScanThread {
 
     init(_ scan: StreamingScan) {
         self.scan = scan
-        worker = try? WorkerThread()
+        worker = try? WorkerThread(priority: .background)
     }
 
     /// Waits for the job running, which uses this scan (the jobs do not keep it alive, so that
     /// it always ends on the caller's thread).
     deinit { worker?.wait() }
+
+    /// Whether the scan is busy with a batch: `add` would wait.
+    var isBusy: Bool { worker?.isBusy ?? false }
 
     /// Hands `rows` (in date order, after the rows before) to the scan once it is through the
     /// batch before, and leaves in `rows` an empty array to fill.
