@@ -143,6 +143,40 @@ final class XMLScannerTests: XCTestCase {
         XCTAssertEqual(handler.leaves, ["v=1", "v=2", "v="], "text with a reference takes the general path")
     }
 
+    /// Text and attribute values are skipped sixteen bytes at a time on x86-64: a special byte
+    /// in any lane, and one just past the leaf's 64 bytes, lead where they did a byte at a time.
+    func testLongTextsAndValuesPastSixteenBytes() throws {
+        let plain = "0123456789abcdefghij"
+        let texts = [
+            plain, plain + "&amp;x", plain + "\tx", plain + "\rx", plain + "\u{E9}", plain + ">",
+            String(repeating: "7", count: 63), String(repeating: "8", count: 64),
+            "12345678901234567890123456789012&lt;",
+        ]
+        let document = "<r>" + texts.map { "<v>\($0)</v>" }.joined() + #"<c a="\#(plain)" b="\#(plain)&amp;"/></r>"#
+        final class LeafCounter: SAXHandler {
+            var leaves: [String] = []
+            override func leafElement(_ name: XMLName, _ text: UnsafeBufferPointer<UInt8>) {
+                leaves.append(String(decoding: text, as: UTF8.self))
+            }
+        }
+        let handler = LeafCounter()
+        _ = try XMLScanner(
+            source: ChunkedSource(Array(document.utf8), chunk: 1 << 20), handler: handler, file: "f", part: "p"
+        ).parse()
+        XCTAssertEqual(
+            handler.leaves, [plain, plain + "\tx", String(repeating: "7", count: 63)],
+            "plain ASCII (a tab too) under 64 bytes comes in one call")
+        let decoded = [
+            plain, plain + "&x", plain + "\tx", plain + "\nx", plain + "\u{E9}", plain + ">",
+            String(repeating: "7", count: 63), String(repeating: "8", count: 64), "12345678901234567890123456789012<",
+        ]
+        let expected =
+            ["<r>"] + decoded.flatMap { ["<v>", $0, "</v>"] } + [
+                #"<c a="\#(plain)" b="\#(plain)&amp;">"#, "</c>", "</r>",
+            ]
+        for chunk in [1, 17, 1 << 20] { XCTAssertEqual(try scan(document, chunk: chunk), expected, "chunk \(chunk)") }
+    }
+
     func testShortMarkupAtTheEndOfThePart() throws {
         for chunk in [1, 3, 100] {
             XCTAssertEqual(try scan("<a/><!---->", chunk: chunk), ["<a>", "</a>"])

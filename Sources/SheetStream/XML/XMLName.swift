@@ -89,9 +89,12 @@ struct XMLAttributes {
     }
 }
 
-/// Reusable storage for the attributes of the start tag being reported.
-struct XMLAttributeBuffer {
-    private(set) var base: UnsafeMutablePointer<XMLAttribute>
+/// Reusable storage for a start tag's items (its attributes, their names), emptied for each
+/// tag without freeing: an `Array` emptied `keepingCapacity` costs a call into its generic
+/// `replaceSubrange` per tag. For plain values (pointers, integers, ranges of them): the
+/// elements are never deinitialized.
+struct TagItemBuffer<Element> {
+    private(set) var base: UnsafeMutablePointer<Element>
     private(set) var count = 0
     private var capacity = 16
 
@@ -102,19 +105,25 @@ struct XMLAttributeBuffer {
 
     @inline(__always) mutating func removeAll() { count = 0 }
 
-    @inline(__always) mutating func append(_ attribute: XMLAttribute) {
+    @inline(__always) mutating func append(_ element: Element) {
         if count == capacity { grow() }
-        (base + count).initialize(to: attribute)
+        (base + count).initialize(to: element)
         count += 1
     }
 
-    @inline(__always) var attributes: XMLAttributes { XMLAttributes(base: base, count: count) }
+    /// The elements, valid until the next change.
+    @inline(__always) var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 
     private mutating func grow() {
-        let larger = UnsafeMutablePointer<XMLAttribute>.allocate(capacity: capacity * 2)
+        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
         larger.moveInitialize(from: base, count: count)
         base.deallocate()
         base = larger
         capacity *= 2
     }
+}
+
+extension TagItemBuffer where Element == XMLAttribute {
+    /// The attributes, as the handler reads them.
+    @inline(__always) var attributes: XMLAttributes { XMLAttributes(base: base, count: count) }
 }

@@ -138,7 +138,7 @@ enum XMLStreamParser {
     /// What the callbacks reach: the handler, and storage for converting attributes.
     private final class Session {
         let handler: SAXHandler
-        var attributes = XMLAttributeBuffer()
+        var attributes = TagItemBuffer<XMLAttribute>()
 
         init(handler: SAXHandler) { self.handler = handler }
         deinit { attributes.deallocate() }
