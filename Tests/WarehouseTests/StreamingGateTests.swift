@@ -32,7 +32,9 @@ final class StreamingGateTests: XCTestCase {
                     let streamed = try streamedAlarms(file, in: warehouse)
                     // Batches of 16 rows, gathering up to 64 while the scan is busy: many hand-overs,
                     // some while the scan lags behind.
-                    let streamedInSmallBatches = try streamedAlarms(file, in: warehouse, batchRows: 16, lagRows: 64)
+                    let streamedInSmallBatches = try streamedAlarms(
+                        file, in: warehouse,
+                        gate: FileGate(feed: .salesAudit, settings: CheckSettings(), batchRows: 16, lagRows: 64))
                     let outcome = FileIngestor(
                         warehouse: warehouse, explicitFeed: .salesAudit, options: IngestOptions(rejectThreshold: 1)
                     ).ingest(path)
@@ -70,18 +72,16 @@ final class StreamingGateTests: XCTestCase {
         }
     }
 
-    /// The gate's alarms on `file` as if it were ingested now (as a run that does not exist), in
-    /// a transaction rolled back, its rows handed to the scan `batchRows` at a time (gathering up
-    /// to `lagRows` while it is busy); the gate must stream it (its rows come in date order,
-    /// after everything the warehouse holds).
+    /// The alarms of `gate` (a sales-audit file's) on `file` as if it were ingested now (as a run
+    /// that does not exist), in a transaction rolled back; the gate must stream it (its rows come
+    /// in date order, after everything the warehouse holds).
     private func streamedAlarms(
-        _ file: ReadFile, in warehouse: Warehouse, batchRows: Int = 8_192, lagRows: Int = 32_768
-    )
-        throws -> [Alarm]
-    {
+        _ file: ReadFile, in warehouse: Warehouse,
+        gate: FileGate = FileGate(feed: .salesAudit, settings: CheckSettings())
+    ) throws -> [Alarm] {
         var alarms: [Alarm] = []
         try warehouse.backend.transaction { session in
-            var gate = FileGate(feed: .salesAudit, settings: CheckSettings(), batchRows: batchRows, lagRows: lagRows)
+            var gate = gate
             for record in file.records { try gate.add(record, run: RandomChain.scratchRun, session) }
             XCTAssertFalse(gate.readsBack, "the gate streams a file in date order")
             alarms = try gate.alarms(session, in: warehouse)

@@ -54,8 +54,8 @@ struct FileGate {
     private static let eventWeekReach = 6
 
     /// The gate of a file of `feed`, whose rows go to the scan `batchRows` at a time (about
-    /// 0.7 MB) and gather up to `lagRows` while it is busy.
-    init(feed: FeedID, settings: CheckSettings, batchRows: Int = 8_192, lagRows: Int = 32_768) {
+    /// 0.7 MB) and gather up to `lagRows` (1.4 MB) while it is busy.
+    init(feed: FeedID, settings: CheckSettings, batchRows: Int = 8_192, lagRows: Int = 16_384) {
         self.settings = settings
         self.batchRows = batchRows
         self.lagRows = lagRows
