@@ -16,8 +16,9 @@ import Threads
 /// of rows at a time, while the file is read and written (`endOfFile` lets it finish while the
 /// writing does). That thread yields the cores to the reading and writing: the scan may fall
 /// behind them by `lagRows` rows before the writing waits for it, and catches up when they
-/// leave a core free (the file's last writes, a wait for the disk). Any other file, or one whose dates go back, is checked on its store-days read
-/// back from the tables (`Warehouse.alarms(_:touched:settings:)`).
+/// leave a core free (the file's last writes, a wait for the disk). Any other file, or one
+/// whose dates go back, is checked on its store-days read back from the tables
+/// (`Warehouse.alarms(_:touched:settings:)`).
 struct FileGate {
     private let settings: CheckSettings
     private var mode: Mode
