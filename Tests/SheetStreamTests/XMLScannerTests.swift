@@ -150,9 +150,10 @@ final class XMLScannerTests: XCTestCase {
         let texts = [
             plain, plain + "&amp;x", plain + "\tx", plain + "\rx", plain + "\u{E9}", plain + ">",
             String(repeating: "7", count: 63), String(repeating: "8", count: 64),
-            "12345678901234567890123456789012&lt;",
+            "12345678901234567890123456789012&lt;", plain + "\nx", "0123456&amp;789abcdefghij",
         ]
-        let document = "<r>" + texts.map { "<v>\($0)</v>" }.joined() + #"<c a="\#(plain)" b="\#(plain)&amp;"/></r>"#
+        let attributes = #"<c a="\#(plain)" b="\#(plain)&amp;" d="\#(plain)\#tx" e="\#(plain)\#u{E9}"/>"#
+        let document = "<r>" + texts.map { "<v>\($0)</v>" }.joined() + attributes + "</r>"
         final class LeafCounter: SAXHandler {
             var leaves: [String] = []
             override func leafElement(_ name: XMLName, _ text: UnsafeBufferPointer<UInt8>) {
@@ -164,17 +165,20 @@ final class XMLScannerTests: XCTestCase {
             source: ChunkedSource(Array(document.utf8), chunk: 1 << 20), handler: handler, file: "f", part: "p"
         ).parse()
         XCTAssertEqual(
-            handler.leaves, [plain, plain + "\tx", String(repeating: "7", count: 63)],
+            handler.leaves, [plain, plain + "\tx", String(repeating: "7", count: 63), plain + "\nx"],
             "plain ASCII (a tab too) under 64 bytes comes in one call")
         let decoded = [
             plain, plain + "&x", plain + "\tx", plain + "\nx", plain + "\u{E9}", plain + ">",
             String(repeating: "7", count: 63), String(repeating: "8", count: 64), "12345678901234567890123456789012<",
+            plain + "\nx", "0123456&789abcdefghij",
         ]
         let expected =
             ["<r>"] + decoded.flatMap { ["<v>", $0, "</v>"] } + [
-                #"<c a="\#(plain)" b="\#(plain)&amp;">"#, "</c>", "</r>",
+                #"<c a="\#(plain)" b="\#(plain)&amp;" d="\#(plain)\#tx" e="\#(plain)\#u{E9}">"#, "</c>", "</r>",
             ]
         for chunk in [1, 17, 1 << 20] { XCTAssertEqual(try scan(document, chunk: chunk), expected, "chunk \(chunk)") }
+        XCTAssertEqual(scanError(#"<r a="\#(plain)<"/>"#), "the value of attribute a in <r> contains '<'")
+        XCTAssertEqual(scanError("<r>\(plain)\u{1}</r>"), "control character 0x1 in text (not allowed in XML)")
     }
 
     func testShortMarkupAtTheEndOfThePart() throws {

@@ -30,8 +30,8 @@ final class StreamingGateTests: XCTestCase {
                     try rows.write(toFile: path, atomically: true, encoding: .utf8)
                     let file = try ReadFile(path, warehouse: warehouse)
                     let streamed = try streamedAlarms(file, in: warehouse)
-                    // Batches of 16 rows, gathering up to 64 while the scan is busy: many hand-overs,
-                    // some while the scan lags behind.
+                    // Batches of 16 rows, gathering up to 64 while the scan is busy: many hand-overs
+                    // (how many find the scan busy depends on the threads' timing).
                     let streamedInSmallBatches = try streamedAlarms(
                         file, in: warehouse,
                         gate: FileGate(feed: .salesAudit, settings: CheckSettings(), batchRows: 16, lagRows: 64))

@@ -593,7 +593,7 @@ final class XMLScanner {
     /// must look at: a control character (but tab and line feed when allowed), a byte above
     /// ASCII, or one of `first`, `second`, `third`. Sixteen bytes at a time (SSE2, through the
     /// compiler's intrinsics) while the buffer holds them; elsewhere `start`, and the byte loops
-    /// do it all. An index past `limit` means none before it.
+    /// do it all. The index may lie past `limit`: none before it.
     @inline(__always) private func skipPlainBytes(
         from start: Int, upTo limit: Int, allowingTabsAndLineFeeds: Bool, stoppingAt first: UInt8, _ second: UInt8,
         _ third: UInt8
@@ -601,7 +601,7 @@ final class XMLScanner {
         var index = start
         #if arch(x86_64)
             while index < limit, end - index >= 16 {
-                let block = _mm_loadu_si128(UnsafeRawPointer(buffer + index).assumingMemoryBound(to: __m128i.self))
+                let block = UnsafeRawPointer(buffer + index).loadUnaligned(as: __m128i.self)
                 // A signed compare: the bytes above ASCII are negative, as those below a space are less.
                 var special = _mm_cmplt_epi8(block, _mm_set1_epi8(0x20))
                 if allowingTabsAndLineFeeds {

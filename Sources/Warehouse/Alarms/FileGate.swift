@@ -14,9 +14,9 @@ import Threads
 /// year (its first rows are kept until then; a shorter file's history, read with the windows of
 /// a check of its days, goes to the scan at the end), and runs on a thread of its own, a batch
 /// of rows at a time, while the file is read and written (`endOfFile` lets it finish while the
-/// writing does). That thread yields the cores to the reading and writing: the scan may fall
-/// behind them by `lagRows` rows before the writing waits for it, and catches up when they
-/// leave a core free (the file's last writes, a wait for the disk). Any other file, or one
+/// writing does). That thread yields the cores to the reading and writing: while it is busy
+/// with a batch, the next gathers on up to `lagRows` rows before the writing waits for it, and
+/// the scan catches up when they leave a core free (the file's last writes, a wait for the disk). Any other file, or one
 /// whose dates go back, is checked on its store-days read back from the tables
 /// (`Warehouse.alarms(_:touched:settings:)`).
 struct FileGate {
@@ -55,7 +55,8 @@ struct FileGate {
     private static let eventWeekReach = 6
 
     /// The gate of a file of `feed`, whose rows go to the scan `batchRows` at a time (about
-    /// 0.7 MB) and gather up to `lagRows` (1.4 MB) while it is busy.
+    /// 0.7 MB) and gather up to `lagRows` (1.4 MB) while it is busy: with the batch it holds,
+    /// at most twice that.
     init(feed: FeedID, settings: CheckSettings, batchRows: Int = 8_192, lagRows: Int = 16_384) {
         self.settings = settings
         self.batchRows = batchRows
@@ -140,7 +141,7 @@ struct FileGate {
     /// on (offered again every eighth of a batch) up to `lagRows`, where the writing waits.
     private mutating func handOver() {
         if rows.count < lagRows, scan?.isBusy == true {
-            handOverAt = rows.count + max(batchRows / 8, 1)
+            handOverAt = min(rows.count + max(batchRows / 8, 1), lagRows)
         } else {
             scan?.add(&rows)
             handOverAt = batchRows
