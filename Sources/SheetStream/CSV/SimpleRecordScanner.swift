@@ -25,9 +25,9 @@ struct SimpleRecordScanner {
     /// The delimiter, line feed, CR and quote in every lane (stored, not static: a static is
     /// a lazy global, checked on each use).
     private let delimiters: Block
-    private let lineFeeds = Block(repeating: 0x0A)
-    private let carriageReturns = Block(repeating: 0x0D)
-    private let quotes = Block(repeating: UInt8(ascii: "\""))
+    private let lineFeeds = Block(repeating: SimpleRecordScanner.lineFeed)
+    private let carriageReturns = Block(repeating: SimpleRecordScanner.carriageReturn)
+    private let quotes = Block(repeating: SimpleRecordScanner.quote)
     /// The bytes a mark is told apart by.
     private let delimiter: UInt8
     private static let lineFeed: UInt8 = 0x0A
