@@ -137,7 +137,7 @@ let package = Package(
         .testTarget(name: "SheetFixturesTests", dependencies: ["SheetFixtures", "SheetStream", "TestSupport"]),
         .testTarget(name: "ChecksTests", dependencies: ["CivilCalendar", "Checks", "Feeds", "SheetFixtures"]),
         .testTarget(name: "PublishingTests", dependencies: ["CivilCalendar", "Feeds", "KPI", "Publishing"]),
-        .testTarget(name: "FeedsTests", dependencies: ["CivilCalendar", "Feeds", "TestSupport"]),
+        .testTarget(name: "FeedsTests", dependencies: ["CivilCalendar", "Feeds", "SheetFixtures", "TestSupport"]),
         .testTarget(
             name: "WarehouseTests",
             dependencies: [

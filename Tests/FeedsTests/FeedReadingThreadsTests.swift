@@ -1,0 +1,111 @@
+import CivilCalendar
+import Feeds
+import Foundation
+import SheetFixtures
+import SheetStream
+import TestSupport
+import XCTest
+
+/// A CSV's rows are mapped on the reading thread and an XLSX's on the calling one
+/// (`FeedFileReader.read`): both hand the same records, rows, rejects and progress to the caller
+/// in file order, and a caller that stops mid-file stops the reading and its threads.
+final class FeedReadingThreadsTests: XCTestCase {
+    private let directory = StoreDirectory(stores: [
+        StoreRecord(code: "08", name: "Natick", region: "East"),
+        StoreRecord(code: "10", name: "Framingham", region: "East"),
+    ])
+    private static let header = ["store", "date", "net_sales", "transactions", "items"]
+    /// More than `FeedFileReader.progressInterval`, so that progress is told once.
+    private static let rowCount = 70_000
+
+    private struct StopHere: Error {}
+
+    /// Row `index`'s cells: every 9,973rd names an unknown store and every 10,007th has no sales
+    /// figure (rejects), the rest alternate between the two stores day by day.
+    private static func cells(_ index: Int) -> [String] {
+        let date = CivilDate(year: 2000, month: 1, day: 1).adding(days: index / 2)
+        let store = index % 9_973 == 17 ? "99" : (index % 2 == 0 ? "08" : "10")
+        let sales = index % 10_007 == 5 ? "n/a" : "\(index % 997).25"
+        return [store, date.iso8601, sales, "\(index % 50 + 1)", "\(index % 90 + 1)"]
+    }
+
+    /// The same rows as a CSV and as an XLSX (text cells, as a CSV has them) in `folder`.
+    private func writeBoth(in folder: URL) throws -> [String] {
+        var csv = Self.header.joined(separator: ",") + "\n"
+        let xlsxPath = folder.appendingPathComponent("sales_audit.xlsx").path
+        let xlsx = try XLSXWriter(path: xlsxPath)
+        try xlsx.writeRow(Self.header.map { .string($0) })
+        for index in 0..<Self.rowCount {
+            let cells = Self.cells(index)
+            csv += cells.joined(separator: ",") + "\n"
+            try xlsx.writeRow(cells.map { .string($0) })
+        }
+        try xlsx.close()
+        return [try TestPaths.write(Array(csv.utf8), named: "sales_audit.csv", in: folder), xlsxPath]
+    }
+
+    private var reader: FeedFileReader {
+        FeedFileReader(definition: FeedCatalog.definition(.salesAudit), directory: directory, options: FeedOptions())
+    }
+
+    private func threadCount() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+    }
+
+    func testCSVAndXLSXHandOverTheSameRecordsRowsRejectsAndProgressInFileOrder() throws {
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var outcomes: [(records: [FeedRecord], rows: [Int], result: FeedReadResult, progress: [Int])] = []
+        for path in try writeBoth(in: folder) {
+            var records: [FeedRecord] = []
+            var rows: [Int] = []
+            var progress: [Int] = []
+            let result = try reader.read(
+                try SpreadsheetFile.open(path: path), progress: { progress.append($0) },
+                emitWithRow: { record, row in
+                    records.append(record)
+                    rows.append(row)
+                })
+            outcomes.append((records, rows, result, progress))
+        }
+        let (csv, xlsx) = (outcomes[0], outcomes[1])
+        let rejectedIndices = (0..<Self.rowCount).filter { $0 % 9_973 == 17 || $0 % 10_007 == 5 }
+        XCTAssertEqual(csv.result.read, Self.rowCount)
+        XCTAssertEqual(csv.result.rejected, rejectedIndices.count)
+        XCTAssertEqual(csv.result.rejects.map(\.row), rejectedIndices.map { $0 + 2 })
+        XCTAssertEqual(csv.records.count, Self.rowCount - rejectedIndices.count)
+        // In file order, each with its own source row (the header is row 1).
+        XCTAssertEqual(csv.rows, (0..<Self.rowCount).filter { !rejectedIndices.contains($0) }.map { $0 + 2 })
+        XCTAssertEqual(
+            csv.records[1],
+            .salesAudit(
+                SalesAuditRecord(
+                    store: "10", date: CivilDate(year: 2000, month: 1, day: 1),
+                    figures: SalesFigures(totalSalesCents: 125, totalTransactions: 2, totalItems: 2))))
+        XCTAssertEqual(csv.progress, [FeedFileReader.progressInterval])
+        XCTAssertEqual(xlsx.records, csv.records)
+        XCTAssertEqual(xlsx.rows, csv.rows)
+        XCTAssertEqual(xlsx.result.read, csv.result.read)
+        XCTAssertEqual(xlsx.result.rejects.map(\.row), csv.result.rejects.map(\.row))
+        XCTAssertEqual(xlsx.result.rejects.map(\.reason), csv.result.rejects.map(\.reason))
+        XCTAssertEqual(xlsx.progress, csv.progress)
+    }
+
+    func testAWriterThatStopsMidFileStopsTheReadingAndItsThreads() throws {
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for path in try writeBoth(in: folder) {
+            let threadsBefore = threadCount()
+            var written = 0
+            XCTAssertThrowsError(
+                try reader.read(try SpreadsheetFile.open(path: path)) { _ in
+                    written += 1
+                    if written == 5_000 { throw StopHere() }
+                }
+            ) { XCTAssertTrue($0 is StopHere, "\(path): the writer's own error, got \($0)") }
+            XCTAssertEqual(written, 5_000, path)
+            // No more threads than before (a thread another test started may end meanwhile).
+            XCTAssertLessThanOrEqual(threadCount(), threadsBefore, path)
+        }
+    }
+}
