@@ -26,8 +26,9 @@ public struct FileIngestor {
         self.options = options
     }
 
-    /// Ingests the file at `path`; `progress` (when given) hears the rows read so far, and
-    /// `finished` is called once reading ends either way.
+    /// Ingests the file at `path`; `progress` (when given) hears the rows read so far (for a
+    /// CSV on the reading thread: see `FeedFileReader.read`), and `finished` is called on this
+    /// thread once reading ends either way.
     public func ingest(_ path: String, progress: ((Int) -> Void)? = nil, finished: (() -> Void)? = nil) -> IngestOutcome
     {
         warehouse.ingest(path: path, options: options) {

@@ -56,19 +56,29 @@ final class FeedReadingThreadsTests: XCTestCase {
         let folder = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         var outcomes: [(records: [FeedRecord], rows: [Int], result: FeedReadResult, progress: [Int])] = []
+        var mappedOnCallingThread: [Bool] = []
+        let callingThread = pthread_self()
         for path in try writeBoth(in: folder) {
             var records: [FeedRecord] = []
             var rows: [Int] = []
             var progress: [Int] = []
+            var progressThread: pthread_t?
             let result = try reader.read(
-                try SpreadsheetFile.open(path: path), progress: { progress.append($0) },
+                try SpreadsheetFile.open(path: path),
+                progress: {
+                    progress.append($0)
+                    progressThread = pthread_self()
+                },
                 emitWithRow: { record, row in
                     records.append(record)
                     rows.append(row)
                 })
             outcomes.append((records, rows, result, progress))
+            mappedOnCallingThread.append(progressThread.map { pthread_equal($0, callingThread) != 0 } ?? false)
         }
         let (csv, xlsx) = (outcomes[0], outcomes[1])
+        // A CSV's rows are mapped (and progress told) on the reading thread, an XLSX's on this one.
+        XCTAssertEqual(mappedOnCallingThread, [false, true])
         let rejectedIndices = (0..<Self.rowCount).filter { $0 % 9_973 == 17 || $0 % 10_007 == 5 }
         XCTAssertEqual(csv.result.read, Self.rowCount)
         XCTAssertEqual(csv.result.rejected, rejectedIndices.count)
@@ -86,6 +96,9 @@ final class FeedReadingThreadsTests: XCTestCase {
         XCTAssertEqual(xlsx.records, csv.records)
         XCTAssertEqual(xlsx.rows, csv.rows)
         XCTAssertEqual(xlsx.result.read, csv.result.read)
+        XCTAssertEqual(xlsx.result.skipped, csv.result.skipped)
+        XCTAssertEqual(xlsx.result.rejected, csv.result.rejected)
+        XCTAssertEqual(xlsx.result.warnings, csv.result.warnings)
         XCTAssertEqual(xlsx.result.rejects.map(\.row), csv.result.rejects.map(\.row))
         XCTAssertEqual(xlsx.result.rejects.map(\.reason), csv.result.rejects.map(\.reason))
         XCTAssertEqual(xlsx.progress, csv.progress)
@@ -97,15 +110,43 @@ final class FeedReadingThreadsTests: XCTestCase {
         for path in try writeBoth(in: folder) {
             let threadsBefore = threadCount()
             var written = 0
+            var progressTold = 0
             XCTAssertThrowsError(
-                try reader.read(try SpreadsheetFile.open(path: path)) { _ in
-                    written += 1
-                    if written == 5_000 { throw StopHere() }
-                }
+                try reader.read(
+                    try SpreadsheetFile.open(path: path), progress: { _ in progressTold += 1 },
+                    emitWithRow: { _, _ in
+                        written += 1
+                        if written == 5_000 { throw StopHere() }
+                    })
             ) { XCTAssertTrue($0 is StopHere, "\(path): the writer's own error, got \($0)") }
             XCTAssertEqual(written, 5_000, path)
+            // The reading stopped near row 5,000: it never reached row 65,536, the first progress.
+            XCTAssertEqual(progressTold, 0, path)
             // No more threads than before (a thread another test started may end meanwhile).
             XCTAssertLessThanOrEqual(threadCount(), threadsBefore, path)
         }
+    }
+
+    func testACSVErrorMidFileEndsTheReadAfterTheRecordsBeforeIt() throws {
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var csv = Self.header.joined(separator: ",") + "\n"
+        for index in 0..<10_000 {
+            var cells = Self.cells(index)
+            // Row 3,002: a field over the reader's 1 MiB limit.
+            if index == 3_000 { cells[0] = String(repeating: "x", count: 1_100_000) }
+            csv += cells.joined(separator: ",") + "\n"
+        }
+        let path = try TestPaths.write(Array(csv.utf8), named: "sales_audit.csv", in: folder)
+        let threadsBefore = threadCount()
+        var rows: [Int] = []
+        XCTAssertThrowsError(
+            try reader.read(try SpreadsheetFile.open(path: path), emitWithRow: { _, row in rows.append(row) })
+        ) { XCTAssertTrue("\($0)".contains("longer than"), "the reader's error, got \($0)") }
+        // Whole batches of records before the bad row arrive, in order; none from after it.
+        let expected = (0..<3_000).filter { $0 % 9_973 != 17 && $0 % 10_007 != 5 }.map { $0 + 2 }
+        XCTAssertEqual(rows, Array(expected.prefix(rows.count)))
+        XCTAssertGreaterThan(rows.count, expected.count - 300)
+        XCTAssertLessThanOrEqual(threadCount(), threadsBefore)
     }
 }
