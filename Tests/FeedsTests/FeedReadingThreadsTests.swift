@@ -29,27 +29,25 @@ final class FeedReadingThreadsTests: XCTestCase {
         return [store, date.iso8601, sales, "\(index % 50 + 1)", "\(index % 90 + 1)"]
     }
 
+    /// A CSV of the header and rows `0..<rows`, each row's cells as `cells` gives them, in `folder`.
+    private static func writeCSV(rows: Int, in folder: URL, cells: (Int) -> [String] = cells) throws -> String {
+        let lines = [header] + (0..<rows).map(cells)
+        let text = lines.map { $0.joined(separator: ",") + "\n" }.joined()
+        return try TestPaths.write(Array(text.utf8), named: "sales_audit.csv", in: folder)
+    }
+
     /// The same rows as a CSV and as an XLSX (text cells, as a CSV has them) in `folder`.
     private func writeBoth(in folder: URL) throws -> [String] {
-        var csv = Self.header.joined(separator: ",") + "\n"
         let xlsxPath = folder.appendingPathComponent("sales_audit.xlsx").path
         let xlsx = try XLSXWriter(path: xlsxPath)
         try xlsx.writeRow(Self.header.map { .string($0) })
-        for index in 0..<Self.rowCount {
-            let cells = Self.cells(index)
-            csv += cells.joined(separator: ",") + "\n"
-            try xlsx.writeRow(cells.map { .string($0) })
-        }
+        for index in 0..<Self.rowCount { try xlsx.writeRow(Self.cells(index).map { .string($0) }) }
         try xlsx.close()
-        return [try TestPaths.write(Array(csv.utf8), named: "sales_audit.csv", in: folder), xlsxPath]
+        return [try Self.writeCSV(rows: Self.rowCount, in: folder), xlsxPath]
     }
 
     private var reader: FeedFileReader {
         FeedFileReader(definition: FeedCatalog.definition(.salesAudit), directory: directory, options: FeedOptions())
-    }
-
-    private func threadCount() -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
     }
 
     func testCSVAndXLSXHandOverTheSameRecordsRowsRejectsAndProgressInFileOrder() throws {
@@ -108,7 +106,7 @@ final class FeedReadingThreadsTests: XCTestCase {
         let folder = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         for path in try writeBoth(in: folder) {
-            let threadsBefore = threadCount()
+            let threadsBefore = ProcessThreads.count
             var written = 0
             var progressTold = 0
             XCTAssertThrowsError(
@@ -123,22 +121,20 @@ final class FeedReadingThreadsTests: XCTestCase {
             // The reading stopped near row 5,000: it never reached row 65,536, the first progress.
             XCTAssertEqual(progressTold, 0, path)
             // No more threads than before (a thread another test started may end meanwhile).
-            XCTAssertLessThanOrEqual(threadCount(), threadsBefore, path)
+            XCTAssertLessThanOrEqual(ProcessThreads.count, threadsBefore, path)
         }
     }
 
     func testACSVErrorMidFileEndsTheReadAfterTheRecordsBeforeIt() throws {
         let folder = try TestPaths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var csv = Self.header.joined(separator: ",") + "\n"
-        for index in 0..<10_000 {
+        let path = try Self.writeCSV(rows: 10_000, in: folder) { index in
             var cells = Self.cells(index)
             // Row 3,002: a field over the reader's 1 MiB limit.
             if index == 3_000 { cells[0] = String(repeating: "x", count: 1_100_000) }
-            csv += cells.joined(separator: ",") + "\n"
+            return cells
         }
-        let path = try TestPaths.write(Array(csv.utf8), named: "sales_audit.csv", in: folder)
-        let threadsBefore = threadCount()
+        let threadsBefore = ProcessThreads.count
         var rows: [Int] = []
         XCTAssertThrowsError(
             try reader.read(try SpreadsheetFile.open(path: path), emitWithRow: { _, row in rows.append(row) })
@@ -147,6 +143,6 @@ final class FeedReadingThreadsTests: XCTestCase {
         let expected = (0..<3_000).filter { $0 % 9_973 != 17 && $0 % 10_007 != 5 }.map { $0 + 2 }
         XCTAssertEqual(rows, Array(expected.prefix(rows.count)))
         XCTAssertGreaterThan(rows.count, expected.count - 300)
-        XCTAssertLessThanOrEqual(threadCount(), threadsBefore)
+        XCTAssertLessThanOrEqual(ProcessThreads.count, threadsBefore)
     }
 }

@@ -9,15 +9,11 @@ import XCTest
 /// frees every background thread and buffer of the reader (issue: a failed sheet leaked its
 /// inflate thread and its chunks).
 final class EarlyStopTests: XCTestCase {
-    private func threadCount() -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
-    }
-
     private struct StopHere: Error {}
 
     func testFiveHundredMalformedSheetsLeaveNoThreadsOrBuffers() throws {
         let path = TestPaths.fixture("malformed_sheet.xlsx")
-        let threadsBefore = threadCount()
+        let threadsBefore = ProcessThreads.count
         let chunksBefore = PrefetchingSource.liveChunks
         for _ in 0..<500 {
             let file = try SpreadsheetFile.open(path: path)
@@ -25,7 +21,7 @@ final class EarlyStopTests: XCTestCase {
             XCTAssertThrowsError(try file.readRowsConcurrently(of: sheet) { _ in })
         }
         // No more threads than before (a thread another test started may end meanwhile).
-        XCTAssertLessThanOrEqual(threadCount(), threadsBefore)
+        XCTAssertLessThanOrEqual(ProcessThreads.count, threadsBefore)
         XCTAssertEqual(PrefetchingSource.liveChunks, chunksBefore)
     }
 
@@ -38,7 +34,7 @@ final class EarlyStopTests: XCTestCase {
             try writer.writeRow([.number(Double(row)), .string("row \(row % 97)"), .number(Double(row) / 3)])
         }
         try writer.close()
-        let threadsBefore = threadCount()
+        let threadsBefore = ProcessThreads.count
         let chunksBefore = PrefetchingSource.liveChunks
         for stopAt in [1, 5_000, 39_999] {
             let file = try SpreadsheetFile.open(path: path)
@@ -53,7 +49,7 @@ final class EarlyStopTests: XCTestCase {
             XCTAssertEqual(seen, stopAt)
         }
         // No more threads than before (a thread another test started may end meanwhile).
-        XCTAssertLessThanOrEqual(threadCount(), threadsBefore)
+        XCTAssertLessThanOrEqual(ProcessThreads.count, threadsBefore)
         XCTAssertEqual(PrefetchingSource.liveChunks, chunksBefore)
     }
 }
