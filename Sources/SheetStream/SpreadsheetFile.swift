@@ -54,11 +54,21 @@ public enum SpreadsheetFile {
 
     /// Reads the rows of `sheet` on a background thread and hands them to `body` on this one
     /// (see `BatchPipeline`): parsing, and making CSV fields into `String` cells, overlap with
-    /// what `body` does with each row. Each row is `body`'s to keep.
+    /// what `body` does with each row. Each row is `body`'s to keep, though one it does not
+    /// keep lends its storage to a later row (no allocation per row).
     public func readRowsConcurrently(of sheet: SheetInfo, _ body: (Row) throws -> Void) throws {
         try BatchPipeline.run(
-            produce: { emit in
-                try withoutActuallyEscaping(emit) { emit in try readRows(of: sheet) { try emit($0.materialized()) } }
+            blank: Row(number: 0, cells: []),
+            recycling: { emit in
+                try withoutActuallyEscaping(emit) { emit in
+                    switch self {
+                    case .xlsx(let workbook):
+                        // The batch takes the reader's cells and gives it back an earlier row's.
+                        try workbook.readRowsHandingOver(of: sheet) { row in try emit { $0.exchangeCells(with: &row) } }
+                    case .csv(let reader):
+                        try reader.readRows { row in try emit { $0.refill(from: row) } }
+                    }
+                }
             },
             consume: body)
     }

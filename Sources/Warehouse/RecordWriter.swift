@@ -115,12 +115,26 @@ struct RecordWriter<Session: SQLSession> {
     /// Writes what is still pending and the run's per-store counts, and returns the file's counts.
     mutating func finish() throws -> UpsertCounts {
         try flush()
+        try requireDirectoryStores()
         let counts = try session.upsertCounts(table: table)
         try rollups.apply(session, onlyInserts: counts.inserted == rowsWritten)
         if let history = HistoryTable.named(table) {
             try RunStoreCounts.write(stores, of: runID, in: history, fileCounts: counts, session)
         }
         return counts
+    }
+
+    /// Fails the file when one of its rows names a store outside the directory (the readers
+    /// never emit one): the check of the feed tables' foreign key, once per store instead of
+    /// once per row (`WarehouseBackend.ingestTransaction`).
+    private func requireDirectoryStores() throws {
+        let written = stores.spans.keys
+        guard !written.isEmpty else { return }
+        var directory = Set<String>()
+        try session.scan("SELECT code FROM store", []) { directory.insert($0.text(0)) }
+        if let outside = written.sorted().first(where: { !directory.contains($0) }) {
+            throw WarehouseError(message: "\(table): store \(outside) is not in the store directory")
+        }
     }
 
     /// Starts a row for `upsert`, first writing the pending rows if they are for another table.

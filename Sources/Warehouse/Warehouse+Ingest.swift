@@ -109,7 +109,7 @@ extension Warehouse {
         do {
             let prepared = try prepare()
             outcome.feed = prepared.feed
-            try backend.transaction { session in
+            try backend.ingestTransaction { session in
                 try writeFile(
                     session, path: path, prepared: prepared, options: options, check: check, started: started,
                     outcome: &outcome)

@@ -206,21 +206,22 @@ extension Warehouse {
 /// corrected file), or when a sum would leave 64 bits, the store-months it touched are
 /// recomputed from the feed tables.
 struct RollupAccumulator {
-    /// A store and a month as `year × 12 + month − 1` (cheaper to build per record than text).
+    /// A store (its slot in `stores`) and a month as `year × 12 + month − 1`: cheaper to find
+    /// per record than text.
     private struct Key: Hashable {
-        let store: String
+        let store: Int
         let month: Int
 
-        init(_ store: String, _ date: CivilDate) {
+        init(_ store: Int, _ date: CivilDate) {
             self.store = store
             month = date.year * 12 + date.month - 1
         }
 
-        var storeMonth: StoreMonth {
+        func storeMonth(_ codes: [String]) -> StoreMonth {
             let (year, number) = (month / 12, month % 12 + 1)
             let yearText = String(year)
             return StoreMonth(
-                store: store,
+                store: codes[store],
                 month: String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText + (number < 10 ? "-0" : "-")
                     + String(number))
         }
@@ -291,7 +292,14 @@ struct RollupAccumulator {
         }
     }
 
-    private var deltas: [Key: Delta] = [:]
+    /// The stores of the file's records, numbered as they come.
+    private var stores = StoreSlots()
+    /// The store-months' additions, in the order they came, and where each one's key is.
+    private var deltas: [(key: Key, delta: Delta)] = []
+    private var deltaIndex: [Key: Int] = [:]
+    /// Per store slot, the index in `deltas` of its latest store-month: records come date by
+    /// date, so a store's next record is mostly in the same month, found without hashing.
+    private var latestDelta: [Int?] = []
     /// Months a record may change without adding to them (the other month of a week that spans
     /// two), for the recomputation after a re-sent file.
     private var alsoTouched = Set<Key>()
@@ -299,34 +307,47 @@ struct RollupAccumulator {
     private var overflowed = false
 
     mutating func add(_ record: SalesAuditRecord) {
-        if !deltas[Key(record.store, record.date), default: Delta()].add(record.figures) { overflowed = true }
+        let index = deltaIndex(Key(stores.slot(of: record.store), record.date))
+        if !deltas[index].delta.add(record.figures) { overflowed = true }
     }
 
     mutating func add(_ record: DailyCountRecord, _ measure: WritableKeyPath<MeasureSums, Int128>) {
-        if !deltas[Key(record.store, record.date), default: Delta()].add(Int64(record.count), to: Self.field(measure)) {
-            overflowed = true
-        }
+        add(Int64(record.count), to: Self.field(measure), at: Key(stores.slot(of: record.store), record.date))
     }
 
     /// A week's counts go to the month of each day when the days are known, else the week's
     /// total to the month of its week start, as `scanMeasures` reads them; both months of a
     /// week that spans two are touched either way.
     mutating func add(_ record: WeeklyCountRecord, _ measure: WritableKeyPath<MeasureSums, Int128>) {
-        let start = Key(record.store, record.weekStart)
+        let store = stores.slot(of: record.store)
+        let start = Key(store, record.weekStart)
         alsoTouched.insert(start)
-        alsoTouched.insert(Key(record.store, record.weekStart.adding(days: 6)))
+        alsoTouched.insert(Key(store, record.weekStart.adding(days: 6)))
         let field = Self.field(measure)
-        guard let days = record.dailyCounts else {
-            if !deltas[start, default: Delta()].add(Int64(record.total), to: field) { overflowed = true }
-            return
-        }
+        guard let days = record.dailyCounts else { return add(Int64(record.total), to: field, at: start) }
         for (offset, count) in days.enumerated() where count != 0 {
-            if !deltas[Key(record.store, record.weekStart.adding(days: offset)), default: Delta()].add(
-                Int64(count), to: field)
-            {
-                overflowed = true
-            }
+            add(Int64(count), to: field, at: Key(store, record.weekStart.adding(days: offset)))
         }
+    }
+
+    private mutating func add(_ count: Int64, to field: CountedMeasure, at key: Key) {
+        let index = deltaIndex(key)
+        if !deltas[index].delta.add(count, to: field) { overflowed = true }
+    }
+
+    /// The index in `deltas` of `key`'s additions, made empty on its first record.
+    private mutating func deltaIndex(_ key: Key) -> Int {
+        if latestDelta.count <= key.store {
+            latestDelta.append(contentsOf: repeatElement(nil, count: key.store + 1 - latestDelta.count))
+        }
+        if let latest = latestDelta[key.store], deltas[latest].key == key { return latest }
+        let index = deltaIndex[key] ?? deltas.count
+        if index == deltas.count {
+            deltas.append((key, Delta()))
+            deltaIndex[key] = index
+        }
+        latestDelta[key.store] = index
+        return index
     }
 
     /// The counted measure a key path of `MeasureSums` names.
@@ -344,12 +365,14 @@ struct RollupAccumulator {
 
     /// Brings the rollups of the touched store-months up to date, inside the file's transaction.
     func apply(_ session: some SQLSession, onlyInserts: Bool) throws {
+        let codes = stores.codes
         guard onlyInserts, !overflowed else {
             return try Warehouse.refreshRollups(
-                session, touched: Set(deltas.keys.map(\.storeMonth)).union(alsoTouched.map(\.storeMonth)))
+                session,
+                touched: Set(deltas.map { $0.key.storeMonth(codes) }).union(alsoTouched.map { $0.storeMonth(codes) }))
         }
         guard !deltas.isEmpty else { return }
-        let entries = deltas.map { (key: $0.key.storeMonth, delta: $0.value) }
+        let entries = deltas.map { (key: $0.key.storeMonth(codes), delta: $0.delta) }
         let stored = try Warehouse.rollupsIn(session, Set(entries.map(\.key)))
         try Warehouse.writeRollups(
             session, entries.lazy.map { (key: $0.key, value: (stored[$0.key] ?? MeasureSums()) + $0.delta.measures) })

@@ -281,7 +281,8 @@ final class WarehouseTests: XCTestCase {
     }
 
     /// A record whose store is not in the directory (the feeds never emit one) fails its file:
-    /// SQLite's foreign key, PostgreSQL's merge check.
+    /// the writer's check of the file's stores (SQLite, whose foreign keys are off for the
+    /// ingest), PostgreSQL's merge check.
     func testARecordForAStoreOutsideTheDirectoryFailsItsFile() throws {
         try onEachBackend {
             let path = TestPaths.fixture("feeds/credit_small.csv")
@@ -300,6 +301,7 @@ final class WarehouseTests: XCTestCase {
                 }
             }
             XCTAssertEqual(outcome.status, .failed)
+            XCTAssertEqual(outcome.error, "store_report: store 99 is not in the store directory")
             XCTAssertEqual(try count("store_report"), 0, outcome.error ?? "")
         }
     }

@@ -4,8 +4,8 @@ import Threads
 /// bounded queue of batches between them, so that the two use two cores instead of taking
 /// turns on one. Memory is bounded by `(depth + 2) × batchSize` elements.
 ///
-/// Consumed batches go back to the producer, which empties them for reuse: elements are
-/// freed by the thread that allocated them, and the consumer spends no time on it.
+/// Consumed batches go back to the producer, which fills their slots again: elements are
+/// replaced (and freed) by the thread that made them, and the consumer spends no time on it.
 ///
 /// An error on either side stops both: a consumer error closes the queue, so the producer's
 /// next `emit` throws; a producer error ends the queue and is rethrown after the consumer has
@@ -20,31 +20,44 @@ public enum BatchPipeline {
         produce: @escaping (_ emit: (Element) throws -> Void) throws -> Output,
         consume: (Element) throws -> Void
     ) throws -> Output {
-        let queue = BlockingQueue<[Element]>(capacity: depth)
+        try run(
+            batchSize: batchSize, depth: depth, blank: nil,
+            recycling: { fill in try produce { element in try fill { $0 = element } } },
+            consume: { if let element = $0 { try consume(element) } })
+    }
+
+    /// Runs the pipeline as `run(batchSize:depth:produce:consume:)` does, with each element
+    /// written by `fill` over the one its slot of the batch held the last time round (`blank`
+    /// the first time), so that a producer whose elements own storage, a row's cells, refills
+    /// it instead of allocating anew. That storage is reused only if `consume` keeps no copy.
+    public static func run<Element, Output>(
+        batchSize: Int = 256, depth: Int = 8, blank: Element,
+        recycling produce: @escaping (_ emit: (_ fill: (inout Element) -> Void) throws -> Void) throws -> Output,
+        consume: (Element) throws -> Void
+    ) throws -> Output {
+        let queue = BlockingQueue<RecyclingBatch<Element>>(capacity: depth)
         // At most depth + 2 batches exist (queued, filling, consuming), so returning one never waits.
-        let spare = BlockingQueue<[Element]>(capacity: depth + 2)
+        let spare = BlockingQueue<RecyclingBatch<Element>>(capacity: depth + 2)
         var produced: Result<Output, Error> = .failure(Closed())
         let producer = try BackgroundThread {
-            var batch: [Element] = []
-            batch.reserveCapacity(batchSize)
+            var batch = RecyclingBatch(capacity: batchSize, blank: blank)
             produced = Result {
-                let output = try produce { element in
-                    batch.append(element)
+                let output = try produce { fill in
+                    batch.add(fill)
                     if batch.count == batchSize {
                         guard queue.push(batch) else { throw Closed() }
-                        batch = spare.tryPop() ?? []
-                        batch.removeAll(keepingCapacity: true)
-                        batch.reserveCapacity(batchSize)
+                        batch = spare.tryPop() ?? RecyclingBatch(capacity: batchSize, blank: blank)
+                        batch.restart()
                     }
                 }
-                if !batch.isEmpty, !queue.push(batch) { throw Closed() }
+                if batch.count > 0, !queue.push(batch) { throw Closed() }
                 return output
             }
             queue.close()
         }
         do {
             while let batch = queue.pop() {
-                for element in batch { try consume(element) }
+                try batch.forEach(consume)
                 _ = spare.push(consume batch)
             }
         } catch {
@@ -54,5 +67,33 @@ public enum BatchPipeline {
         }
         producer.join()
         return try produced.get()
+    }
+}
+
+/// A batch whose slots outlive one trip through the pipeline: the first `count` hold this
+/// trip's elements, the rest what an earlier trip left for `add` to refill.
+private struct RecyclingBatch<Element> {
+    private let blank: Element
+    private var slots: [Element] = []
+    private(set) var count = 0
+
+    init(capacity: Int, blank: Element) {
+        self.blank = blank
+        slots.reserveCapacity(capacity)
+    }
+
+    /// Adds an element, written by `fill` over the next slot's earlier one (in place).
+    mutating func add(_ fill: (inout Element) -> Void) {
+        if count == slots.count { slots.append(blank) }
+        fill(&slots[count])
+        count += 1
+    }
+
+    /// Starts the next trip: the slots stay for `add` to refill.
+    mutating func restart() { count = 0 }
+
+    /// Calls `body` with this trip's elements, in order.
+    func forEach(_ body: (Element) throws -> Void) rethrows {
+        for index in 0..<count { try body(slots[index]) }
     }
 }

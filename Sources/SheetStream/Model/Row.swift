@@ -29,9 +29,28 @@ public struct Row: Sendable {
     /// text included: read one cell with `self[column]` where that is all a caller needs.
     public var cells: [Cell] { fields.map { fields in (0..<fields.count).map(fields.cell(at:)) } ?? values }
 
-    /// The same row with its text fields made into `String` cells, sharing no storage with this
-    /// one, so that the reader's next row reuses this one's without allocating.
-    func materialized() -> Row { fields == nil ? self : Row(number: number, cells: cells) }
+    /// Takes `other`'s number and finished cells, leaving it this row's cell storage (with
+    /// whatever cells it held, for `reset` to empty): an XLSX row handed from the reader to a
+    /// batch without copying or allocating.
+    mutating func exchangeCells(with other: inout Row) {
+        number = other.number
+        fields = nil
+        swap(&values, &other.values)
+    }
+
+    /// Makes this row a copy of `other` with its text fields made into `String` cells, sharing
+    /// no storage with it (so the reader reuses `other`'s for its next row without allocating),
+    /// in this row's own cell storage where it is not shared either.
+    mutating func refill(from other: Row) {
+        number = other.number
+        fields = nil
+        values.removeAll(keepingCapacity: true)
+        if let otherFields = other.fields {
+            values.append(contentsOf: (0..<otherFields.count).lazy.map(otherFields.cell(at:)))
+        } else {
+            values.append(contentsOf: other.values)
+        }
+    }
 
     /// The cell at a 0-based column index, `.empty` past the row's end.
     @inlinable public subscript(column: Int) -> Cell {

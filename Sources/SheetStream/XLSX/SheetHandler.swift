@@ -1,5 +1,7 @@
 /// Streams `<sheetData>` rows out of a worksheet part (ECMA-376 Part 1, §18.3.1), one reused
-/// `Row` at a time, handing each to `onRow` as soon as its `</row>` is parsed.
+/// `Row` at a time, handing each to `onRow` as soon as its `</row>` is parsed. `onRow` may take
+/// the row's storage and leave other storage in its place (`Row.exchangeCells(with:)`), which
+/// the next row then reuses.
 ///
 /// Cell and row references are optional (cells without `r` follow the previous cell, rows without
 /// `r` follow the previous row); `<dimension>` is never trusted; formula cells give their cached value.
@@ -12,7 +14,7 @@ final class SheetHandler: SAXHandler {
     private let cellFormats: CellFormats
     private let dateSystem: ExcelDateSystem
     private let maxCellBytes: Int
-    private let onRow: (Row) throws -> Void
+    private let onRow: (inout Row) throws -> Void
     private let file: String
     private let sheet: String
 
@@ -49,7 +51,7 @@ final class SheetHandler: SAXHandler {
 
     init(
         file: String, sheet: String, sharedStrings: [String], cellFormats: CellFormats, dateSystem: ExcelDateSystem,
-        maxCellBytes: Int, onRow: @escaping (Row) throws -> Void
+        maxCellBytes: Int, onRow: @escaping (inout Row) throws -> Void
     ) {
         self.file = file
         self.sheet = sheet
@@ -175,7 +177,7 @@ final class SheetHandler: SAXHandler {
         rowCount += 1
         peakRowCapacity = max(peakRowCapacity, scratch.pointee.row.capacity)
         do {
-            try onRow(scratch.pointee.row)
+            try onRow(&scratch.pointee.row)
         } catch {
             rowError = error
             stop("\(error)")

@@ -83,6 +83,9 @@ final class PostgresBackend: WarehouseBackend {
         }
     }
 
+    /// The same transaction: each merge already checks its rows' stores (`PostgresSession`).
+    func ingestTransaction(_ body: (any SQLSession) throws -> Bool) throws { try transaction(body) }
+
     /// Runs `body` with the connection to itself, reconnecting first if the last use lost it
     /// (its temporary staging tables went with it).
     private func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {

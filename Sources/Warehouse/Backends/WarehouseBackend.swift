@@ -9,6 +9,11 @@ protocol WarehouseBackend: AnyObject {
     /// it returns `false` or throws.
     func transaction(_ body: (any SQLSession) throws -> Bool) throws
 
+    /// Runs an ingest's `body` in one write transaction as `transaction` does. Its writer checks
+    /// the store every feed row names once, before it returns (`RecordWriter.finish`), so the
+    /// backend may skip its own check per row: SQLite's foreign keys are off for it.
+    func ingestTransaction(_ body: (any SQLSession) throws -> Bool) throws
+
     /// The names of the migrations this warehouse lacks, in order.
     func pendingMigrations() throws -> [String]
 

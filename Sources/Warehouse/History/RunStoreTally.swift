@@ -13,7 +13,14 @@ struct RunStoreTally {
         var last = Int.min
     }
 
-    private(set) var spans: [String: Span] = [:]
+    /// The stores, numbered as the records bring them, and each one's span by that number.
+    private var stores = StoreSlots()
+    private var spansBySlot: [Span] = []
+
+    /// Each store's span, by store code.
+    var spans: [String: Span] {
+        Dictionary(uniqueKeysWithValues: zip(stores.codes, spansBySlot))
+    }
 
     /// Counts a record of `store` keyed by `date`.
     mutating func add(store: String, date: CivilDate) {
@@ -30,8 +37,9 @@ struct RunStoreTally {
     }
 
     private mutating func add(store: String, dateNumber: Int) {
-        // One dictionary access per record: the span is updated in place.
-        Self.extend(&spans[store, default: Span()], with: dateNumber)
+        let slot = stores.slot(of: store)
+        if slot == spansBySlot.count { spansBySlot.append(Span()) }
+        Self.extend(&spansBySlot[slot], with: dateNumber)
     }
 
     private static func extend(_ span: inout Span, with dateNumber: Int) {
@@ -58,7 +66,8 @@ enum RunStoreCounts {
         _ tally: RunStoreTally, of run: Int64, in table: HistoryTable, fileCounts: UpsertCounts,
         _ session: some SQLSession
     ) throws {
-        guard let period = table.period, !tally.spans.isEmpty else { return }
+        let spans = tally.spans
+        guard let period = table.period, !spans.isEmpty else { return }
         var updated: [String: Int] = [:]
         try session.scan(
             "SELECT store_code, count(*) FROM \(table.history) WHERE \(HistoryTable.replacedByColumn) = ? GROUP BY store_code",
@@ -66,10 +75,10 @@ enum RunStoreCounts {
         ) { row in updated[row.text(0)] = Int(row.int64(1)) }
         var written: [String: Int] = [:]
         if fileCounts.unchanged == 0 {
-            written = tally.spans.mapValues(\.records)
+            written = spans.mapValues(\.records)
         } else if fileCounts.inserted + fileCounts.updated > 0 {
-            let first = tally.spans.values.map(\.first).min() ?? 0
-            let last = tally.spans.values.map(\.last).max() ?? 0
+            let first = spans.values.map(\.first).min() ?? 0
+            let last = spans.values.map(\.last).max() ?? 0
             try session.scan(
                 """
                 SELECT store_code, count(*) FROM \(table.name)
@@ -78,7 +87,7 @@ enum RunStoreCounts {
                 [.text(RunStoreTally.dateKey(first)), .text(RunStoreTally.dateKey(last)), .integer(run)]
             ) { row in written[row.text(0)] = Int(row.int64(1)) }
         }
-        for (store, span) in tally.spans.sorted(by: { $0.key < $1.key }) {
+        for (store, span) in spans.sorted(by: { $0.key < $1.key }) {
             let changed = min(written[store] ?? 0, span.records)
             let updates = min(updated[store] ?? 0, changed)
             try session.execute(

@@ -1,0 +1,33 @@
+import Feeds
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import Warehouse
+
+/// SQLite's foreign keys are off for an ingest's own transaction only
+/// (`SQLiteBackend.ingestTransaction`): every write after it, whether the file landed or
+/// failed, has them on. (That the file's stores are still checked is
+/// `WarehouseTests.testARecordForAStoreOutsideTheDirectoryFailsItsFile`.)
+final class IngestForeignKeyTests: XCTestCase {
+    func testForeignKeysAreOnAgainAfterAnIngestLandsOrFails() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let warehouse = try Warehouse(path: directory.appendingPathComponent("keys.sqlite").path)
+        func ingest(_ fixture: String, as feed: FeedID) -> IngestStatus {
+            FileIngestor(warehouse: warehouse, explicitFeed: feed, options: IngestOptions())
+                .ingest(TestPaths.fixture("feeds/\(fixture)")).status
+        }
+        XCTAssertEqual(ingest("stores_small.csv", as: .stores), .ok)
+        XCTAssertEqual(ingest("credit_small.csv", as: .creditApps), .ok)
+        XCTAssertEqual(ingest("crm_intakes_small.csv", as: .salesAudit), .failed)
+        try warehouse.backend.transaction { session in
+            XCTAssertEqual(try session.integer("PRAGMA foreign_keys"), 1)
+            XCTAssertThrowsError(
+                try session.execute(
+                    "INSERT INTO credit_report (store_code, date, total_applications) VALUES ('99', '2025-07-14', 1)",
+                    []))
+            return false
+        }
+    }
+}
