@@ -276,21 +276,24 @@ final class XMLScanner {
                     throw error("attributes of <\(name(nameStart..<nameEnd))> must be separated by white space")
                 }
                 let attributeStart = index
-                if let next = plainAttribute(at: index) {
-                    index = next
+                let attributeNameEnd: Int
+                if let plain = plainAttribute(at: index) {
+                    (index, attributeNameEnd) = plain
                 } else {
                     guard let next = try attribute(at: index, element: nameStart..<nameEnd) else { return nil }
                     index = next
+                    attributeNameEnd = scanName(from: attributeStart).end
                 }
-                try checkUnique(attributeStart..<scanName(from: attributeStart).end, element: nameStart..<nameEnd)
+                try checkUnique(attributeStart..<attributeNameEnd, element: nameStart..<nameEnd)
             }
         }
     }
 
     /// Reads the attribute at `start` if it is written as spreadsheet writers write them all,
     /// `name="value"` with an ASCII-letter name and no white space: the index after it, or nil
-    /// (having read nothing) for anything else, which `attribute(at:element:)` then reads.
-    @inline(__always) private func plainAttribute(at start: Int) -> Int? {
+    /// (having read nothing) for anything else, which `attribute(at:element:)` then reads;
+    /// with the index after it, the end of its name.
+    @inline(__always) private func plainAttribute(at start: Int) -> (next: Int, nameEnd: Int)? {
         var index = start
         while index < end, (buffer[index] | 0x20) &- UInt8(ascii: "a") < 26 { index += 1 }
         let nameEnd = index
@@ -311,7 +314,7 @@ final class XMLScanner {
             XMLAttribute(
                 name: XMLName(bytes: buffer + start, count: nameEnd - start), namespaced: false,
                 value: UnsafeBufferPointer(start: buffer + nameEnd + 2, count: close - nameEnd - 2)))
-        return close + 1
+        return (close + 1, nameEnd)
     }
 
     /// Reads one `name="value"` at `index` into `attributes`; the index after it, or nil when
@@ -715,6 +718,10 @@ final class XMLScanner {
     /// Checks that the bytes of `range` are an XML name (XML 1.0 fifth edition, §2.3: a
     /// NameStartChar, then NameChars) in valid UTF-8, as libxml2 does.
     private func checkName(_ range: Range<Int>) throws {
+        // ASCII letters alone, as every name of a worksheet is, make a valid name.
+        var letters = range.lowerBound
+        while letters < range.upperBound, (buffer[letters] | 0x20) &- UInt8(ascii: "a") < 26 { letters += 1 }
+        if letters == range.upperBound { return }
         var index = range.lowerBound
         while index < range.upperBound {
             let first = index == range.lowerBound
