@@ -16,7 +16,8 @@ struct RecordWriter<Session: SQLSession> {
     /// Rows written to the file's table (the rollups can simply add the file's sums when every
     /// one of them was an insert).
     private var rowsWritten = 0
-    /// Records per store and their dates, for the ledger's per-store counts.
+    /// Records per store and their dates, for the ledger's per-store counts; it numbers the
+    /// file's stores, for the rollups too.
     private var stores = RunStoreTally()
 
     init(_ session: Session, table: String, runID: Int64) throws {
@@ -30,24 +31,19 @@ struct RecordWriter<Session: SQLSession> {
     mutating func write(_ record: FeedRecord, row: Int) throws {
         switch record {
         case .salesAudit(let r):
-            rollups.add(r)
-            stores.add(store: r.store, date: r.date)
+            rollups.add(r, store: stores.add(store: r.store, date: r.date))
             try add(r, row: row, to: FeedTables.salesAudit)
         case .creditApplications(let r):
-            rollups.add(r, \.applications)
-            stores.add(store: r.store, date: r.date)
+            rollups.add(r, \.applications, store: stores.add(store: r.store, date: r.date))
             try add(r, row: row, to: FeedTables.creditApplications)
         case .crmIntakes(let r):
-            rollups.add(r, \.intakes)
-            stores.add(store: r.store, date: r.date)
+            rollups.add(r, \.intakes, store: stores.add(store: r.store, date: r.date))
             try add(r, row: row, to: FeedTables.crmIntakes)
         case .birdeyeReviews(let r):
-            rollups.add(r, \.reviews)
-            stores.add(store: r.store, date: r.weekStart)
+            rollups.add(r, \.reviews, store: stores.add(store: r.store, date: r.weekStart))
             try add(r, row: row, to: FeedTables.birdeyeReviews)
         case .outboundCalls(let r):
-            rollups.add(r, \.calls)
-            stores.add(store: r.store, date: r.weekStart)
+            rollups.add(r, \.calls, store: stores.add(store: r.store, date: r.weekStart))
             try add(r, row: row, to: FeedTables.outboundCalls)
         case .employeeSales(let r):
             stores.add(store: r.store, grain: r.grain)
@@ -117,7 +113,7 @@ struct RecordWriter<Session: SQLSession> {
         try flush()
         try requireDirectoryStores()
         let counts = try session.upsertCounts(table: table)
-        try rollups.apply(session, onlyInserts: counts.inserted == rowsWritten)
+        try rollups.apply(session, storeCodes: stores.storeCodes, onlyInserts: counts.inserted == rowsWritten)
         if let history = HistoryTable.named(table) {
             try RunStoreCounts.write(stores, of: runID, in: history, fileCounts: counts, session)
         }
@@ -128,7 +124,7 @@ struct RecordWriter<Session: SQLSession> {
     /// never emit one): the check of the feed tables' foreign key, once per store instead of
     /// once per row (`WarehouseBackend.ingestTransaction`).
     private func requireDirectoryStores() throws {
-        let written = stores.spans.keys
+        let written = stores.storeCodes
         guard !written.isEmpty else { return }
         var directory = Set<String>()
         try session.scan("SELECT code FROM store", []) { directory.insert($0.text(0)) }

@@ -1,7 +1,8 @@
 /// Store codes numbered in the order rows (or records) bring them, found by their bytes packed
-/// into an integer (codes of up to 7 bytes) without making a string or hashing one per row. Rows come in key order, so
-/// each date (or week) lists the stores in the same order as the one before: the slot after the
-/// last one found (or the first, after the last) is tried first, and only a miss is looked up.
+/// into an integer (codes of up to 7 bytes) without making a string or hashing one per row.
+/// Rows come in key order, so each date (or week) lists the stores in the same order as the
+/// one before: the slot after the last one found (or the first, after the last) is tried
+/// first, and only a miss is looked up.
 struct StoreSlots {
     private(set) var codes: [String] = []
     /// Each slot's packed code (`nil` for a longer code).

@@ -206,8 +206,8 @@ extension Warehouse {
 /// corrected file), or when a sum would leave 64 bits, the store-months it touched are
 /// recomputed from the feed tables.
 struct RollupAccumulator {
-    /// A store (its slot in `stores`) and a month as `year × 12 + month − 1`: cheaper to find
-    /// per record than text.
+    /// A store (its number in the file's `RunStoreTally`) and a month as `year × 12 + month − 1`:
+    /// cheaper to find per record than text.
     private struct Key: Hashable {
         let store: Int
         let month: Int
@@ -292,8 +292,6 @@ struct RollupAccumulator {
         }
     }
 
-    /// The stores of the file's records, numbered as they come.
-    private var stores = StoreSlots()
     /// The store-months' additions, in the order they came, and where each one's key is.
     private var deltas: [(key: Key, delta: Delta)] = []
     private var deltaIndex: [Key: Int] = [:]
@@ -306,20 +304,21 @@ struct RollupAccumulator {
     /// A 64-bit sum overflowed: recompute instead of adding.
     private var overflowed = false
 
-    mutating func add(_ record: SalesAuditRecord) {
-        let index = deltaIndex(Key(stores.slot(of: record.store), record.date))
+    /// Adds a sales-audit row of the store numbered `store`.
+    mutating func add(_ record: SalesAuditRecord, store: Int) {
+        let index = deltaIndex(Key(store, record.date))
         if !deltas[index].delta.add(record.figures) { overflowed = true }
     }
 
-    mutating func add(_ record: DailyCountRecord, _ measure: WritableKeyPath<MeasureSums, Int128>) {
-        add(Int64(record.count), to: Self.field(measure), at: Key(stores.slot(of: record.store), record.date))
+    /// Adds a day's count of the store numbered `store`.
+    mutating func add(_ record: DailyCountRecord, _ measure: WritableKeyPath<MeasureSums, Int128>, store: Int) {
+        add(Int64(record.count), to: Self.field(measure), at: Key(store, record.date))
     }
 
     /// A week's counts go to the month of each day when the days are known, else the week's
     /// total to the month of its week start, as `scanMeasures` reads them; both months of a
     /// week that spans two are touched either way.
-    mutating func add(_ record: WeeklyCountRecord, _ measure: WritableKeyPath<MeasureSums, Int128>) {
-        let store = stores.slot(of: record.store)
+    mutating func add(_ record: WeeklyCountRecord, _ measure: WritableKeyPath<MeasureSums, Int128>, store: Int) {
         let start = Key(store, record.weekStart)
         alsoTouched.insert(start)
         alsoTouched.insert(Key(store, record.weekStart.adding(days: 6)))
@@ -363,9 +362,9 @@ struct RollupAccumulator {
     /// The measures event feeds count.
     private enum CountedMeasure { case applications, reviews, intakes, calls }
 
-    /// Brings the rollups of the touched store-months up to date, inside the file's transaction.
-    func apply(_ session: some SQLSession, onlyInserts: Bool) throws {
-        let codes = stores.codes
+    /// Brings the rollups of the touched store-months up to date, inside the file's transaction;
+    /// `storeCodes` are the codes the stores are numbered by.
+    func apply(_ session: some SQLSession, storeCodes codes: [String], onlyInserts: Bool) throws {
         guard onlyInserts, !overflowed else {
             return try Warehouse.refreshRollups(
                 session,

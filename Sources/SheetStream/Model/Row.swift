@@ -45,11 +45,7 @@ public struct Row: Sendable {
         number = other.number
         fields = nil
         values.removeAll(keepingCapacity: true)
-        if let otherFields = other.fields {
-            values.append(contentsOf: (0..<otherFields.count).lazy.map(otherFields.cell(at:)))
-        } else {
-            values.append(contentsOf: other.values)
-        }
+        values.append(contentsOf: other.cells)
     }
 
     /// The cell at a 0-based column index, `.empty` past the row's end.

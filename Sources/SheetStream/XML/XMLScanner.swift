@@ -295,7 +295,7 @@ final class XMLScanner {
     /// with the index after it, the end of its name.
     @inline(__always) private func plainAttribute(at start: Int) -> (next: Int, nameEnd: Int)? {
         var index = start
-        while index < end, (buffer[index] | 0x20) &- UInt8(ascii: "a") < 26 { index += 1 }
+        while index < end, Self.isASCIILetter(buffer[index]) { index += 1 }
         let nameEnd = index
         guard nameEnd > start, nameEnd + 1 < end, buffer[nameEnd] == UInt8(ascii: "="),
             buffer[nameEnd + 1] == UInt8(ascii: "\""), nameEnd - start != 5 || memcmp(buffer + start, "xmlns", 5) != 0
@@ -699,6 +699,10 @@ final class XMLScanner {
         byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
     }
 
+    @inline(__always) private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) &- UInt8(ascii: "a") < 26
+    }
+
     @inline(__always) private static func endsName(_ byte: UInt8) -> Bool {
         isSpace(byte) || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "<")
             || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
@@ -720,7 +724,7 @@ final class XMLScanner {
     private func checkName(_ range: Range<Int>) throws {
         // ASCII letters alone, as every name of a worksheet is, make a valid name.
         var letters = range.lowerBound
-        while letters < range.upperBound, (buffer[letters] | 0x20) &- UInt8(ascii: "a") < 26 { letters += 1 }
+        while letters < range.upperBound, Self.isASCIILetter(buffer[letters]) { letters += 1 }
         if letters == range.upperBound { return }
         var index = range.lowerBound
         while index < range.upperBound {

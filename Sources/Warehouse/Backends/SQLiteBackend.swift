@@ -138,9 +138,12 @@ final class SQLiteBackend: WarehouseBackend {
     }
 
     func transaction(_ body: (any SQLSession) throws -> Bool) throws {
-        try pool.writeWithoutTransaction { db in
-            try db.inTransaction { try body(SQLiteSession(db)) ? .commit : .rollback }
-        }
+        try pool.writeWithoutTransaction { db in try Self.run(body, in: db) }
+    }
+
+    /// Runs `body` in a transaction of `db`: committed when it returns `true`.
+    private static func run(_ body: (any SQLSession) throws -> Bool, in db: Database) throws {
+        try db.inTransaction { try body(SQLiteSession(db)) ? .commit : .rollback }
     }
 
     /// Foreign keys are off for the ingest's transaction (the pragma takes effect only outside
@@ -151,7 +154,7 @@ final class SQLiteBackend: WarehouseBackend {
     func ingestTransaction(_ body: (any SQLSession) throws -> Bool) throws {
         try pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
-            let ended = Result { try db.inTransaction { try body(SQLiteSession(db)) ? .commit : .rollback } }
+            let ended = Result { try Self.run(body, in: db) }
             try db.execute(sql: "PRAGMA foreign_keys = ON")
             try ended.get()
         }

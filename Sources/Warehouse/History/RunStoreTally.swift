@@ -17,13 +17,17 @@ struct RunStoreTally {
     private var stores = StoreSlots()
     private var spansBySlot: [Span] = []
 
+    /// The stores of the run's records, in the order they came: a store's number is its index.
+    var storeCodes: [String] { stores.codes }
+
     /// Each store's span, by store code.
     var spans: [String: Span] {
         Dictionary(uniqueKeysWithValues: zip(stores.codes, spansBySlot))
     }
 
-    /// Counts a record of `store` keyed by `date`.
-    mutating func add(store: String, date: CivilDate) {
+    /// Counts a record of `store` keyed by `date`; returns the store's number (`storeCodes`).
+    @discardableResult
+    mutating func add(store: String, date: CivilDate) -> Int {
         add(store: store, dateNumber: date.year * 10_000 + date.month * 100 + date.day)
     }
 
@@ -36,10 +40,12 @@ struct RunStoreTally {
         }
     }
 
-    private mutating func add(store: String, dateNumber: Int) {
+    @discardableResult
+    private mutating func add(store: String, dateNumber: Int) -> Int {
         let slot = stores.slot(of: store)
         if slot == spansBySlot.count { spansBySlot.append(Span()) }
         Self.extend(&spansBySlot[slot], with: dateNumber)
+        return slot
     }
 
     private static func extend(_ span: inout Span, with dateNumber: Int) {
