@@ -81,6 +81,9 @@ struct PendingValues {
     private(set) var values: [Value] = []
     /// The arena every text value points into.
     private(set) var text: [UInt8] = []
+    /// The last date added and where its text lies in the arena: the rows of a day's file, or
+    /// of one day in a longer one, share it rather than each writing it again.
+    private var lastDate: (date: CivilDate, offset: Int)?
 
     init(capacity: Int) {
         values.reserveCapacity(capacity)
@@ -92,6 +95,7 @@ struct PendingValues {
     mutating func removeAll() {
         values.removeAll(keepingCapacity: true)
         text.removeAll(keepingCapacity: true)
+        lastDate = nil
     }
 
     mutating func add(_ value: Int?) { values.append(value.map { .integer(Int64($0)) } ?? .null) }
@@ -99,9 +103,9 @@ struct PendingValues {
     mutating func add(_ value: Double?) { values.append(value.map(Value.real) ?? .null) }
 
     mutating func add(_ value: String?) {
-        guard let value else { return values.append(.null) }
+        guard var value else { return values.append(.null) }
         let offset = text.count
-        text.append(contentsOf: value.utf8)
+        value.withUTF8 { text.append(contentsOf: $0) }
         values.append(.text(offset: offset, count: text.count - offset))
     }
 
@@ -110,6 +114,7 @@ struct PendingValues {
 
     /// Adds a date as `YYYY-MM-DD` text, written straight into the arena in one append.
     mutating func add(_ date: CivilDate) {
+        if let lastDate, lastDate.date == date { return values.append(.text(offset: lastDate.offset, count: 10)) }
         guard (0...9999).contains(date.year), (1...12).contains(date.month), (1...31).contains(date.day) else {
             return add(date.iso8601)
         }
@@ -122,5 +127,6 @@ struct PendingValues {
         let offset = text.count
         withUnsafeBytes(of: bytes) { text.append(contentsOf: $0) }
         values.append(.text(offset: offset, count: 10))
+        lastDate = (date, offset)
     }
 }

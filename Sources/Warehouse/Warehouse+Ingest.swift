@@ -110,9 +110,19 @@ extension Warehouse {
             let prepared = try prepare()
             outcome.feed = prepared.feed
             try backend.ingestTransaction { session in
-                try writeFile(
-                    session, path: path, prepared: prepared, options: options, check: check, started: started,
-                    outcome: &outcome)
+                func write(_ session: some SQLSession) throws -> Bool {
+                    try writeFile(
+                        session, path: path, prepared: prepared, options: options, check: check, started: started,
+                        outcome: &outcome)
+                }
+                // The per-row work (the writer, the gate) is generic over the session: called with
+                // the concrete session it is specialised for it, where through `any SQLSession` it
+                // would look up type metadata and call through witness tables on every row.
+                switch session {
+                case let sqlite as SQLiteSession: return try write(sqlite)
+                case let postgres as PostgresSession: return try write(postgres)
+                default: return try write(session)
+                }
             }
         } catch {
             var failure = error

@@ -211,6 +211,9 @@ final class CSVReaderTests: XCTestCase {
         XCTAssertEqual(second[0], .string("01"))
         XCTAssertEqual(second[5], .empty)
         XCTAssertTrue(rows[4].isBlank)
+        XCTAssertFalse(second.isBlank)
+        XCTAssertFalse(Row(number: 1, cells: [.empty, .empty, .number(3)]).isBlank, "a value after empty cells")
+        XCTAssertTrue(Row(number: 1, cells: [.empty, .empty]).isBlank)
         XCTAssertEqual(rows[5].withUTF8(at: 2) { String(decoding: $0, as: UTF8.self) }, "caf\u{E9}")
         // Finished cells (XLSX rows, rows made in code) have no field bytes.
         XCTAssertNil(Row(number: 1, cells: [.string("x")]).withUTF8(at: 0) { _ in true })

@@ -56,7 +56,9 @@ public enum TextNormalizer {
             }
             return false
         }
-        return text.utf8.withContiguousStorageIfAvailable(search) ?? Array(text.utf8).withUnsafeBufferPointer(search)
+        // `withUTF8` lends a small string's bytes from the stack: no array is made per call.
+        var text = text
+        return text.withUTF8(search)
     }
 
     /// The text of any cell as a user would read it (numbers in shortest form), cleaned.

@@ -8,6 +8,8 @@ public struct HeaderMap: Sendable {
     public private(set) var columns: [CanonicalField: Int]
     /// `columns` as an array indexed by the field's raw value (-1: absent), for the per-row path.
     private var columnByField: [Int]
+    /// The columns of the fields found, in field order: what a repeated header is looked for in.
+    private var mappedColumns: [Int]
     /// Header text per column, for reject messages.
     public var headers: [Int: String]
     /// Cells in the header row (the expected field count of CSV records).
@@ -29,7 +31,8 @@ public struct HeaderMap: Sendable {
         var columnByField = Array(repeating: -1, count: CanonicalField.allCases.count)
         for (field, column) in columns { columnByField[field.rawValue] = column }
         return HeaderMap(
-            row: row.number, columns: columns, columnByField: columnByField, headers: headers, width: row.width)
+            row: row.number, columns: columns, columnByField: columnByField,
+            mappedColumns: columnByField.filter { $0 >= 0 }, headers: headers, width: row.width)
     }
 
     /// The column of a field, if the header has it.
@@ -42,12 +45,12 @@ public struct HeaderMap: Sendable {
     /// column holds text naming the same field. Data cells fail on the first, cheap check.
     func isRepeat(of row: Row, definition: FeedDefinition) -> Bool {
         guard !columns.isEmpty else { return false }
-        for column in columnByField where column >= 0 {
+        for column in mappedColumns {
             // Every alias has a letter (or a '#'): text without one (a number, a date, money)
             // cannot name a field, and is told apart without normalising it.
-            guard case .string(let text) = row[column],
-                text.utf8.contains(where: {
-                    ($0 | 0x20) &- UInt8(ascii: "a") < 26 || $0 == UInt8(ascii: "#") || $0 >= 0x80
+            guard case .string(var text) = row[column],
+                text.withUTF8({ bytes in
+                    bytes.contains { ($0 | 0x20) &- UInt8(ascii: "a") < 26 || $0 == UInt8(ascii: "#") || $0 >= 0x80 }
                 })
             else { return false }
         }

@@ -73,8 +73,12 @@ public struct Row: Sendable {
         return utf8.isEmpty ? nil : try body(utf8)
     }
 
-    /// Whether every cell in the row is empty.
-    public var isBlank: Bool { usedWidth == 0 }
+    /// Whether every cell in the row is empty. Looked for from the first cell, which a data row
+    /// fills: asked of every row, it stops at once for nearly all of them.
+    @inlinable public var isBlank: Bool {
+        for column in 0..<width where !isEmpty(at: column) { return false }
+        return true
+    }
 
     /// The number of cells up to and including the last one that holds a value.
     public var usedWidth: Int {

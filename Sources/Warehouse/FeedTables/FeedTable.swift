@@ -48,6 +48,10 @@ struct FeedTable<Record>: FeedTableDescription {
     let upsert: UpsertStatement
     /// Every declared column in binding order: key, values, untracked.
     private let columns: [FeedColumn<Record>]
+    /// The columns' binds in that order, composed into one closure once: a row's bind calls it
+    /// instead of walking `columns`, which retained and released each column's name and closure
+    /// on every row.
+    private let bindColumns: (Record, inout PendingValues) -> Void
 
     init(
         feed: FeedID, name: String, period: FeedTablePeriod, key: [FeedColumn<Record>], values: [FeedColumn<Record>],
@@ -60,6 +64,14 @@ struct FeedTable<Record>: FeedTableDescription {
         self.values = values
         self.untracked = untracked
         columns = key + values + untracked
+        let bindNone: (Record, inout PendingValues) -> Void = { _, _ in }
+        bindColumns = columns.reduce(bindNone) { bindBefore, column in
+            let bind = column.bind
+            return { record, values in
+                bindBefore(record, &values)
+                bind(record, &values)
+            }
+        }
         upsert = UpsertStatement(
             table: name, key: key.map(\.name), values: values.map(\.name),
             untracked: untracked.map(\.name) + Self.provenanceColumns, referencesStore: true)
@@ -72,7 +84,7 @@ struct FeedTable<Record>: FeedTableDescription {
     /// Appends a record's row (every column, then the run and the source row) to `values`.
     @inline(__always)
     func bind(_ record: Record, runID: Int64, sourceRow: Int, into values: inout PendingValues) {
-        for column in columns { column.bind(record, &values) }
+        bindColumns(record, &values)
         values.add(runID)
         values.add(sourceRow)
     }

@@ -1,0 +1,45 @@
+import CivilCalendar
+import Feeds
+import XCTest
+
+@testable import Warehouse
+
+/// The batch's values as SQLite binds them: every text value reads back as the text it was
+/// given, also when rows share their date's bytes in the arena.
+final class PendingValuesTests: XCTestCase {
+    func testRowsOfOneDayShareItsTextAndEveryValueReadsBack() {
+        let june2 = CivilDate(year: 2025, month: 6, day: 2)
+        let june3 = CivilDate(year: 2025, month: 6, day: 3)
+        var values = PendingValues(capacity: 64)
+        for (store, date) in [("08", june2), ("10", june2), ("108", june3), ("08", june2)] {
+            let record = SalesAuditRecord(
+                store: store, date: date,
+                figures: SalesFigures(totalSalesCents: 1_250_00, totalTransactions: 5, totalItems: 9))
+            FeedTables.salesAudit.bind(record, runID: 7, sourceRow: 2, into: &values)
+        }
+        let columns = FeedTables.salesAudit.upsert.columnCount
+        XCTAssertEqual(values.count, 4 * columns)
+        let dates = (0..<4).map { text(values, at: $0 * columns) }
+        let stores = (0..<4).map { text(values, at: $0 * columns + 1) }
+        XCTAssertEqual(dates, ["2025-06-02", "2025-06-02", "2025-06-03", "2025-06-02"])
+        XCTAssertEqual(stores, ["08", "10", "108", "08"])
+        // The second row points at the first row's date; the fourth follows another date and writes its own.
+        XCTAssertEqual(offset(values, at: columns), offset(values, at: 0))
+        XCTAssertNotEqual(offset(values, at: 3 * columns), offset(values, at: 0))
+
+        values.removeAll()
+        values.add(june2)
+        XCTAssertEqual(text(values, at: 0), "2025-06-02")
+        XCTAssertEqual(offset(values, at: 0), 0)
+    }
+
+    private func text(_ values: PendingValues, at index: Int) -> String? {
+        guard case .text(let offset, let count) = values.values[index] else { return nil }
+        return String(decoding: values.text[offset..<offset + count], as: UTF8.self)
+    }
+
+    private func offset(_ values: PendingValues, at index: Int) -> Int? {
+        guard case .text(let offset, _) = values.values[index] else { return nil }
+        return offset
+    }
+}
