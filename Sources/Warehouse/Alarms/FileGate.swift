@@ -239,10 +239,16 @@ private final class ScanThread {
         rows = spare
         spare = []
         run { [unowned(unsafe) self] in
-            for kept in pending { _ = scan.add(store: kept.store, day: kept.day, kept.row) }
+            Self.add(pending, to: &scan)
             pending.removeAll(keepingCapacity: true)
             swap(&pending, &spare)
         }
+    }
+
+    /// Gives `rows` to `scan` in order: the scan, a property of this class, is accessed once for
+    /// the batch rather than once (with its exclusivity check) per row.
+    private static func add(_ rows: [BufferedRow], to scan: inout StreamingScan) {
+        for kept in rows { _ = scan.add(store: kept.store, day: kept.day, kept.row) }
     }
 
     /// Finishes the scan on its thread once it is through every batch (its last day, its runs of
