@@ -115,9 +115,9 @@ extension Warehouse {
                         session, path: path, prepared: prepared, options: options, check: check, started: started,
                         outcome: &outcome)
                 }
-                // The per-row work (the writer, the gate) is generic over the session: called with
-                // the concrete session it is specialised for it, where through `any SQLSession` it
-                // would look up type metadata and call through witness tables on every row.
+                // Called with the concrete session, the per-row work (the writer, the gate) is
+                // specialised for it; through `any SQLSession` every row would look up type
+                // metadata and call through witness tables.
                 switch session {
                 case let sqlite as SQLiteSession: return try write(sqlite)
                 case let postgres as PostgresSession: return try write(postgres)

@@ -36,16 +36,3 @@ final class RecurringTextCacheTests: XCTestCase {
         XCTAssertEqual(makes, 4, "the third text started the cache over, so x was made again")
     }
 }
-
-/// The cheap word filter behind total-row detection, on text short enough to be stored inline
-/// in the string (read from the stack) and on longer text.
-final class ContainsASCIITests: XCTestCase {
-    func testFindsTheWordInShortAndLongTextWhateverItsCase() {
-        XCTAssertTrue(TextNormalizer.containsASCII("TOTAL", "total"))
-        XCTAssertTrue(TextNormalizer.containsASCII("Grand Total:", "total"))
-        XCTAssertTrue(TextNormalizer.containsASCII(String(repeating: "x", count: 40) + " Totals", "total"))
-        XCTAssertFalse(TextNormalizer.containsASCII("01", "total"))
-        XCTAssertFalse(TextNormalizer.containsASCII("Tota", "total"))
-        XCTAssertFalse(TextNormalizer.containsASCII(String(repeating: "tota ", count: 20), "total"))
-    }
-}

@@ -214,6 +214,9 @@ final class CSVReaderTests: XCTestCase {
         XCTAssertFalse(second.isBlank)
         XCTAssertFalse(Row(number: 1, cells: [.empty, .empty, .number(3)]).isBlank, "a value after empty cells")
         XCTAssertTrue(Row(number: 1, cells: [.empty, .empty]).isBlank)
+        // The same of CSV text fields: a record of empty fields is blank, one with a value after them is not.
+        let (_, gaps) = try read(Array(",,\n,,x\n".utf8), options: CSVOptions(delimiter: UInt8(ascii: ",")))
+        XCTAssertEqual(gaps.map(\.isBlank), [true, false])
         XCTAssertEqual(rows[5].withUTF8(at: 2) { String(decoding: $0, as: UTF8.self) }, "caf\u{E9}")
         // Finished cells (XLSX rows, rows made in code) have no field bytes.
         XCTAssertNil(Row(number: 1, cells: [.string("x")]).withUTF8(at: 0) { _ in true })

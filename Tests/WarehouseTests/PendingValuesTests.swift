@@ -4,8 +4,9 @@ import XCTest
 
 @testable import Warehouse
 
-/// The batch's values as SQLite binds them: every text value reads back as the text it was
-/// given, also when rows share their date's bytes in the arena.
+/// The batch's values as the backends read them (SQLite binds each text value's bytes in place,
+/// PostgreSQL's COPY copies them out): every text value reads back as the text it was given,
+/// also when rows share their date's bytes in the arena.
 final class PendingValuesTests: XCTestCase {
     func testRowsOfOneDayShareItsTextAndEveryValueReadsBack() {
         let june2 = CivilDate(year: 2025, month: 6, day: 2)
@@ -27,10 +28,23 @@ final class PendingValuesTests: XCTestCase {
         XCTAssertEqual(offset(values, at: columns), offset(values, at: 0))
         XCTAssertNotEqual(offset(values, at: 3 * columns), offset(values, at: 0))
 
+        // PostgreSQL's COPY text holds each row's own date.
+        var copy: [UInt8] = []
+        values.appendCopyText(to: &copy, columnCount: columns, firstSequence: 1)
+        let copied = String(decoding: copy, as: UTF8.self).split(separator: "\n").map { $0.prefix(13) }
+        XCTAssertEqual(copied, ["2025-06-02\t08", "2025-06-02\t10", "2025-06-03\t10", "2025-06-02\t08"])
+
+        // A new batch starts its arena afresh; a date outside 0…9999 between two equal dates
+        // takes its own (longer) text and leaves the shared one alone.
         values.removeAll()
         values.add(june2)
-        XCTAssertEqual(text(values, at: 0), "2025-06-02")
         XCTAssertEqual(offset(values, at: 0), 0)
+        XCTAssertEqual(text(values, at: 0), "2025-06-02")
+        values.add(CivilDate(year: 10_000, month: 1, day: 1))
+        values.add(june2)
+        XCTAssertEqual(text(values, at: 1), CivilDate(year: 10_000, month: 1, day: 1).iso8601)
+        XCTAssertEqual(text(values, at: 2), "2025-06-02")
+        XCTAssertEqual(offset(values, at: 2), 0)
     }
 
     private func text(_ values: PendingValues, at index: Int) -> String? {

@@ -328,8 +328,9 @@ final class NormalizationCache {
     private let directory: StoreDirectory
     private let dateText: DateText
     private let dateSystem: ExcelDateSystem
-    private var stores = RecurringTextCache<Result<String, NormalizationFailure>>(limit: 4096)
-    private var dates = RecurringTextCache<Result<CivilDate, NormalizationFailure>>(limit: 4096)
+    private var stores = RecurringTextCache<Result<String, NormalizationFailure>>(limit: limit)
+    private var dates = RecurringTextCache<Result<CivilDate, NormalizationFailure>>(limit: limit)
+    private static let limit = 4096
 
     init(directory: StoreDirectory, dateText: DateText, dateSystem: ExcelDateSystem) {
         self.directory = directory
@@ -347,47 +348,5 @@ final class NormalizationCache {
             return ValueNormalizer.date(cell, parser: dateText, dateSystem: dateSystem)
         }
         return dates.value(of: text) { ValueNormalizer.date(cell, parser: dateText, dateSystem: dateSystem) }
-    }
-}
-
-/// Values worked out once per distinct text, for texts that recur in a pattern: a store-day
-/// export lists the same stores in the same order date after date, and each date on a run of
-/// rows. The text of the last lookup and the one found after it are compared first (equal
-/// strings that share storage, as a workbook's shared strings do, compare without reading
-/// their bytes); only a miss is hashed. Past `limit` texts it starts afresh, so a file of
-/// ever-new text keeps it small.
-struct RecurringTextCache<Value> {
-    private var texts: [String] = []
-    private var values: [Value] = []
-    private var slots: [String: Int] = [:]
-    /// The slot of the last lookup (-1 before the first).
-    private var last = -1
-    private let limit: Int
-
-    init(limit: Int) { self.limit = limit }
-
-    /// The value of `text`, made by `make` the first time it is asked for.
-    mutating func value(of text: String, _ make: () -> Value) -> Value {
-        if last >= 0, texts[last] == text { return values[last] }
-        let next = last + 1 < texts.count ? last + 1 : 0
-        if next < texts.count, texts[next] == text {
-            last = next
-            return values[next]
-        }
-        if let slot = slots[text] {
-            last = slot
-            return values[slot]
-        }
-        if texts.count >= limit {
-            texts.removeAll(keepingCapacity: true)
-            values.removeAll(keepingCapacity: true)
-            slots.removeAll(keepingCapacity: true)
-        }
-        let value = make()
-        last = texts.count
-        slots[text] = last
-        texts.append(text)
-        values.append(value)
-        return value
     }
 }

@@ -7,9 +7,9 @@ public struct HeaderMap: Sendable {
     /// The column of each field found.
     public private(set) var columns: [CanonicalField: Int]
     /// `columns` as an array indexed by the field's raw value (-1: absent), for the per-row path.
-    private var columnByField: [Int]
+    private let columnByField: [Int]
     /// The columns of the fields found, in field order: what a repeated header is looked for in.
-    private var mappedColumns: [Int]
+    private let mappedColumns: [Int]
     /// Header text per column, for reject messages.
     public var headers: [Int: String]
     /// Cells in the header row (the expected field count of CSV records).

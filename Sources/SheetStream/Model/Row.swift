@@ -73,8 +73,8 @@ public struct Row: Sendable {
         return utf8.isEmpty ? nil : try body(utf8)
     }
 
-    /// Whether every cell in the row is empty. Looked for from the first cell, which a data row
-    /// fills: asked of every row, it stops at once for nearly all of them.
+    /// Whether every cell in the row is empty. Checked from the first cell, which a data row
+    /// fills, so for nearly every row it stops at once.
     @inlinable public var isBlank: Bool {
         for column in 0..<width where !isEmpty(at: column) { return false }
         return true
