@@ -213,6 +213,15 @@ final class XMLScannerTests: XCTestCase {
         XCTAssertEqual(scanError("<a b=\"<\"/>"), "the value of attribute b in <a> contains '<'")
         XCTAssertEqual(scanError("<a b=\"1\"c=\"2\"/>"), "attributes of <a> must be separated by white space")
         XCTAssertEqual(scanError("<a b/>"), "malformed attribute \"b\" in <a>")
+        // Attribute names are unique per tag, one-byte names (a cell's r, s, t) as longer ones;
+        // a name repeated in the next tag is no repeat.
+        XCTAssertEqual(
+            scanError("<c r=\"A1\" s=\"1\" r=\"B1\"/>"), "attribute r appears twice in <c>")
+        XCTAssertEqual(
+            scanError("<a x:r=\"1\" rr=\"2\" x:r=\"3\"/>"), "attribute x:r appears twice in <a>")
+        XCTAssertEqual(
+            try scan("<a><c r=\"A1\" s=\"1\" t=\"n\" rs=\"2\"/><c r=\"B1\" s=\"2\"/></a>"),
+            ["<a>", "<c r=\"A1\" s=\"1\" t=\"n\" rs=\"2\">", "</c>", "<c r=\"B1\" s=\"2\">", "</c>", "</a>"])
         XCTAssertEqual(
             scanError("<a>x &nbsp; y</a>"), "\"&nbsp;\" is not a predefined entity or a valid character reference")
         XCTAssertEqual(scanError("<a>&#0;</a>"), "\"&#0;\" is not a predefined entity or a valid character reference")

@@ -72,8 +72,32 @@ final class XMLScanner {
         var openNames = ByteBuffer(capacity: 256)
         var attributes = TagItemBuffer<XMLAttribute>()
         var decoded = ByteBuffer()
-        /// The qualified names of the current start tag's attributes (byte ranges of the buffer).
+        /// The qualified names of the current start tag's attributes (byte ranges of the buffer)
+        /// longer than one byte.
         var attributeNames = TagItemBuffer<Range<Int>>()
+        /// The current start tag's one-byte attribute names (a worksheet's `r`, `s`, `t`), a bit
+        /// per byte value: told apart without a list to walk.
+        var oneByteNames = OneByteNames()
+    }
+
+    /// A set of byte values, 256 bits.
+    private struct OneByteNames {
+        private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+        mutating func removeAll() { words = (0, 0, 0, 0) }
+
+        /// Adds `byte`; false when it was there already.
+        @inline(__always) mutating func insert(_ byte: UInt8) -> Bool {
+            let bit = UInt64(1) << (byte & 63)
+            let before: UInt64
+            switch byte >> 6 {
+            case 0: (before, words.0) = (words.0, words.0 | bit)
+            case 1: (before, words.1) = (words.1, words.1 | bit)
+            case 2: (before, words.2) = (words.2, words.2 | bit)
+            default: (before, words.3) = (words.3, words.3 | bit)
+            }
+            return before & bit == 0
+        }
     }
 
     init(
@@ -246,6 +270,7 @@ final class XMLScanner {
         let nameEnd = index
         scratch.pointee.attributes.removeAll()
         scratch.pointee.attributeNames.removeAll()
+        scratch.pointee.oneByteNames.removeAll()
         while true {
             var spaced = false
             while index < end, Self.isSpace(buffer[index]) {
@@ -711,12 +736,19 @@ final class XMLScanner {
     /// Checks that no earlier attribute of the tag has the same qualified name (XML 1.0 §3.1,
     /// namespace declarations included), and remembers this one.
     private func checkUnique(_ range: Range<Int>, element: Range<Int>) throws {
-        for earlier in scratch.pointee.attributeNames.elements where earlier.count == range.count {
-            if Self.equal(buffer + earlier.lowerBound, buffer + range.lowerBound, count: range.count) {
-                throw error("attribute \(name(range)) appears twice in <\(name(element))>")
+        let isNew: Bool
+        if range.count == 1 {
+            // Names of different lengths never match: a one-byte name is looked for among the
+            // one-byte names alone.
+            isNew = scratch.pointee.oneByteNames.insert(buffer[range.lowerBound])
+        } else {
+            isNew = !scratch.pointee.attributeNames.elements.contains { earlier in
+                earlier.count == range.count
+                    && Self.equal(buffer + earlier.lowerBound, buffer + range.lowerBound, count: range.count)
             }
+            if isNew { scratch.pointee.attributeNames.append(range) }
         }
-        scratch.pointee.attributeNames.append(range)
+        guard isNew else { throw error("attribute \(name(range)) appears twice in <\(name(element))>") }
     }
 
     /// Checks that the bytes of `range` are an XML name (XML 1.0 fifth edition, §2.3: a
