@@ -45,7 +45,7 @@ public struct Row: Sendable {
         number = other.number
         fields = nil
         values.removeAll(keepingCapacity: true)
-        values.append(contentsOf: other.cells)
+        values.append(contentsOf: (0..<other.width).lazy.map { other[$0] })
     }
 
     /// The cell at a 0-based column index, `.empty` past the row's end.
