@@ -143,6 +143,49 @@ final class XMLScannerTests: XCTestCase {
         XCTAssertEqual(handler.leaves, ["v=1", "v=2", "v="], "text with a reference takes the general path")
     }
 
+    /// `<c …><v>…</v></c>` comes in one call when the buffer holds it all and the leaf is plain;
+    /// every other shape takes the general path; the events are the same either way.
+    func testElementsHoldingOneLeafComeInOneCall() throws {
+        final class CompactCounter: SAXHandler {
+            var compact: [String] = []
+            override func elementWithLeaf(
+                _ name: XMLName, _ attributes: XMLAttributes, leaf: XMLName, _ text: UnsafeBufferPointer<UInt8>
+            ) {
+                compact.append(
+                    String(decoding: UnsafeBufferPointer(start: name.bytes, count: name.count), as: UTF8.self) + "/"
+                        + String(decoding: UnsafeBufferPointer(start: leaf.bytes, count: leaf.count), as: UTF8.self)
+                        + "=" + String(decoding: text, as: UTF8.self) + " (\(attributes.count))")
+            }
+        }
+        let document = #"""
+            <r><c r="A1" t="s"><v>0</v></c><c><v></v></c><x:c s="1"><v>2</v></x:c><c s="1"><x:v>3</x:v></c>\#
+            <c s="1"><v a="1">4</v></c><c s="1"> <v>5</v></c><c s="1"><v>6</v> </c><c s="1"><v>a&amp;b</v></c>\#
+            <c s="1"><v>7</v><v>8</v></c><c s="1"><is><t>9</t></is></c><c s="1"><v>10</v></c ><c s="1"><v>11</v ></c>\#
+            <c s="1" t="n"><vv>12</vv></c></r>
+            """#
+        let handler = CompactCounter()
+        _ = try XMLScanner(
+            source: ChunkedSource(Array(document.utf8), chunk: 1 << 20), handler: handler, file: "f", part: "p"
+        ).parse()
+        XCTAssertEqual(handler.compact, ["c/v=0 (2)", "c/v= (0)", "c/v=2 (1)", "is/t=9 (0)", "c/vv=12 (2)"])
+        let expected = [
+            "<r>", #"<c r="A1" t="s">"#, "<v>", "0", "</v>", "</c>", "<c>", "<v>", "</v>", "</c>",
+            #"<c s="1">"#, "<v>", "2", "</v>", "</c>", #"<c s="1">"#, "<v>", "3", "</v>", "</c>",
+            #"<c s="1">"#, #"<v a="1">"#, "4", "</v>", "</c>", #"<c s="1">"#, " ", "<v>", "5", "</v>", "</c>",
+            #"<c s="1">"#, "<v>", "6", "</v>", " ", "</c>", #"<c s="1">"#, "<v>", "a&b", "</v>", "</c>",
+            #"<c s="1">"#, "<v>", "7", "</v>", "<v>", "8", "</v>", "</c>",
+            #"<c s="1">"#, "<is>", "<t>", "9", "</t>", "</is>", "</c>", #"<c s="1">"#, "<v>", "10", "</v>", "</c>",
+            #"<c s="1">"#, "<v>", "11", "</v>", "</c>", #"<c s="1" t="n">"#, "<vv>", "12", "</vv>", "</c>", "</r>",
+        ]
+        for chunk in [1, 5, 1 << 20] {
+            XCTAssertEqual(try scan(document, chunk: chunk), expected, "chunk \(chunk)")
+        }
+        XCTAssertEqual(
+            scanError(#"<r><c s="1"><v>1</v></d></r>"#), "the end tag </d> does not match: <c> is open")
+        XCTAssertEqual(
+            scanError(#"<r><c s="1" s="2"><v>1</v></c></r>"#), "attribute s appears twice in <c>")
+    }
+
     /// Text and attribute values are skipped sixteen bytes at a time on x86-64: a special byte
     /// in any lane, and one just past the leaf's 64 bytes, lead where they did a byte at a time.
     func testLongTextsAndValuesPastSixteenBytes() throws {

@@ -125,6 +125,23 @@ final class SheetHandler: SAXHandler {
         if rowError == nil { endValue() }
     }
 
+    /// A whole `<c …><v>…</v></c>` in one call: what its events do, the value read where it
+    /// stands instead of collected.
+    override func elementWithLeaf(
+        _ name: XMLName, _ attributes: XMLAttributes, leaf: XMLName, _ text: UnsafeBufferPointer<UInt8>
+    ) {
+        guard inSheetData, name.isLetter("c"), leaf.isLetter("v") else {
+            return super.elementWithLeaf(name, attributes, leaf: leaf, text)
+        }
+        startCell(attributes)
+        guard rowError == nil else { return }
+        guard text.count <= maxCellBytes else {
+            fail(column: column, "cell text is longer than \(maxCellBytes) bytes (the limit)")
+            return
+        }
+        finishCell(value: text)
+    }
+
     private func startValue() {
         scratch.pointee.text.removeAll()
         collecting = true
@@ -223,8 +240,14 @@ final class SheetHandler: SAXHandler {
 
     private func endCell() {
         peakTextCapacity = max(peakTextCapacity, scratch.pointee.text.capacity)
-        guard hasValue || hasInlineText, column >= 0, column < ColumnName.maxColumns else { return }
-        if let cell = makeCell(scratch.pointee.text.bytes) { scratch.pointee.row.set(cell, at: column) }
+        guard hasValue || hasInlineText else { return }
+        finishCell(value: scratch.pointee.text.bytes)
+    }
+
+    /// Sets the current cell to what `value` (its `<v>` or inline text) makes of it.
+    private func finishCell(value: UnsafeBufferPointer<UInt8>) {
+        guard column >= 0, column < ColumnName.maxColumns else { return }
+        if let cell = makeCell(value) { scratch.pointee.row.set(cell, at: column) }
     }
 
     private func makeCell(_ value: UnsafeBufferPointer<UInt8>) -> Cell? {

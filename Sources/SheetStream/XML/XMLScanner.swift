@@ -73,18 +73,14 @@ final class XMLScanner {
         var attributes = TagItemBuffer<XMLAttribute>()
         var decoded = ByteBuffer()
         /// The qualified names of the current start tag's attributes (byte ranges of the buffer)
-        /// longer than one byte.
+        /// longer than one byte; the one-byte names (a worksheet's `r`, `s`, `t`) are a bit set
+        /// of the tag's own (`OneByteNames`).
         var attributeNames = TagItemBuffer<Range<Int>>()
-        /// The current start tag's one-byte attribute names (a worksheet's `r`, `s`, `t`), a bit
-        /// per byte value: told apart without a list to walk.
-        var oneByteNames = OneByteNames()
     }
 
     /// A set of byte values, 256 bits.
     private struct OneByteNames {
         private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-
-        mutating func removeAll() { words = (0, 0, 0, 0) }
 
         /// Adds `byte`; false when it was there already.
         @inline(__always) mutating func insert(_ byte: UInt8) -> Bool {
@@ -261,16 +257,11 @@ final class XMLScanner {
 
     private func startTag() throws -> Int? {
         let nameStart = position + 1
-        let scanned = scanName(from: nameStart)
-        var index = scanned.end
-        let localStart = scanned.localStart
-        guard index < end else { return nil }
-        guard index > nameStart, localStart < index else { throw error("a '<' that starts no element") }
-        try checkName(nameStart..<index)
-        let nameEnd = index
+        guard let (nameEnd, localStart) = try elementName(at: nameStart) else { return nil }
+        var index = nameEnd
         scratch.pointee.attributes.removeAll()
         scratch.pointee.attributeNames.removeAll()
-        scratch.pointee.oneByteNames.removeAll()
+        var oneByteNames = OneByteNames()
         while true {
             var spaced = false
             while index < end, Self.isSpace(buffer[index]) {
@@ -280,11 +271,18 @@ final class XMLScanner {
             guard index < end else { return nil }
             switch buffer[index] {
             case UInt8(ascii: ">"):
-                if scratch.pointee.attributes.count == 0, depth > 0, depth < Self.maxDepth,
-                    let next = leafElement(
-                        qualifiedName: nameStart..<nameEnd, localStart: localStart, textStart: index + 1)
-                {
-                    return next
+                if depth > 0, depth < Self.maxDepth - 1 {
+                    if scratch.pointee.attributes.count == 0,
+                        let next = leafElement(
+                            qualifiedName: nameStart..<nameEnd, localStart: localStart, textStart: index + 1)
+                    {
+                        return next
+                    }
+                    if let next = elementWithLeaf(
+                        qualifiedName: nameStart..<nameEnd, localStart: localStart, contentStart: index + 1)
+                    {
+                        return next
+                    }
                 }
                 try open(qualifiedName: nameStart..<nameEnd, localStart: localStart)
                 return index + 1
@@ -309,9 +307,26 @@ final class XMLScanner {
                     index = next
                     attributeNameEnd = scanName(from: attributeStart).end
                 }
-                try checkUnique(attributeStart..<attributeNameEnd, element: nameStart..<nameEnd)
+                try checkUnique(attributeStart..<attributeNameEnd, among: &oneByteNames, element: nameStart..<nameEnd)
             }
         }
+    }
+
+    /// The end of the element name at `start` (after a `<`) and where its local part starts,
+    /// checked; nil when more input is needed. A name of ASCII letters alone, as every name of
+    /// a worksheet is, is valid and has no prefix: told at once, without the general scan.
+    @inline(__always) private func elementName(at start: Int) throws -> (end: Int, localStart: Int)? {
+        var index = start
+        while index < end, Self.isASCIILetter(buffer[index]) { index += 1 }
+        guard index < end else { return nil }
+        if index > start, Self.endsName(buffer[index]) { return (index, start) }
+        let scanned = scanName(from: start)
+        guard scanned.end < end else { return nil }
+        guard scanned.end > start, scanned.localStart < scanned.end else {
+            throw error("a '<' that starts no element")
+        }
+        try checkName(start..<scanned.end)
+        return scanned
     }
 
     /// Reads the attribute at `start` if it is written as spreadsheet writers write them all,
@@ -435,6 +450,38 @@ final class XMLScanner {
             XMLName(bytes: buffer + localStart, count: qualifiedName.upperBound - localStart),
             UnsafeBufferPointer(start: buffer + textStart, count: textEnd - textStart))
         return closing + 1
+    }
+
+    /// Reports `<name …><leaf>text</leaf></name>` at once if the buffer holds all of it, the
+    /// leaf's name is ASCII letters and its text is short and plain (as in nearly every `<c>` of
+    /// a sheet): the index after it, or nil (having reported nothing) for anything else, which
+    /// then takes the general path. The start tag's attributes are read and checked already.
+    @inline(__always) private func elementWithLeaf(qualifiedName: Range<Int>, localStart: Int, contentStart: Int)
+        -> Int?
+    {
+        let leafNameStart = contentStart + 1
+        guard leafNameStart < end, buffer[contentStart] == UInt8(ascii: "<") else { return nil }
+        var index = leafNameStart
+        while index < end, Self.isASCIILetter(buffer[index]) { index += 1 }
+        let leafName = leafNameStart..<index
+        guard !leafName.isEmpty, index < end, buffer[index] == UInt8(ascii: ">"),
+            let textEnd = plainShortText(from: index + 1)
+        else { return nil }
+        // `</leaf></name>` after the text.
+        let leafClosing = textEnd + 2 + leafName.count
+        let nameClosing = leafClosing + 3 + qualifiedName.count
+        guard nameClosing < end, buffer[textEnd + 1] == UInt8(ascii: "/"), buffer[leafClosing] == UInt8(ascii: ">"),
+            buffer[leafClosing + 1] == UInt8(ascii: "<"), buffer[leafClosing + 2] == UInt8(ascii: "/"),
+            buffer[nameClosing] == UInt8(ascii: ">"),
+            Self.equal(buffer + textEnd + 2, buffer + leafNameStart, count: leafName.count),
+            Self.equal(buffer + leafClosing + 3, buffer + qualifiedName.lowerBound, count: qualifiedName.count)
+        else { return nil }
+        handler.elementWithLeaf(
+            XMLName(bytes: buffer + localStart, count: qualifiedName.upperBound - localStart),
+            scratch.pointee.attributes.attributes,
+            leaf: XMLName(bytes: buffer + leafNameStart, count: leafName.count),
+            UnsafeBufferPointer(start: buffer + index + 1, count: textEnd - index - 1))
+        return nameClosing + 1
     }
 
     /// Scans the name at `start` and the white space after it: where the name ends, where its
@@ -734,13 +781,15 @@ final class XMLScanner {
     }
 
     /// Checks that no earlier attribute of the tag has the same qualified name (XML 1.0 §3.1,
-    /// namespace declarations included), and remembers this one.
-    private func checkUnique(_ range: Range<Int>, element: Range<Int>) throws {
+    /// namespace declarations included), and remembers this one: a one-byte name in the tag's
+    /// `oneByteNames` (names of different lengths never match), a longer one in
+    /// `attributeNames`.
+    @inline(__always) private func checkUnique(
+        _ range: Range<Int>, among oneByteNames: inout OneByteNames, element: Range<Int>
+    ) throws {
         let isNew: Bool
         if range.count == 1 {
-            // Names of different lengths never match: a one-byte name is looked for among the
-            // one-byte names alone.
-            isNew = scratch.pointee.oneByteNames.insert(buffer[range.lowerBound])
+            isNew = oneByteNames.insert(buffer[range.lowerBound])
         } else {
             isNew = !scratch.pointee.attributeNames.elements.contains { earlier in
                 earlier.count == range.count
@@ -748,7 +797,11 @@ final class XMLScanner {
             }
             if isNew { scratch.pointee.attributeNames.append(range) }
         }
-        guard isNew else { throw error("attribute \(name(range)) appears twice in <\(name(element))>") }
+        guard isNew else { throw duplicateAttribute(range, element: element) }
+    }
+
+    private func duplicateAttribute(_ range: Range<Int>, element: Range<Int>) -> XMLError {
+        error("attribute \(name(range)) appears twice in <\(name(element))>")
     }
 
     /// Checks that the bytes of `range` are an XML name (XML 1.0 fifth edition, §2.3: a

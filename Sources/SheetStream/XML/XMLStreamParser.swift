@@ -21,6 +21,19 @@ class SAXHandler {
         endElement(name)
     }
 
+    /// An element whose whole content is one such leaf, as `<c r="B2" s="1"><v>42</v></c>`,
+    /// which `XMLScanner` reports in one call; by default, the events it stands for (and none
+    /// after a `stop(_:)`).
+    func elementWithLeaf(
+        _ name: XMLName, _ attributes: XMLAttributes, leaf: XMLName, _ text: UnsafeBufferPointer<UInt8>
+    ) {
+        startElement(name, attributes)
+        guard failure == nil else { return }
+        leafElement(leaf, text)
+        guard failure == nil else { return }
+        endElement(name)
+    }
+
     /// Stops the parse; the parser then throws `message` (only the first stop counts).
     final func stop(_ message: String) {
         if failure == nil {
