@@ -17,7 +17,8 @@ enum CellReference {
         while index < count {
             let upper = bytes[index] & 0xDF
             guard upper >= UInt8(ascii: "A") && upper <= UInt8(ascii: "Z") else { break }
-            column = column * 26 + Int(upper - UInt8(ascii: "A") + 1)
+            // Wrapping arithmetic: at most three letters and seven digits cannot overflow.
+            column = column &* 26 &+ Int(upper &- UInt8(ascii: "A") &+ 1)
             index += 1
             if index > 3 { return nil }
         }
@@ -28,7 +29,7 @@ enum CellReference {
         while index < count {
             let digit = bytes[index] &- UInt8(ascii: "0")
             guard digit < 10 else { return nil }
-            row = row * 10 + Int(digit)
+            row = row &* 10 &+ Int(digit)
             index += 1
         }
         guard row >= 1, row <= maxRows else { return nil }

@@ -262,7 +262,7 @@ final class SheetHandler: SAXHandler {
             }
             return .number(number)
         case .sharedString:
-            guard let index = DecimalParser.parse(value).flatMap({ Int(exactly: $0) }) else {
+            guard let index = Self.parseInt(value) ?? DecimalParser.parse(value).flatMap({ Int(exactly: $0) }) else {
                 if value.isEmpty { return nil }
                 fail(column: column, "\"\(String(decoding: value, as: UTF8.self))\" is not a shared-string index")
                 return nil
