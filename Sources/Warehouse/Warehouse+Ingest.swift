@@ -1,4 +1,5 @@
 import Checks
+import CivilCalendar
 import Feeds
 import Foundation
 import Threads
@@ -290,11 +291,7 @@ extension Warehouse {
         }
     }
 
-    static func timestamp() -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date())
-    }
+    static func timestamp() -> String { UTCTimestamp.now() }
 
     static func percent(_ fraction: Double) -> String {
         String(format: "%.1f%%", fraction * 100)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CivilCalendar
 import Foundation
 import Logging
 import OutputText
@@ -62,10 +63,8 @@ struct JSONLineLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         let (level, message, explicit) = (event.level, event.message, event.metadata)
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         var fields = [
-            ("ts", "\"\(formatter.string(from: Date()))\""), ("level", "\"\(level.rawValue)\""),
+            ("ts", "\"\(UTCTimestamp.now())\""), ("level", "\"\(level.rawValue)\""),
             ("event", Self.quoted("\(message)")),
         ]
         let merged = metadata.merging(explicit ?? [:]) { $1 }
