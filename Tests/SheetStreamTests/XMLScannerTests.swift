@@ -313,6 +313,22 @@ final class XMLScannerTests: XCTestCase {
         XCTAssertEqual(scanError(deep), "elements nest deeper than \(XMLScanner.maxDepth) (the limit)")
     }
 
+    /// An element holding one leaf takes the one call only where both fit under the limit: its
+    /// leaf at the deepest level allowed is read, one level deeper is the nesting error.
+    func testElementsHoldingOneLeafAtTheNestingLimit() throws {
+        func document(openBefore: Int) -> String {
+            "<r>" + String(repeating: "<a>", count: openBefore) + #"<c s="1"><v>7</v></c>"#
+                + String(repeating: "</a>", count: openBefore) + "</r>"
+        }
+        // The root and `openBefore` elements are open at the `<c>`; the leaf lies two deeper.
+        let deepest = XMLScanner.maxDepth - 3
+        let events = try scan(document(openBefore: deepest))
+        XCTAssertEqual(Array(events[(deepest + 1)...].prefix(5)), [#"<c s="1">"#, "<v>", "7", "</v>", "</c>"])
+        XCTAssertEqual(
+            scanError(document(openBefore: deepest + 1)),
+            "elements nest deeper than \(XMLScanner.maxDepth) (the limit)")
+    }
+
     func testOtherEncodingsAreLeftToLibxml2BeforeAnyEvent() throws {
         for document in [
             [0xFF, 0xFE] + Array("<\0a\0/\0>\0".utf8),

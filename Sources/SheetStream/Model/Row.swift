@@ -96,7 +96,9 @@ public struct Row: Sendable {
     mutating func reset(number: Int) {
         self.number = number
         // One cell at a time: `removeAll(keepingCapacity:)` destroys the cells through the
-        // generic array code, about three times the cost for a sheet's eight cells.
+        // generic array code, about three times the cost for a sheet's eight cells. (Storage a
+        // consumer kept a copy of is copied by the first `removeLast` instead of replaced: a few
+        // hundred instructions more for a row that already cost its keeper an allocation.)
         while !values.isEmpty { values.removeLast() }
         if isKnownUniquelyReferenced(&fields) {
             fields?.removeAll()

@@ -126,7 +126,8 @@ final class SheetHandler: SAXHandler {
     }
 
     /// A whole `<c …><v>…</v></c>` in one call: what its events do, the value read where it
-    /// stands instead of collected.
+    /// stands instead of collected (so the cell leaves the reused text buffer, and with it
+    /// `peakTextCapacity`, untouched).
     override func elementWithLeaf(
         _ name: XMLName, _ attributes: XMLAttributes, leaf: XMLName, _ text: UnsafeBufferPointer<UInt8>
     ) {

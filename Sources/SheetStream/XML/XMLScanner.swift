@@ -229,7 +229,6 @@ final class XMLScanner {
         }
     }
 
-    /// The value of `encoding="…"` (or `'…'`) in an XML declaration.
     // MARK: - Markup
 
     /// Reads the markup at `position` (a `<`), reading more input until it is complete.
@@ -271,15 +270,17 @@ final class XMLScanner {
             guard index < end else { return nil }
             switch buffer[index] {
             case UInt8(ascii: ">"):
-                if depth > 0, depth < Self.maxDepth - 1 {
+                // The one-call shapes open one level below this tag, or two.
+                if depth > 0, depth < Self.maxDepth {
                     if scratch.pointee.attributes.count == 0,
                         let next = leafElement(
                             qualifiedName: nameStart..<nameEnd, localStart: localStart, textStart: index + 1)
                     {
                         return next
                     }
-                    if let next = elementWithLeaf(
-                        qualifiedName: nameStart..<nameEnd, localStart: localStart, contentStart: index + 1)
+                    if depth < Self.maxDepth - 1,
+                        let next = elementWithLeaf(
+                            qualifiedName: nameStart..<nameEnd, localStart: localStart, contentStart: index + 1)
                     {
                         return next
                     }
@@ -417,8 +418,6 @@ final class XMLScanner {
         return close + 1
     }
 
-    /// Scans the (possibly prefixed) name at `start`: the index after it, and where its local
-    /// part starts.
     /// The end of the name at `start` and where its local part starts: after the colon of a
     /// well-formed QName (`prefix:local`); at the name's start for a name that is no QName
     /// (`left:`, `:a`, `a:b:c`), which libxml2 too reads as a local name after a namespace error.
