@@ -6,7 +6,8 @@ import GRDBSQLite
 /// Upserts are multi-row `INSERT … VALUES (…), (…) ON CONFLICT(key) DO UPDATE … WHERE changed`
 /// statements (https://sqlite.org/lang_upsert.html) of up to 256 rows: the `WHERE` leaves
 /// identical rows untouched, so SQLite's change count tells changed rows from unchanged ones,
-/// and many rows per statement spread SQLite's per-statement work over the batch.
+/// and many rows per statement spread SQLite's per-statement work over the batch; which of the
+/// changed rows were inserts, the table's growth or SQLite's pre-update hook tells (`newTally`).
 final class SQLiteSession: SQLSession {
     let db: Database
     /// Full-batch upsert statements by table, prepared once per session (their SQL is long).
@@ -34,9 +35,7 @@ final class SQLiteSession: SQLSession {
     let upsertBatchSize = 256
 
     func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws {
-        if tallies[upsert.table] == nil {
-            tallies[upsert.table] = UpsertTally(rowsBefore: try rowCount(upsert.table))
-        }
+        if tallies[upsert.table] == nil { tallies[upsert.table] = try newTally(upsert.table) }
         let statement: Statement
         if rows == upsertBatchSize {
             if let prepared = batchStatements[upsert.table] {
@@ -48,8 +47,24 @@ final class SQLiteSession: SQLSession {
         } else {
             statement = try db.cachedStatement(sql: Self.sql(upsert, rows: rows))
         }
-        try run(statement, values)
-        tallies[upsert.table]?.record(rows: rows, changed: Int(sqlite3_changes(db.sqliteConnection)))
+        var inserted = 0
+        if tallies[upsert.table]?.countsByGrowth == false, let connection = db.sqliteConnection {
+            inserted =
+                try SQLiteInsertCounter.inserts(into: upsert.table, on: connection) { try run(statement, values) } ?? 0
+        } else {
+            try run(statement, values)
+        }
+        tallies[upsert.table]?.record(
+            rows: rows, changed: Int(sqlite3_changes(db.sqliteConnection)), inserted: inserted)
+    }
+
+    /// How a table's inserts are told from its updates: by its growth when it is empty before
+    /// the first upsert (then the count at the end reads only the rows this session wrote) or
+    /// when SQLite has no pre-update hook; otherwise by the hook, so that no count reads a table
+    /// of years of rows (and the hook costs nothing to the first load of a table).
+    private func newTally(_ table: String) throws -> UpsertTally {
+        if try integer("SELECT EXISTS (SELECT 1 FROM \(table))") == 0 { return UpsertTally(rowsBefore: 0) }
+        return UpsertTally(rowsBefore: SQLiteInsertCounter.isAvailable ? nil : try rowCount(table))
     }
 
     /// Runs a write statement with `values` bound through the C API.
@@ -65,10 +80,10 @@ final class SQLiteSession: SQLSession {
         }
     }
 
-    /// SQLite's change count does not tell inserts from updates: the table's growth does.
+    /// The table's counts: its inserts told by its growth (counted now) or by the hook.
     func upsertCounts(table: String) throws -> UpsertCounts {
         guard let tally = tallies[table] else { return UpsertCounts() }
-        return tally.counts(rowsNow: try rowCount(table))
+        return tally.counts(rowsNow: tally.countsByGrowth ? try rowCount(table) : nil)
     }
 
     private func rowCount(_ table: String) throws -> Int64 { try integer("SELECT count(*) FROM \(table)") ?? 0 }
