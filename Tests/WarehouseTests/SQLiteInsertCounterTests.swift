@@ -4,38 +4,73 @@ import XCTest
 @testable import Warehouse
 
 /// The pre-update hook tells an upsert's inserts from its updates in a WITHOUT ROWID table, as
-/// the table's growth did, counts nothing a trigger inserts elsewhere, and is off afterwards.
+/// the table's growth does, counts nothing a trigger inserts elsewhere, and is off afterwards;
+/// a session counts a table empty before its first upsert by growth and any other by the hook,
+/// with the same counts.
 final class SQLiteInsertCounterTests: XCTestCase {
+    private static let schema = """
+        CREATE TABLE day (date TEXT NOT NULL, store TEXT NOT NULL, sales INTEGER NOT NULL,
+            PRIMARY KEY (date, store)) WITHOUT ROWID;
+        CREATE TABLE day_history (date TEXT, store TEXT, sales INTEGER);
+        CREATE TRIGGER day_history AFTER UPDATE ON day
+        BEGIN INSERT INTO day_history VALUES (OLD.date, OLD.store, OLD.sales); END;
+        """
+
     func testTheInsertsOfOneStatementIntoOneTable() throws {
-        XCTAssertTrue(SQLiteInsertCounter.isAvailable, "Debian's SQLite has the pre-update hook")
+        let counter = try XCTUnwrap(SQLiteInsertCounter.loaded, "Debian's SQLite has the pre-update hook")
         let queue = try DatabaseQueue()
         try queue.write { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE day (store TEXT NOT NULL, date TEXT NOT NULL, sales INTEGER NOT NULL,
-                        PRIMARY KEY (date, store)) WITHOUT ROWID;
-                    CREATE TABLE day_history (store TEXT, date TEXT, sales INTEGER);
-                    CREATE TRIGGER day_history AFTER UPDATE ON day
-                    BEGIN INSERT INTO day_history VALUES (OLD.store, OLD.date, OLD.sales); END;
-                    INSERT INTO day VALUES ('01', '2026-01-01', 10), ('02', '2026-01-01', 20);
-                    """)
+            try db.execute(sql: Self.schema + "INSERT INTO day VALUES ('d1', '01', 10), ('d1', '02', 20);")
             let connection = try XCTUnwrap(db.sqliteConnection)
-            func inserts(into table: String, _ sql: String) throws -> Int? {
-                try SQLiteInsertCounter.inserts(into: table, on: connection) { try db.execute(sql: sql) }
+            func inserts(into table: String, _ sql: String) throws -> Int {
+                try counter.inserts(into: table, on: connection) { try db.execute(sql: sql) }
             }
             let upsert = """
-                INSERT INTO day VALUES ('01', '2026-01-01', 11), ('02', '2026-01-01', 20), ('03', '2026-01-01', 30),
-                    ('04', '2026-01-02', 40), ('04', '2026-01-02', 41)
+                INSERT INTO day VALUES ('d1', '01', 11), ('d1', '02', 20), ('d1', '03', 30), ('d2', '04', 40),
+                    ('d2', '04', 41)
                 ON CONFLICT(date, store) DO UPDATE SET sales = excluded.sales WHERE sales IS NOT excluded.sales
                 """
             // 01 changed, 02 unchanged, 03 new, 04 new and then changed in the same statement.
             XCTAssertEqual(try inserts(into: "day", upsert), 2)
             XCTAssertEqual(db.changesCount, 4)
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM day_history"), 2, "the trigger ran")
-            XCTAssertEqual(try inserts(into: "day_history", "INSERT INTO day VALUES ('05', '2026-01-03', 50)"), 0)
-            // The hook is off between calls: a statement outside them counts nowhere.
-            try db.execute(sql: "INSERT INTO day VALUES ('06', '2026-01-03', 60)")
-            XCTAssertEqual(try inserts(into: "day", "INSERT INTO day VALUES ('07', '2026-01-03', 70)"), 1)
+            XCTAssertEqual(try inserts(into: "day_history", "INSERT INTO day VALUES ('d3', '05', 50)"), 0)
+            XCTAssertEqual(try inserts(into: "DAY", "INSERT INTO day VALUES ('d3', '06', 60)"), 1, "names ignore case")
+            // The hook is off between calls: a statement outside them counts nowhere (and finds
+            // no stale pointer).
+            try db.execute(sql: "INSERT INTO day VALUES ('d3', '07', 70)")
         }
+    }
+
+    /// Two statements of a file: a changed, an unchanged and a new row, a key new and then
+    /// changed within one statement, and changed again in the next.
+    func testASessionCountsByGrowthOnAnEmptyTableAndByTheHookOtherwise() throws {
+        XCTAssertNotNil(SQLiteInsertCounter.loaded)
+        let upsert = UpsertStatement(table: "day", key: ["date", "store"], values: ["sales"])
+        let statements = [
+            [("d1", "01", 11), ("d1", "02", 20), ("d1", "03", 30), ("d2", "04", 40), ("d2", "04", 41)],
+            [("d2", "04", 42), ("d3", "05", 50)],
+        ]
+        func counts(seed: String) throws -> UpsertCounts {
+            let queue = try DatabaseQueue()
+            return try queue.write { db in
+                try db.execute(sql: Self.schema + seed)
+                let session = SQLiteSession(db)
+                for rows in statements {
+                    var values = PendingValues(capacity: 3 * rows.count)
+                    for (date, store, sales) in rows {
+                        values.add(date)
+                        values.add(store)
+                        values.add(sales)
+                    }
+                    try session.upsert(upsert, values, rows: rows.count)
+                }
+                return try session.upsertCounts(table: "day")
+            }
+        }
+        XCTAssertEqual(
+            try counts(seed: "INSERT INTO day VALUES ('d1', '01', 10), ('d1', '02', 20);"),
+            UpsertCounts(inserted: 3, updated: 3, unchanged: 1), "the hook")
+        XCTAssertEqual(try counts(seed: ""), UpsertCounts(inserted: 5, updated: 2, unchanged: 0), "growth")
     }
 }

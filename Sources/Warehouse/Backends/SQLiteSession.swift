@@ -14,6 +14,8 @@ final class SQLiteSession: SQLSession {
     private var batchStatements: [String: Statement] = [:]
     /// What the upserts did, by table.
     private var tallies: [String: UpsertTally] = [:]
+    /// The tables whose inserts the pre-update hook counts (`newTally`).
+    private var countedByHook: [String: SQLiteInsertCounter] = [:]
 
     init(_ db: Database) { self.db = db }
 
@@ -48,9 +50,11 @@ final class SQLiteSession: SQLSession {
             statement = try db.cachedStatement(sql: Self.sql(upsert, rows: rows))
         }
         var inserted = 0
-        if tallies[upsert.table]?.countsByGrowth == false, let connection = db.sqliteConnection {
-            inserted =
-                try SQLiteInsertCounter.inserts(into: upsert.table, on: connection) { try run(statement, values) } ?? 0
+        if let counter = countedByHook[upsert.table] {
+            guard let connection = db.sqliteConnection else {
+                throw WarehouseError(message: "\(upsert.table): the SQLite connection is closed")
+            }
+            inserted = try counter.inserts(into: upsert.table, on: connection) { try run(statement, values) }
         } else {
             try run(statement, values)
         }
@@ -64,7 +68,9 @@ final class SQLiteSession: SQLSession {
     /// of years of rows (and the hook costs nothing to the first load of a table).
     private func newTally(_ table: String) throws -> UpsertTally {
         if try integer("SELECT EXISTS (SELECT 1 FROM \(table))") == 0 { return UpsertTally(rowsBefore: 0) }
-        return UpsertTally(rowsBefore: SQLiteInsertCounter.isAvailable ? nil : try rowCount(table))
+        guard let counter = SQLiteInsertCounter.loaded else { return UpsertTally(rowsBefore: try rowCount(table)) }
+        countedByHook[table] = counter
+        return UpsertTally(rowsBefore: nil)
     }
 
     /// Runs a write statement with `values` bound through the C API.
