@@ -33,9 +33,6 @@ struct UpsertTally {
         self.inserted += inserted
     }
 
-    /// Whether inserts are told by the table's growth (`counts` wants the rows now).
-    var countsByGrowth: Bool { rowsBefore != nil }
-
     /// The counts, given the table's rows now when inserts are told by growth.
     func counts(rowsNow: Int64? = nil) -> UpsertCounts {
         let inserts = rowsBefore.map { Int((rowsNow ?? $0) - $0) } ?? inserted

@@ -99,7 +99,7 @@ extension Warehouse {
     /// commit) and stops the read of a duplicate there.
     public func ingest(path: String, options: IngestOptions, prepare: () throws -> PreparedFeed) -> IngestOutcome {
         var outcome = IngestOutcome(path: path, status: .failed, dryRun: options.dryRun)
-        let started = Self.timestamp()
+        let started = UTCTimestamp.now()
         let check: DuplicateCheck
         do {
             check = DuplicateCheck(hashing: try BackgroundTask { try SHA256.ofFile(path) }, force: options.force)
@@ -227,7 +227,7 @@ extension Warehouse {
             WHERE id = ?
             """,
             [
-                .integer(Int64(fingerprint?.size ?? 0)), .text(fingerprint?.digest ?? ""), .text(Self.timestamp()),
+                .integer(Int64(fingerprint?.size ?? 0)), .text(fingerprint?.digest ?? ""), .text(UTCTimestamp.now()),
                 .text(outcome.status.rawValue), SQLValue(outcome.read), SQLValue(outcome.counts.inserted),
                 SQLValue(outcome.counts.updated), SQLValue(outcome.counts.unchanged), SQLValue(outcome.skipped),
                 SQLValue(outcome.rejected), SQLValue(outcome.error), SQLValue(outcome.sheet),
@@ -290,8 +290,6 @@ extension Warehouse {
             return feed
         }
     }
-
-    static func timestamp() -> String { UTCTimestamp.now() }
 
     static func percent(_ fraction: Double) -> String {
         String(format: "%.1f%%", fraction * 100)

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CivilCalendar
-import Foundation
 import Logging
 import OutputText
 

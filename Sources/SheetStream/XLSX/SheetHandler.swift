@@ -135,11 +135,7 @@ final class SheetHandler: SAXHandler {
             return super.elementWithLeaf(name, attributes, leaf: leaf, text)
         }
         startCell(attributes)
-        guard rowError == nil else { return }
-        guard text.count <= maxCellBytes else {
-            fail(column: column, "cell text is longer than \(maxCellBytes) bytes (the limit)")
-            return
-        }
+        guard rowError == nil, isWithinCellLimit(text.count) else { return }
         finishCell(value: text)
     }
 
@@ -149,11 +145,17 @@ final class SheetHandler: SAXHandler {
     }
 
     private func collect(_ chunk: UnsafeBufferPointer<UInt8>) {
-        guard scratch.pointee.text.count + chunk.count <= maxCellBytes else {
-            fail(column: column, "cell text is longer than \(maxCellBytes) bytes (the limit)")
-            return
-        }
+        guard isWithinCellLimit(scratch.pointee.text.count + chunk.count) else { return }
         scratch.pointee.text.append(chunk)
+    }
+
+    /// Whether a cell's text of `length` bytes is within the limit; fails the read if not.
+    private func isWithinCellLimit(_ length: Int) -> Bool {
+        guard length <= maxCellBytes else {
+            fail(column: column, "cell text is longer than \(maxCellBytes) bytes (the limit)")
+            return false
+        }
+        return true
     }
 
     private func endValue() {

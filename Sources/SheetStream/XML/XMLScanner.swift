@@ -440,14 +440,22 @@ final class XMLScanner {
     /// and plain (as in every `<v>` of a sheet): the index after it, or nil (having reported
     /// nothing) for anything else, which then takes the general path.
     @inline(__always) private func leafElement(qualifiedName: Range<Int>, localStart: Int, textStart: Int) -> Int? {
-        guard let textEnd = plainShortText(from: textStart) else { return nil }
-        let closing = textEnd + 2 + qualifiedName.count
-        guard closing < end, buffer[textEnd + 1] == UInt8(ascii: "/"), buffer[closing] == UInt8(ascii: ">"),
-            Self.equal(buffer + textEnd + 2, buffer + qualifiedName.lowerBound, count: qualifiedName.count)
+        guard let textEnd = plainShortText(from: textStart), let next = plainEndTag(of: qualifiedName, at: textEnd)
         else { return nil }
         handler.leafElement(
             XMLName(bytes: buffer + localStart, count: qualifiedName.upperBound - localStart),
             UnsafeBufferPointer(start: buffer + textStart, count: textEnd - textStart))
+        return next
+    }
+
+    /// The index after `</name>` at `start` (`name`, the bytes of a qualified name in the
+    /// buffer, closed with no white space) if the buffer holds it; nil for anything else.
+    @inline(__always) private func plainEndTag(of name: Range<Int>, at start: Int) -> Int? {
+        let closing = start + 2 + name.count
+        guard closing < end, buffer[start] == UInt8(ascii: "<"), buffer[start + 1] == UInt8(ascii: "/"),
+            buffer[closing] == UInt8(ascii: ">"),
+            Self.equal(buffer + start + 2, buffer + name.lowerBound, count: name.count)
+        else { return nil }
         return closing + 1
     }
 
@@ -464,23 +472,15 @@ final class XMLScanner {
         while index < end, Self.isASCIILetter(buffer[index]) { index += 1 }
         let leafName = leafNameStart..<index
         guard !leafName.isEmpty, index < end, buffer[index] == UInt8(ascii: ">"),
-            let textEnd = plainShortText(from: index + 1)
-        else { return nil }
-        // `</leaf></name>` after the text.
-        let leafClosing = textEnd + 2 + leafName.count
-        let nameClosing = leafClosing + 3 + qualifiedName.count
-        guard nameClosing < end, buffer[textEnd + 1] == UInt8(ascii: "/"), buffer[leafClosing] == UInt8(ascii: ">"),
-            buffer[leafClosing + 1] == UInt8(ascii: "<"), buffer[leafClosing + 2] == UInt8(ascii: "/"),
-            buffer[nameClosing] == UInt8(ascii: ">"),
-            Self.equal(buffer + textEnd + 2, buffer + leafNameStart, count: leafName.count),
-            Self.equal(buffer + leafClosing + 3, buffer + qualifiedName.lowerBound, count: qualifiedName.count)
+            let textEnd = plainShortText(from: index + 1), let leafEnd = plainEndTag(of: leafName, at: textEnd),
+            let next = plainEndTag(of: qualifiedName, at: leafEnd)
         else { return nil }
         handler.elementWithLeaf(
             XMLName(bytes: buffer + localStart, count: qualifiedName.upperBound - localStart),
             scratch.pointee.attributes.attributes,
             leaf: XMLName(bytes: buffer + leafNameStart, count: leafName.count),
             UnsafeBufferPointer(start: buffer + index + 1, count: textEnd - index - 1))
-        return nameClosing + 1
+        return next
     }
 
     /// Scans the name at `start` and the white space after it: where the name ends, where its

@@ -14,7 +14,7 @@ final class SQLiteSession: SQLSession {
     private var batchStatements: [String: Statement] = [:]
     /// What the upserts did, by table.
     private var tallies: [String: UpsertTally] = [:]
-    /// The tables whose inserts the pre-update hook counts (`newTally`).
+    /// The tables whose inserts the pre-update hook counts (`newTally`); the others' tell by growth.
     private var countedByHook: [String: SQLiteInsertCounter] = [:]
 
     init(_ db: Database) { self.db = db }
@@ -89,7 +89,7 @@ final class SQLiteSession: SQLSession {
     /// The table's counts: its inserts told by its growth (counted now) or by the hook.
     func upsertCounts(table: String) throws -> UpsertCounts {
         guard let tally = tallies[table] else { return UpsertCounts() }
-        return tally.counts(rowsNow: tally.countsByGrowth ? try rowCount(table) : nil)
+        return tally.counts(rowsNow: countedByHook[table] == nil ? try rowCount(table) : nil)
     }
 
     private func rowCount(_ table: String) throws -> Int64 { try integer("SELECT count(*) FROM \(table)") ?? 0 }
