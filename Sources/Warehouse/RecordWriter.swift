@@ -108,6 +108,16 @@ struct RecordWriter<Session: SQLSession> {
         try endRow()
     }
 
+    /// Adds the row of a record that binds its columns itself (`DirectRowBinding`).
+    @inline(__always)
+    private mutating func add<Record: DirectRowBinding>(_ record: Record, row: Int, to table: FeedTable<Record>)
+        throws
+    {
+        try startRow(table.upsert)
+        table.bindDirectly(record, runID: runID, sourceRow: row, into: &pending)
+        try endRow()
+    }
+
     /// Writes what is still pending and the run's per-store counts, and returns the file's counts.
     mutating func finish() throws -> UpsertCounts {
         try flush()

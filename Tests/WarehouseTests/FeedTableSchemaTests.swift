@@ -97,6 +97,43 @@ final class FeedTableSchemaTests: XCTestCase {
         XCTAssertEqual(values.count, FeedTables.outboundCalls.upsert.columnCount)
     }
 
+    /// `bindDirectly` (the sales audit's own column list) gives what the declaration's `bind`
+    /// gives, value for value, whichever figures are missing.
+    func testADirectlyBoundRowIsTheDeclaredRow() {
+        let days = [CivilDate(year: 2025, month: 6, day: 2), CivilDate(year: 1900, month: 1, day: 1)]
+        let figures = [
+            SalesFigures(
+                totalSalesCents: 1_234_56, totalTransactions: 7, totalItems: 19, ccpPctMillionths: 412_500,
+                gpPctMillionths: 38_000_000),
+            SalesFigures(totalSalesCents: -5_00, totalTransactions: 0, totalItems: 0),
+            SalesFigures(totalSalesCents: 0, totalTransactions: 3, totalItems: 2, gpPctMillionths: -1),
+        ]
+        for (store, date) in zip(["08", "Store 1040 — Ünïcode"], days) {
+            for figures in figures {
+                let record = SalesAuditRecord(store: store, date: date, figures: figures)
+                var declared = PendingValues(capacity: 16)
+                var direct = PendingValues(capacity: 16)
+                FeedTables.salesAudit.bind(record, runID: 42, sourceRow: 7, into: &declared)
+                FeedTables.salesAudit.bindDirectly(record, runID: 42, sourceRow: 7, into: &direct)
+                XCTAssertEqual(direct.count, FeedTables.salesAudit.upsert.columnCount)
+                XCTAssertEqual(typedValues(direct), typedValues(declared), "\(record)")
+            }
+        }
+    }
+
+    /// Each value with its type: `NULL`, `integer 42`, `real 2.5`, `text 08`.
+    private func typedValues(_ pending: PendingValues) -> [String] {
+        pending.values.map { value in
+            switch value {
+            case .null: return "NULL"
+            case .integer(let number): return "integer \(number)"
+            case .real(let number): return "real \(number)"
+            case .text(let offset, let count):
+                return "text " + String(decoding: pending.text[offset..<offset + count], as: UTF8.self)
+            }
+        }
+    }
+
     /// Each column's definition as `FeedColumn.definition` writes it, read back from the catalog.
     private static func liveColumns(of table: String, _ backend: BackendKind, _ session: some SQLSession) throws
         -> (definitions: [String: String], primaryKey: [String])

@@ -85,6 +85,12 @@ struct FeedTable<Record>: FeedTableDescription {
     @inline(__always)
     func bind(_ record: Record, runID: Int64, sourceRow: Int, into values: inout PendingValues) {
         bindColumns(record, &values)
+        Self.bindProvenance(runID: runID, sourceRow: sourceRow, into: &values)
+    }
+
+    /// Appends the provenance columns: the run, then the source row.
+    @inline(__always)
+    static func bindProvenance(runID: Int64, sourceRow: Int, into values: inout PendingValues) {
         values.add(runID)
         values.add(sourceRow)
     }
@@ -94,6 +100,26 @@ struct FeedTable<Record>: FeedTableDescription {
     func columnDefinitions(_ backend: BackendKind) -> [(name: String, definition: String)] {
         columns.map { ($0.name, $0.definition(backend)) }
             + Self.provenanceColumns.map { ($0, "\($0) \(ColumnType.integer.sql(backend))") }
+    }
+}
+
+/// A record that appends its feed table's declared columns itself, in the declaration's order,
+/// rather than through the declaration's closure per column: for the table of the largest
+/// files, where those closures (a dozen nested calls and their reabstraction thunks a row) were
+/// a tenth of the writing thread's instructions (1,452 → 1,319 M per 100,000 sales-audit rows,
+/// callgrind). The declaration stays what the schema, the upsert and `bind` are made of;
+/// `FeedTableSchemaTests` requires `bindDirectly` to give exactly what `bind` gives.
+protocol DirectRowBinding {
+    /// Appends the declared columns (key, values, untracked; not the provenance) in order.
+    func bindDeclaredColumns(into values: inout PendingValues)
+}
+
+extension FeedTable where Record: DirectRowBinding {
+    /// `bind`, through the record's own `bindDeclaredColumns`.
+    @inline(__always)
+    func bindDirectly(_ record: Record, runID: Int64, sourceRow: Int, into values: inout PendingValues) {
+        record.bindDeclaredColumns(into: &values)
+        Self.bindProvenance(runID: runID, sourceRow: sourceRow, into: &values)
     }
 }
 

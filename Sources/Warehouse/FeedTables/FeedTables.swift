@@ -96,6 +96,21 @@ enum FeedTables {
     }
 }
 
+extension SalesAuditRecord: DirectRowBinding {
+    /// `FeedTables.salesAudit`'s columns, in its order.
+    func bindDeclaredColumns(into values: inout PendingValues) {
+        values.add(date)
+        values.add(store)
+        values.add(figures.totalSalesCents)
+        values.add(Int64(figures.totalTransactions))
+        values.add(Int64(figures.totalItems))
+        values.add(figures.ccpPctMillionths)
+        values.add(figures.gpPctMillionths)
+        values.add(figures.upt)
+        values.add(figures.adsCents)
+    }
+}
+
 extension FeedID {
     /// How often the feed is expected to send rows: weekly for the store-week tables' feeds,
     /// else daily (SPEC section 15).
