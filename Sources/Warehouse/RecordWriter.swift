@@ -19,11 +19,15 @@ struct RecordWriter<Session: SQLSession> {
     /// Records per store and their dates, for the ledger's per-store counts; it numbers the
     /// file's stores, for the rollups too.
     private var stores = RunStoreTally()
+    /// Whether the file's table is keyed by a date and the store alone (the store-day and
+    /// store-week tables), so that records whose dates ascend per store have distinct keys.
+    private let keyedByDateAndStore: Bool
 
     init(_ session: Session, table: String, runID: Int64) throws {
         self.session = session
         self.runID = runID
         self.table = table
+        keyedByDateAndStore = FeedTables.all.first { $0.name == table }?.keyColumnNames.count == 2
         pending = PendingValues(capacity: min(session.upsertBatchSize, 4096) * 12)
     }
 
@@ -122,7 +126,8 @@ struct RecordWriter<Session: SQLSession> {
     mutating func finish() throws -> UpsertCounts {
         try flush()
         try requireDirectoryStores()
-        let counts = try session.upsertCounts(table: table)
+        let keysDistinct = keyedByDateAndStore && stores.datesAscendPerStore
+        let counts = try session.upsertCounts(table: table, distinctKeys: keysDistinct ? rowsWritten : nil)
         try rollups.apply(session, storeCodes: stores.storeCodes, onlyInserts: counts.inserted == rowsWritten)
         if let history = HistoryTable.named(table) {
             try RunStoreCounts.write(stores, of: runID, in: history, fileCounts: counts, session)

@@ -33,6 +33,12 @@ struct UpsertTally {
         self.inserted += inserted
     }
 
+    /// The table's rows now, known without counting them when it was empty before and every
+    /// row upserted had a key of its own (`distinctKeys` of them).
+    func rowsNowWithoutCounting(distinctKeys: Int?) -> Int64? {
+        rowsBefore == 0 ? distinctKeys.map(Int64.init) : nil
+    }
+
     /// The counts, given the table's rows now when inserts are told by growth.
     func counts(rowsNow: Int64? = nil) -> UpsertCounts {
         let inserts = rowsBefore.map { Int((rowsNow ?? $0) - $0) } ?? inserted

@@ -1,3 +1,4 @@
+import CivilCalendar
 import GRDB
 import XCTest
 
@@ -72,5 +73,50 @@ final class SQLiteInsertCounterTests: XCTestCase {
             try counts(seed: "INSERT INTO day VALUES ('d1', '01', 10), ('d1', '02', 20);"),
             UpsertCounts(inserted: 3, updated: 3, unchanged: 1), "the hook")
         XCTAssertEqual(try counts(seed: ""), UpsertCounts(inserted: 5, updated: 2, unchanged: 0), "growth")
+    }
+
+    /// A table empty before the session whose rows all had keys of their own has as many rows
+    /// as were written: the caller's count of them stands in for counting the table, and equals
+    /// it; a table that held rows before, or no such count, is counted as before.
+    func testDistinctKeysIntoAnEmptyTableNeedNoCount() throws {
+        let upsert = UpsertStatement(table: "day", key: ["date", "store"], values: ["sales"])
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: Self.schema)
+            let session = SQLiteSession(db)
+            var values = PendingValues(capacity: 9)
+            for (date, store, sales) in [("d1", "01", 10), ("d1", "02", 20), ("d2", "01", 30)]
+                as [(String, String, Int)]
+            {
+                values.add(date)
+                values.add(store)
+                values.add(sales)
+            }
+            try session.upsert(upsert, values, rows: 3)
+            let counted = try session.upsertCounts(table: "day")
+            XCTAssertEqual(counted, UpsertCounts(inserted: 3, updated: 0, unchanged: 0))
+            XCTAssertEqual(try session.upsertCounts(table: "day", distinctKeys: 3), counted)
+        }
+        XCTAssertEqual(UpsertTally(rowsBefore: 0).rowsNowWithoutCounting(distinctKeys: 3), 3)
+        XCTAssertNil(UpsertTally(rowsBefore: 0).rowsNowWithoutCounting(distinctKeys: nil))
+        XCTAssertNil(UpsertTally(rowsBefore: 5).rowsNowWithoutCounting(distinctKeys: 3), "rows before: count")
+        XCTAssertNil(UpsertTally(rowsBefore: nil).rowsNowWithoutCounting(distinctKeys: 3), "the hook counts")
+    }
+
+    /// The run's tally says whether each store's dates ascended (so a table keyed by date and
+    /// store got a key per record): interleaved stores may, a repeated or earlier date may not.
+    func testDatesAscendPerStoreUntilOneRepeatsOrGoesBack() {
+        let day = { (day: Int) in CivilDate(year: 2025, month: 6, day: day) }
+        var tally = RunStoreTally()
+        for (store, date) in [("01", 1), ("02", 1), ("01", 2), ("02", 3), ("03", 1)] {
+            tally.add(store: store, date: day(date))
+        }
+        XCTAssertTrue(tally.datesAscendPerStore)
+        var repeated = tally
+        repeated.add(store: "02", date: day(3))
+        XCTAssertFalse(repeated.datesAscendPerStore, "02 on the 3rd twice")
+        var earlier = tally
+        earlier.add(store: "01", date: day(1))
+        XCTAssertFalse(earlier.datesAscendPerStore, "01 back to the 1st")
     }
 }

@@ -119,7 +119,7 @@ final class PostgresSession: SQLSession {
         return staging
     }
 
-    func upsertCounts(table: String) throws -> UpsertCounts {
+    func upsertCounts(table: String, distinctKeys _: Int?) throws -> UpsertCounts {
         try settle()
         return tallies[table]?.counts() ?? UpsertCounts()
     }

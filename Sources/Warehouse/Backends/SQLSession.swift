@@ -96,14 +96,19 @@ protocol SQLSession {
     /// session; errors may surface there.
     func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws
 
-    /// What this session's upserts into `table` did so far.
-    func upsertCounts(table: String) throws -> UpsertCounts
+    /// What this session's upserts into `table` did so far. `distinctKeys`, when the caller
+    /// knows that every row it upserted into the table had a key of its own, is how many rows
+    /// that was: SQLite then need not count a table that was empty before (the file's rows).
+    func upsertCounts(table: String, distinctKeys: Int?) throws -> UpsertCounts
 
     /// The most rows one `upsert` call should carry.
     var upsertBatchSize: Int { get }
 }
 
 extension SQLSession {
+    /// What this session's upserts into `table` did so far.
+    func upsertCounts(table: String) throws -> UpsertCounts { try upsertCounts(table: table, distinctKeys: nil) }
+
     func scan(_ sql: String, _ body: (Row) throws -> Void) throws { try scan(sql, [], body) }
 
     func execute(_ sql: String) throws { try execute(sql, []) }

@@ -86,10 +86,13 @@ final class SQLiteSession: SQLSession {
         }
     }
 
-    /// The table's counts: its inserts told by its growth (counted now) or by the hook.
-    func upsertCounts(table: String) throws -> UpsertCounts {
+    /// The table's counts: its inserts told by the hook, or by its growth: the rows it has now,
+    /// which for a table empty before are the `distinctKeys` the caller wrote, if it knows
+    /// them, and otherwise counted (at the end of a million-row file, 15 to 35 ms).
+    func upsertCounts(table: String, distinctKeys: Int?) throws -> UpsertCounts {
         guard let tally = tallies[table] else { return UpsertCounts() }
-        return tally.counts(rowsNow: countedByHook[table] == nil ? try rowCount(table) : nil)
+        guard countedByHook[table] == nil else { return tally.counts() }
+        return tally.counts(rowsNow: try tally.rowsNowWithoutCounting(distinctKeys: distinctKeys) ?? rowCount(table))
     }
 
     private func rowCount(_ table: String) throws -> Int64 { try integer("SELECT count(*) FROM \(table)") ?? 0 }

@@ -17,6 +17,10 @@ struct RunStoreTally {
     private var stores = StoreSlots()
     private var spansBySlot: [Span] = []
 
+    /// Whether each store's date keys came in strictly ascending order (no store's date twice):
+    /// then a table keyed by date and store got a key of its own from every record.
+    private(set) var datesAscendPerStore = true
+
     /// The stores of the run's records, in the order they came: a store's number is its index.
     var storeCodes: [String] { stores.codes }
 
@@ -44,6 +48,7 @@ struct RunStoreTally {
     private mutating func add(store: String, dateNumber: Int) -> Int {
         let slot = stores.slot(of: store)
         if slot == spansBySlot.count { spansBySlot.append(Span()) }
+        if dateNumber <= spansBySlot[slot].last { datesAscendPerStore = false }
         Self.extend(&spansBySlot[slot], with: dateNumber)
         return slot
     }
