@@ -336,6 +336,9 @@ final class NormalizationCache {
     private struct Caches {
         var stores = RecurringTextCache<Result<String, NormalizationFailure>>(limit: NormalizationCache.limit)
         var dates = RecurringTextCache<Result<CivilDate, NormalizationFailure>>(limit: NormalizationCache.limit)
+        /// The last date-formatted cell and its date: a sheet's rows come day by day, so most
+        /// rows repeat the date of the row before.
+        var lastDateTime: (cell: CellDateTime, date: Result<CivilDate, NormalizationFailure>)?
     }
 
     private static let limit = 4096
@@ -358,11 +361,18 @@ final class NormalizationCache {
     }
 
     func date(_ cell: Cell) -> Result<CivilDate, NormalizationFailure> {
-        guard case .string(let text) = cell else {
+        switch cell {
+        case .string(let text):
+            return caches.pointee.dates.value(of: text) {
+                ValueNormalizer.date(cell, parser: dateText, dateSystem: dateSystem)
+            }
+        case .date(let value):
+            if let last = caches.pointee.lastDateTime, last.cell == value { return last.date }
+            let date = ValueNormalizer.date(cell, parser: dateText, dateSystem: dateSystem)
+            caches.pointee.lastDateTime = (value, date)
+            return date
+        default:
             return ValueNormalizer.date(cell, parser: dateText, dateSystem: dateSystem)
-        }
-        return caches.pointee.dates.value(of: text) {
-            ValueNormalizer.date(cell, parser: dateText, dateSystem: dateSystem)
         }
     }
 }

@@ -8,7 +8,8 @@ public struct HeaderMap: Sendable {
     public private(set) var columns: [CanonicalField: Int]
     /// `columns` as an array indexed by the field's raw value (-1: absent), for the per-row path.
     private let columnByField: [Int]
-    /// The columns of the fields found, in field order: what a repeated header is looked for in.
+    /// The columns of the fields found, in field order but the store's last: what a repeated
+    /// header is looked for in.
     private let mappedColumns: [Int]
     /// Header text per column, for reject messages.
     public var headers: [Int: String]
@@ -30,9 +31,12 @@ public struct HeaderMap: Sendable {
         guard satisfied else { return nil }
         var columnByField = Array(repeating: -1, count: CanonicalField.allCases.count)
         for (field, column) in columns { columnByField[field.rawValue] = column }
+        // A data row fails `isRepeat` at its first cell that is not text: the store's column,
+        // text in every row, is looked at last.
+        let storeLast = CanonicalField.allCases.filter { $0 != .store && $0 != .code } + [.store, .code]
         return HeaderMap(
             row: row.number, columns: columns, columnByField: columnByField,
-            mappedColumns: columnByField.filter { $0 >= 0 }, headers: headers, width: row.width)
+            mappedColumns: storeLast.compactMap { columns[$0] }, headers: headers, width: row.width)
     }
 
     /// The column of a field, if the header has it.
@@ -76,7 +80,8 @@ enum TotalRow {
     }
 
     private static func isTotalLabel(_ cell: Cell) -> Bool {
-        guard case .string(let raw) = cell, TextNormalizer.containsASCII(raw, "total"),
+        // Shorter than "total" (a store code): no label, told without looking at the bytes.
+        guard case .string(let raw) = cell, raw.utf8.count >= 5, TextNormalizer.containsASCII(raw, "total"),
             let text = TextNormalizer.clean(raw)
         else { return false }
         var key = text.lowercased()
