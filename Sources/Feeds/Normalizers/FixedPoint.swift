@@ -14,9 +14,11 @@ public enum FixedPoint {
         guard value.isFinite else { return nil }
         let units = value * power(digits)
         guard abs(units) <= Double(limit) else { return nil }
-        let rounded = units.rounded()
         // Nearly every value (money with at most two decimals) is an integer in units to within
-        // binary noise: take it. The rest go through their decimal text.
+        // binary noise: take it. The rest go through their decimal text. (Within 1e-7 of an
+        // integer no rounding rule differs, so the one the processor rounds by in one
+        // instruction will do.)
+        let rounded = units.rounded(.toNearestOrEven)
         if abs(units - rounded) < 1e-7 { return Int64(rounded) }
         return scaled(text: value.description, digits: digits)
     }
@@ -135,8 +137,15 @@ public enum FixedPoint {
     }
 
     private static func power(_ digits: Int) -> Double {
-        var result = 1.0
-        for _ in 0..<digits { result *= 10 }
-        return result
+        // The digits money and percents use, without a chain of multiplications per value.
+        switch digits {
+        case 2: return 100
+        case 4: return 10_000
+        case 6: return 1_000_000
+        default:
+            var result = 1.0
+            for _ in 0..<digits { result *= 10 }
+            return result
+        }
     }
 }

@@ -52,7 +52,7 @@ public enum ValueNormalizer {
             return .success(raw.utf8.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) })
         }
         return number(cell).flatMap { value in
-            guard value == value.rounded(), abs(value) < 1e15 else {
+            guard value == value.rounded(.towardZero), abs(value) < 1e15 else {
                 return .failure(.invalid("is not a whole number"))
             }
             return .success(Int(value))
@@ -62,25 +62,25 @@ public enum ValueNormalizer {
     /// A percent in integer millionths of one (SPEC section 4): `0.452`, `"45.2%"` and `45.2`
     /// (above 1.5, read as points) all give 452000.
     public static func percent(_ cell: Cell) -> Result<Int64, NormalizationFailure> {
-        let notPercent = NormalizationFailure.invalid("is not a percent")
+        let notPercent = { NormalizationFailure.invalid("is not a percent") }
         switch cell {
         case .number(let value):
             let digits = abs(value) > 1.5 ? 4 : 6
-            return FixedPoint.scaled(value, digits: digits).map { .success($0) } ?? .failure(notPercent)
+            return FixedPoint.scaled(value, digits: digits).map { .success($0) } ?? .failure(notPercent())
         case .string(let raw):
             guard var text = TextNormalizer.clean(raw) else { return .failure(.missing) }
             let points = text.hasSuffix("%")
             if points { text.removeLast() }
-            guard let (negative, magnitude) = signedMagnitude(text) else { return .failure(notPercent) }
+            guard let (negative, magnitude) = signedMagnitude(text) else { return .failure(notPercent()) }
             var millionths =
                 points ? FixedPoint.scaled(text: magnitude, digits: 4) : FixedPoint.scaled(text: magnitude, digits: 6)
             if !points, let fraction = millionths, fraction > 1_500_000 {
                 millionths = FixedPoint.scaled(text: magnitude, digits: 4)
             }
-            guard let millionths else { return .failure(notPercent) }
+            guard let millionths else { return .failure(notPercent()) }
             return .success(negative ? -millionths : millionths)
         case .empty: return .failure(.missing)
-        default: return .failure(notPercent)
+        default: return .failure(notPercent())
         }
     }
 
