@@ -2,11 +2,6 @@
 #define CZLIB_SHIM_H
 #include <zlib.h>
 
-/// Raw (headerless) inflate, as zip entries use: `inflateInit2` is a macro Swift cannot call.
-static inline int CZlib_inflateInitRaw(z_streamp stream) {
-    return inflateInit2(stream, -MAX_WBITS);
-}
-
 /// Raw (headerless) deflate at the given level, as zip entries use.
 static inline int CZlib_deflateInitRaw(z_streamp stream, int level) {
     return deflateInit2(stream, level, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY);

@@ -11,8 +11,10 @@ public final class PeriodicThread {
     private let clock = StopClock()
     private var thread: BackgroundThread?
 
-    /// Starts calling `tick` every `milliseconds` (the first call one interval from now).
+    /// Starts calling `tick` every `milliseconds` (at least 1; the first call one interval from
+    /// now).
     public init(everyMilliseconds milliseconds: Int, _ tick: @escaping () -> Void) throws {
+        let milliseconds = max(milliseconds, 1)
         thread = try BackgroundThread { [clock] in
             while clock.sleep(milliseconds: milliseconds) { tick() }
         }
@@ -65,7 +67,11 @@ private final class StopClock: @unchecked Sendable {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         while !stopped {
-            if pthread_cond_timedwait(&changed, &mutex, &deadline) == ETIMEDOUT { return !stopped }
+            switch pthread_cond_timedwait(&changed, &mutex, &deadline) {
+            case ETIMEDOUT: return !stopped
+            case 0, EINTR: continue
+            default: return false  // a deadline the clock refuses: no more ticks rather than a spin
+            }
         }
         return false
     }

@@ -27,7 +27,9 @@ struct RecordWriter<Session: SQLSession> {
         self.session = session
         self.runID = runID
         self.table = table
-        keyedByDateAndStore = FeedTables.all.first { $0.name == table }?.keyColumnNames.count == 2
+        keyedByDateAndStore =
+            FeedTables.all.first { $0.name == table }.map { $0.keyColumnNames == [$0.period.dateColumn, "store_code"] }
+            ?? false
         pending = PendingValues(capacity: min(session.upsertBatchSize, 4096) * 12)
     }
 
@@ -127,7 +129,7 @@ struct RecordWriter<Session: SQLSession> {
         try flush()
         try requireDirectoryStores()
         let keysDistinct = keyedByDateAndStore && stores.datesAscendPerStore
-        let counts = try session.upsertCounts(table: table, distinctKeys: keysDistinct ? rowsWritten : nil)
+        let counts = try session.upsertCounts(table: table, distinctKeys: keysDistinct ? stores.records : nil)
         try rollups.apply(session, storeCodes: stores.storeCodes, onlyInserts: counts.inserted == rowsWritten)
         if let history = HistoryTable.named(table) {
             try RunStoreCounts.write(stores, of: runID, in: history, fileCounts: counts, session)

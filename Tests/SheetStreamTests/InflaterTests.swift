@@ -1,7 +1,8 @@
 import Foundation
 import SheetFixtures
-import SheetStream
 import XCTest
+
+@testable import SheetStream
 
 /// Deflate entries inflate (ISA-L) to the bytes zlib deflated, at every compression level and
 /// read in pieces of any size, their CRC-32 checked; a corrupt block and a stream that stops
@@ -81,7 +82,72 @@ final class InflaterTests: XCTestCase {
                 return XCTFail("\(error)")
             }
             XCTAssertEqual(zipError.part, "part.xml")
-            XCTAssertEqual(why, "invalid deflate block")
+            XCTAssertEqual(why, "invalid deflate block after 0 inflated bytes")
+        }
+    }
+
+    /// The entry's raw deflate bytes, as zlib wrote them at `level`.
+    private func deflated(level: Int32, _ content: [UInt8]) throws -> [UInt8] {
+        let path = try archive(level: level, content)
+        let entry = try XCTUnwrap(try ZipArchive(path: path).entry(named: "part.xml"))
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let header = Int(entry.localHeaderOffset)
+        let start =
+            header + 30 + Int(bytes[header + 26]) + Int(bytes[header + 27]) << 8 + Int(bytes[header + 28])
+            + Int(bytes[header + 29]) << 8
+        return Array(bytes[start..<start + Int(entry.compressedSize)])
+    }
+
+    /// `raw` inflated by an `Inflater` that gets at most `inputPiece` bytes per refill and
+    /// gives at most `outputPiece` per call.
+    private func inflate(_ raw: [UInt8], inputPiece: Int, outputPiece: Int) throws -> [UInt8] {
+        let inflater = Inflater(file: "test.xlsx", part: "part.xml", inputCapacity: inputPiece)
+        var consumed = 0
+        var piece = [UInt8](repeating: 0, count: outputPiece)
+        var inflated: [UInt8] = []
+        while true {
+            let count = try piece.withUnsafeMutableBytes { output in
+                try inflater.inflate(into: output) { input in
+                    let count = min(input.count, raw.count - consumed)
+                    raw.withUnsafeBytes { source in
+                        UnsafeMutableRawBufferPointer(rebasing: input[0..<count]).copyMemory(
+                            from: UnsafeRawBufferPointer(rebasing: source[consumed..<consumed + count]))
+                    }
+                    consumed += count
+                    return count
+                }
+            }
+            if count == 0 { return inflated }
+            inflated += piece[0..<count]
+        }
+    }
+
+    func testOneBytePiecesEitherWayInflateTheWhole() throws {
+        let content = Array(Self.content.prefix(24_000))
+        let raw = try deflated(level: 6, content)
+        XCTAssertEqual(try inflate(raw, inputPiece: 1, outputPiece: 1), content)
+        XCTAssertEqual(try inflate(raw, inputPiece: 3, outputPiece: 1 << 16), content)
+    }
+
+    func testEveryCutOfAStreamIsTruncatedAndAnErrorStaysOne() throws {
+        let raw = try deflated(level: 6, Self.content)
+        let cuts =
+            Array(stride(from: 0, to: raw.count, by: max(1, raw.count / 150))) + Array(raw.count - 40..<raw.count)
+        for cut in cuts {
+            XCTAssertThrowsError(try inflate(Array(raw[0..<cut]), inputPiece: 4096, outputPiece: 4096), "cut at \(cut)")
+            {
+                error in
+                guard case .truncated = (error as? ZipError)?.reason else { return XCTFail("cut at \(cut): \(error)") }
+            }
+        }
+        // A stopped stream throws the same error again rather than inflating on.
+        let inflater = Inflater(file: "test.xlsx", part: "part.xml")
+        var output = [UInt8](repeating: 0, count: 64)
+        for _ in 0..<2 {
+            XCTAssertThrowsError(try output.withUnsafeMutableBytes { try inflater.inflate(into: $0) { _ in 0 } }) {
+                error in
+                guard case .truncated = (error as? ZipError)?.reason else { return XCTFail("\(error)") }
+            }
         }
     }
 

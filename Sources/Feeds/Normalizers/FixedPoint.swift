@@ -16,8 +16,8 @@ public enum FixedPoint {
         guard abs(units) <= Double(limit) else { return nil }
         // Nearly every value (money with at most two decimals) is an integer in units to within
         // binary noise: take it. The rest go through their decimal text. (Within 1e-7 of an
-        // integer no rounding rule differs, so the one the processor rounds by in one
-        // instruction will do.)
+        // integer the rounding rules agree: the default one is libm's `rint`, which needs no
+        // test of halves, rather than `round`.)
         let rounded = units.rounded(.toNearestOrEven)
         if abs(units - rounded) < 1e-7 { return Int64(rounded) }
         return scaled(text: value.description, digits: digits)

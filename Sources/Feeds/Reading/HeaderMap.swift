@@ -8,8 +8,8 @@ public struct HeaderMap: Sendable {
     public private(set) var columns: [CanonicalField: Int]
     /// `columns` as an array indexed by the field's raw value (-1: absent), for the per-row path.
     private let columnByField: [Int]
-    /// The columns of the fields found, in field order but the store's last: what a repeated
-    /// header is looked for in.
+    /// The columns of the fields found, in field order but the store's (or a store file's code)
+    /// last: what a repeated header is looked for in.
     private let mappedColumns: [Int]
     /// Header text per column, for reject messages.
     public var headers: [Int: String]

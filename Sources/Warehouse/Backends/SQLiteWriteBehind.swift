@@ -19,9 +19,16 @@ import Threads
 /// waits drop to about a millisecond. It only starts writes the kernel would make anyway:
 /// durability still rests on SQLite's own `fdatasync`s, and a failed call changes nothing.
 ///
+/// It never opens or closes the files itself: closing any descriptor of the database file
+/// would drop every POSIX lock the process holds on it, SQLite's shared lock among them
+/// (https://sqlite.org/howtocorrupt.html, section 2.2), and another process could then delete
+/// the WAL under this one. It uses the descriptors SQLite already holds, found among
+/// `/proc/self/fd` by device and inode (a WAL not yet created is looked for again on the next
+/// tick); SQLite keeps them open for as long as the transaction runs.
+///
 /// Linux only; `sync_file_range` is looked up by name (Glibc declares it only under
-/// `_GNU_SOURCE`, which Swift's Glibc module does not set). Elsewhere, or when a file or the
-/// thread cannot be opened, the transaction runs without it.
+/// `_GNU_SOURCE`, which Swift's Glibc module does not set). Elsewhere, or when the thread
+/// cannot be started, the transaction runs without it.
 final class SQLiteWriteBehind {
     private typealias SyncFileRange = @convention(c) (Int32, Int64, Int64, UInt32) -> Int32
 
@@ -67,11 +74,10 @@ final class SQLiteWriteBehind {
         }
     }
 
-    /// Ends the ticks and closes the files (the transaction's commit and checkpoint are done).
+    /// Ends the ticks (the transaction's commit and checkpoint are done).
     func stop() {
         thread?.stop()
         thread = nil
-        for index in files.indices { files[index].release() }
     }
 
     deinit { stop() }
@@ -80,24 +86,40 @@ final class SQLiteWriteBehind {
     /// after `stop`).
     var writebacksStarted: [Int] { files.map(\.writebacksStarted) }
 
-    /// One file, opened read-only on the first tick that finds it (SQLite creates the WAL with
-    /// the first write), closed by `stop`.
+    /// One file, reached through a descriptor SQLite holds on it, once one is found.
     private struct WrittenFile {
         let path: String
-        private var descriptor: Int32 = -1
+        private var descriptor: Int32?
         private(set) var writebacksStarted = 0
 
         init(path: String) { self.path = path }
 
         mutating func startWriting(by syncFileRange: SyncFileRange, flags: UInt32) {
-            if descriptor < 0 { descriptor = open(path, O_RDONLY | O_CLOEXEC) }
-            guard descriptor >= 0, syncFileRange(descriptor, 0, 0, flags) == 0 else { return }
+            if descriptor == nil { descriptor = SQLiteWriteBehind.heldDescriptor(of: path) }
+            guard let descriptor, syncFileRange(descriptor, 0, 0, flags) == 0 else { return }
             writebacksStarted += 1
         }
+    }
 
-        mutating func release() {
-            if descriptor >= 0 { close(descriptor) }
-            descriptor = -1
+    /// A descriptor this process holds on the regular file at `path`, found among
+    /// `/proc/self/fd` by device and inode without opening the file; nil when there is none.
+    static func heldDescriptor(of path: String) -> Int32? {
+        var file = stat()
+        guard stat(path, &file) == 0, let directory = opendir("/proc/self/fd") else { return nil }
+        defer { closedir(directory) }
+        let listing = dirfd(directory)
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let descriptor = Int32(name), descriptor != listing else { continue }
+            var held = stat()
+            if fstat(descriptor, &held) == 0, held.st_dev == file.st_dev, held.st_ino == file.st_ino,
+                held.st_mode & S_IFMT == S_IFREG
+            {
+                return descriptor
+            }
         }
+        return nil
     }
 }

@@ -20,6 +20,8 @@ struct RunStoreTally {
     /// Whether each store's date keys came in strictly ascending order (no store's date twice):
     /// then a table keyed by date and store got a key of its own from every record.
     private(set) var datesAscendPerStore = true
+    /// The records counted, every store's.
+    private(set) var records = 0
 
     /// The stores of the run's records, in the order they came: a store's number is its index.
     var storeCodes: [String] { stores.codes }
@@ -49,6 +51,7 @@ struct RunStoreTally {
         let slot = stores.slot(of: store)
         if slot == spansBySlot.count { spansBySlot.append(Span()) }
         if dateNumber <= spansBySlot[slot].last { datesAscendPerStore = false }
+        records += 1
         Self.extend(&spansBySlot[slot], with: dateNumber)
         return slot
     }
