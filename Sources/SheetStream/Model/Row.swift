@@ -108,7 +108,7 @@ public struct Row: Sendable {
     }
 
     /// Stores a cell at a 0-based column, padding any gap with `.empty`.
-    mutating func set(_ cell: Cell, at column: Int) {
+    mutating func set(_ cell: consuming Cell, at column: Int) {
         if column == values.count {
             values.append(cell)
         } else if column > values.count {

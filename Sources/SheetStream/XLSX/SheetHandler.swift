@@ -150,12 +150,16 @@ final class SheetHandler: SAXHandler {
     }
 
     /// Whether a cell's text of `length` bytes is within the limit; fails the read if not.
-    private func isWithinCellLimit(_ length: Int) -> Bool {
+    @inline(__always) private func isWithinCellLimit(_ length: Int) -> Bool {
         guard length <= maxCellBytes else {
-            fail(column: column, "cell text is longer than \(maxCellBytes) bytes (the limit)")
+            failCellTooLong()
             return false
         }
         return true
+    }
+
+    private func failCellTooLong() {
+        fail(column: column, "cell text is longer than \(maxCellBytes) bytes (the limit)")
     }
 
     private func endValue() {
