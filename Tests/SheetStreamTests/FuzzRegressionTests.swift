@@ -39,6 +39,12 @@ final class FuzzRegressionTests: XCTestCase {
             ("<?xml version=\"1.0\" standalone=\"yes\"?><a/>", true), ("<?xml version=\"2\"?><a/>", false),
             ("<a b=\"&amp;&#233;\"/>", true), ("<a b=\"&nope;\"/>", false), ("<a b=\"1\" c=\"2\" b=\"3\"/>", false),
             ("<a xmlns:x=\"u\" xmlns:x=\"v\"/>", false),
+            // libxml2 reads `p:l:rest` as the QName `p:l` and then `rest` as a name: one that
+            // does not start as a name does ends it early, leaving the rest a syntax error.
+            ("<a b:c:d=\"1\"/>", true), ("<a b:c:2=\"1\"/>", false), ("<a xmlns:x:2=\"u\"/>", false),
+            ("<a xmlns:x:-=\"u\"/>", false), ("<x:a:2 xmlns:x=\"u\"/>", false), ("<a xmlns:x:y:2=\"u\"/>", true),
+            ("<a b::2=\"1\"/>", true), ("<a b:2:3=\"1\"/>", true), ("<a b:c::2=\"1\"/>", true),
+            ("<a b:c:=\"1\"/>", true), ("<a :b:2=\"1\"/>", true), ("<a b:é:·=\"1\"/>", false),
         ]
         for (xml, valid) in names {
             let scanned = FuzzEntryPoints.worksheetRows(Array(xml.utf8), libxml2: false)

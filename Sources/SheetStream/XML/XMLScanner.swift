@@ -833,6 +833,34 @@ final class XMLScanner {
             }
             index += length
         }
+        try checkAfterSecondColon(range)
+    }
+
+    /// libxml2 reads a name with two colons, `prefix:local:rest`, as the QName `prefix:local`
+    /// followed by `rest` as a name of its own (a namespace error, which neither parser holds
+    /// against a part); a `rest` that does not begin as a name does (`a:b:2`, `a:b:-c`) ends
+    /// the name before it there, and the bytes left over are a syntax error. So they are here.
+    private func checkAfterSecondColon(_ range: Range<Int>) throws {
+        guard let first = colon(in: range.lowerBound + 1..<range.upperBound), first + 1 < range.upperBound,
+            buffer[first + 1] != UInt8(ascii: ":"), isNameStart(at: first + 1, before: range.upperBound),
+            let second = colon(in: first + 2..<range.upperBound), second + 1 < range.upperBound,
+            !isNameStart(at: second + 1, before: range.upperBound)
+        else { return }
+        throw error("\"\(name(range))\" is not a valid XML name")
+    }
+
+    private func colon(in range: Range<Int>) -> Int? {
+        range.first { buffer[$0] == UInt8(ascii: ":") }
+    }
+
+    /// Whether the character at `index` (of a name ending before `limit`) may start a name.
+    private func isNameStart(at index: Int, before limit: Int) -> Bool {
+        let byte = buffer[index]
+        if byte < 0x80 { return Self.asciiNameKinds[Int(byte)] == 2 }
+        guard let (scalar, _) = UTF8Text.scalar(at: index, in: UnsafeBufferPointer(start: buffer, count: limit)) else {
+            return false
+        }
+        return Self.isNameCharacter(scalar, start: true)
     }
 
     /// Per ASCII byte: 2 a name start character, 1 a name character only, 0 neither.
