@@ -151,7 +151,9 @@ final class CrashSafetyTests: XCTestCase {
             // The re-run finishes what the killed run left: exit 1 while the bad file was still
             // in the inbox, else 0 (nothing left to do).
             let rerun = try CommandRunner.ddkpi(cron)
-            XCTAssertTrue(rerun.status == 0 || rerun.status == 1, rerun.stdout + rerun.stderr)
+            XCTAssertTrue(
+                rerun.status == 0 || rerun.status == 1,
+                "exit status \(rerun.status) (after \(placed)): " + rerun.stdout + rerun.stderr)
             for name in names {
                 let places = folders.filter { FileManager.default.fileExists(atPath: $0 + "/" + name) }
                 XCTAssertEqual(places.count, 1, "\(name) after a kill at \(fraction): in \(places)")
