@@ -131,6 +131,20 @@ final class InboxTests: XCTestCase {
         XCTAssertEqual(try names(in: inbox.folder), [])
     }
 
+    /// The reason goes first, the file after it: a run killed between the two leaves a reason
+    /// and the file still in the inbox, and the next run quarantines the file under the same
+    /// name with its reason written again (never a quarantined file without one).
+    func testAReasonLeftByAKilledRunIsWrittenAgainWithItsFile() throws {
+        try put("junk.csv.reason.txt", "junk.csv: from the killed run\n", in: inbox.quarantine)
+        let quarantined = try inbox.file(try put("junk.csv"), to: .quarantine(reason: "junk.csv: unreadable\n"))
+        XCTAssertEqual(quarantined, inbox.quarantine.appendingPathComponent("junk.csv"))
+        XCTAssertEqual(try names(in: inbox.quarantine), ["junk.csv", "junk.csv.reason.txt"])
+        XCTAssertEqual(
+            try String(contentsOf: inbox.quarantine.appendingPathComponent("junk.csv.reason.txt"), encoding: .utf8),
+            "junk.csv: unreadable\n")
+        XCTAssertEqual(try names(in: inbox.folder), [])
+    }
+
     func testARunIngestsInOrderReportsEachOutcomeThenFilesIt() throws {
         for name in ["c_dup.csv", "a_ok.csv", "b_bad.csv"] { try put(name) }
         var ingested: [String] = []

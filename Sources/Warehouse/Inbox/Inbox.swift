@@ -62,7 +62,10 @@ public struct Inbox: Sendable {
     }
 
     /// Moves the file at `path` to `destination` under its own name, or `NAME.2`, `NAME.3`… when
-    /// that name is taken, and writes a quarantined file's reason beside it; returns where it went.
+    /// that name is taken, with a quarantined file's reason (and alarms) beside it; returns where
+    /// it went. The reason is written before the file moves: a process killed between the two
+    /// leaves the file in the inbox, and the next run quarantines it under the same free name,
+    /// writing its reason again, where the other order could leave a quarantined file without one.
     @discardableResult
     public func file(_ path: String, to destination: Destination) throws -> URL {
         let (folder, reason, alarms): (URL, String?, String?)
@@ -72,13 +75,13 @@ public struct Inbox: Sendable {
         case .stay: return URL(fileURLWithPath: path)
         }
         let target = Self.freeName(for: URL(fileURLWithPath: path).lastPathComponent, in: folder)
-        try FileManager.default.moveItem(at: URL(fileURLWithPath: path), to: target)
         if let reason {
             try reason.write(to: URL(fileURLWithPath: target.path + ".reason.txt"), atomically: true, encoding: .utf8)
         }
         if let alarms {
             try alarms.write(to: URL(fileURLWithPath: target.path + ".alarms.json"), atomically: true, encoding: .utf8)
         }
+        try FileManager.default.moveItem(at: URL(fileURLWithPath: path), to: target)
         return target
     }
 
