@@ -1,5 +1,6 @@
 import Foundation
 import SheetFixtures
+import TestSupport
 import XCTest
 
 @testable import SheetStream
@@ -10,10 +11,7 @@ import XCTest
 final class InflaterTests: XCTestCase {
     private var folder: URL!
 
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("inflater-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
+    override func setUpWithError() throws { folder = try TestPaths.temporaryDirectory() }
 
     override func tearDownWithError() throws { try FileManager.default.removeItem(at: folder) }
 

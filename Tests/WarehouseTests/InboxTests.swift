@@ -122,13 +122,7 @@ final class InboxTests: XCTestCase {
         XCTAssertEqual(archived.lastPathComponent, "sales.csv.3")
         XCTAssertEqual(try String(contentsOf: archived, encoding: .utf8), "new\n")
 
-        let quarantined = try inbox.file(try put("junk.csv"), to: .quarantine(reason: "junk.csv: unreadable\n"))
-        XCTAssertEqual(quarantined, inbox.quarantine.appendingPathComponent("junk.csv"))
-        XCTAssertEqual(try names(in: inbox.quarantine), ["junk.csv", "junk.csv.reason.txt"])
-        XCTAssertEqual(
-            try String(contentsOf: inbox.quarantine.appendingPathComponent("junk.csv.reason.txt"), encoding: .utf8),
-            "junk.csv: unreadable\n")
-        XCTAssertEqual(try names(in: inbox.folder), [])
+        try assertJunkQuarantinedWithItsReason()
     }
 
     /// The reason goes first, the file after it: a run killed between the two leaves a reason
@@ -136,6 +130,12 @@ final class InboxTests: XCTestCase {
     /// name with its reason written again (never a quarantined file without one).
     func testAReasonLeftByAKilledRunIsWrittenAgainWithItsFile() throws {
         try put("junk.csv.reason.txt", "junk.csv: from the killed run\n", in: inbox.quarantine)
+        try assertJunkQuarantinedWithItsReason()
+    }
+
+    /// Quarantines a new `junk.csv` and checks it lands there under its own name, its reason
+    /// beside it, the inbox empty.
+    private func assertJunkQuarantinedWithItsReason() throws {
         let quarantined = try inbox.file(try put("junk.csv"), to: .quarantine(reason: "junk.csv: unreadable\n"))
         XCTAssertEqual(quarantined, inbox.quarantine.appendingPathComponent("junk.csv"))
         XCTAssertEqual(try names(in: inbox.quarantine), ["junk.csv", "junk.csv.reason.txt"])

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TestSupport
 import XCTest
 
 @testable import Warehouse
@@ -14,8 +15,7 @@ final class SQLiteWriteBehindTests: XCTestCase {
         #if !os(Linux)
             throw XCTSkip("sync_file_range and /proc are Linux's")
         #endif
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("write-behind-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TestPaths.temporaryDirectory()
     }
 
     override func tearDownWithError() throws {

@@ -56,6 +56,8 @@ public enum TextNormalizer {
             }
             return false
         }
+        // Text shorter than the word (a store code) is told by its count, before any copy.
+        guard text.utf8.count >= needle.count else { return false }
         // `withUTF8` lends a small string's bytes from the stack: no array is made per call.
         var text = text
         return text.withUTF8(search)

@@ -80,8 +80,7 @@ enum TotalRow {
     }
 
     private static func isTotalLabel(_ cell: Cell) -> Bool {
-        // Shorter than "total" (a store code): no label, told without looking at the bytes.
-        guard case .string(let raw) = cell, raw.utf8.count >= 5, TextNormalizer.containsASCII(raw, "total"),
+        guard case .string(let raw) = cell, TextNormalizer.containsASCII(raw, "total"),
             let text = TextNormalizer.clean(raw)
         else { return false }
         var key = text.lowercased()
