@@ -73,14 +73,15 @@ enum TotalRow {
     /// Whether the row's store cell or its first non-empty cell is a total label.
     static func isTotal(_ row: Row, storeColumn: Int?) -> Bool {
         if let storeColumn, isTotalLabel(row[storeColumn]) { return true }
-        guard let first = (0..<row.width).first(where: { !row.isEmpty(at: $0) }), first != storeColumn else {
-            return false
-        }
+        var first = 0
+        while first < row.width, row.isEmpty(at: first) { first += 1 }
+        guard first < row.width, first != storeColumn else { return false }
         return isTotalLabel(row[first])
     }
 
     private static func isTotalLabel(_ cell: Cell) -> Bool {
-        guard case .string(let raw) = cell, TextNormalizer.containsASCII(raw, "total"),
+        // Text shorter than "total" (a store code) is told by its length, without a call.
+        guard case .string(let raw) = cell, raw.utf8.count >= 5, TextNormalizer.containsASCII(raw, "total"),
             let text = TextNormalizer.clean(raw)
         else { return false }
         var key = text.lowercased()

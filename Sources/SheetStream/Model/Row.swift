@@ -49,7 +49,7 @@ public struct Row: Sendable {
     }
 
     /// The cell at a 0-based column index, `.empty` past the row's end.
-    @inlinable public subscript(column: Int) -> Cell {
+    @inlinable @inline(__always) public subscript(column: Int) -> Cell {
         guard column >= 0 else { return .empty }
         if let fields, column < fields.count { return fields.cell(at: column) }
         return column < values.count ? values[column] : .empty
@@ -57,7 +57,7 @@ public struct Row: Sendable {
 
     /// Whether the cell at a 0-based column holds no value (`.empty`); true past the row's end.
     /// Cheaper than `self[column].isEmpty` on a CSV row: it makes no `String`.
-    @inlinable public func isEmpty(at column: Int) -> Bool {
+    @inlinable @inline(__always) public func isEmpty(at column: Int) -> Bool {
         guard column >= 0 else { return true }
         if let fields, column < fields.count { return fields.isEmpty(at: column) }
         return column < values.count ? values[column].isEmpty : true
