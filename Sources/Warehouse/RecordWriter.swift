@@ -167,7 +167,10 @@ struct RecordWriter<Session: SQLSession> {
 
     private mutating func flush() throws {
         guard let upsert = pendingUpsert, pendingRows > 0 else { return }
-        try session.upsert(upsert, pending, rows: pendingRows)
+        // Every row so far had a key of its own when the dates of each store ascend (the rows
+        // of this batch are in `stores` already).
+        let keysNew = upsert.table == table && keyedByDateAndStore && stores.datesAscendPerStore
+        try session.upsert(upsert, pending, rows: pendingRows, keysNew: keysNew)
         pending.removeAll()
         pendingRows = 0
     }

@@ -33,10 +33,13 @@ struct UpsertTally {
         self.inserted += inserted
     }
 
+    /// Whether the table held no rows before the session's first upsert of it.
+    var tableWasEmpty: Bool { rowsBefore == 0 }
+
     /// The table's rows now, known without counting them when it was empty before and every
     /// row upserted had a key of its own (`distinctKeys` of them).
     func rowsNowWithoutCounting(distinctKeys: Int?) -> Int64? {
-        rowsBefore == 0 ? distinctKeys.map(Int64.init) : nil
+        tableWasEmpty ? distinctKeys.map(Int64.init) : nil
     }
 
     /// The counts, given the table's rows now when inserts are told by growth.

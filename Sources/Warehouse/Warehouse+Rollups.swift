@@ -141,14 +141,15 @@ extension Warehouse {
     private static let rollupUpsert = UpsertStatement(
         table: "store_month_rollup", key: ["month", "store_code"], values: Array(rollupColumns.dropFirst(2)))
 
-    /// Writes the given rollup rows (inserting or replacing), the session's batch size per upsert.
-    static func writeRollups<Rows: Sequence>(_ session: some SQLSession, _ rows: Rows) throws
+    /// Writes the given rollup rows (inserting or replacing), the session's batch size per upsert;
+    /// `keysNew` when no two of them share a store-month and the session wrote none before.
+    static func writeRollups<Rows: Sequence>(_ session: some SQLSession, _ rows: Rows, keysNew: Bool = false) throws
     where Rows.Element == (key: StoreMonth, value: MeasureSums) {
         var pending = PendingValues(capacity: min(session.upsertBatchSize, 4096) * rollupColumns.count)
         var count = 0
         func flush() throws {
             guard count > 0 else { return }
-            try session.upsert(rollupUpsert, pending, rows: count)
+            try session.upsert(rollupUpsert, pending, rows: count, keysNew: keysNew)
             pending.removeAll()
             count = 0
         }
@@ -373,7 +374,9 @@ struct RollupAccumulator {
         guard !deltas.isEmpty else { return }
         let entries = deltas.map { (key: $0.key.storeMonth(codes), delta: $0.delta) }
         let stored = try Warehouse.rollupsIn(session, Set(entries.map(\.key)))
+        // One entry per store-month, and the file's only write of the rollups: their keys are new.
         try Warehouse.writeRollups(
-            session, entries.lazy.map { (key: $0.key, value: (stored[$0.key] ?? MeasureSums()) + $0.delta.measures) })
+            session, entries.lazy.map { (key: $0.key, value: (stored[$0.key] ?? MeasureSums()) + $0.delta.measures) },
+            keysNew: true)
     }
 }

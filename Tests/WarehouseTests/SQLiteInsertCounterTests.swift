@@ -103,6 +103,40 @@ final class SQLiteInsertCounterTests: XCTestCase {
         XCTAssertNil(UpsertTally(rowsBefore: nil).rowsNowWithoutCounting(distinctKeys: 3), "the hook counts")
     }
 
+    /// Rows with new keys into a table empty before the session are inserted plainly: a key that
+    /// meets a row all the same fails the call (an upsert would have updated the row), and so
+    /// fails the file. Into a table that held rows, the same call upserts.
+    func testNewKeysIntoAnEmptyTableAreInsertedAndAKeyThatMeetsARowFails() throws {
+        let upsert = UpsertStatement(table: "day", key: ["date", "store"], values: ["sales"])
+        func values(_ rows: [(String, String, Int)]) -> PendingValues {
+            var values = PendingValues(capacity: 3 * rows.count)
+            for (date, store, sales) in rows {
+                values.add(date)
+                values.add(store)
+                values.add(sales)
+            }
+            return values
+        }
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: Self.schema)
+            let session = SQLiteSession(db)
+            try session.upsert(upsert, values([("d1", "01", 10), ("d1", "02", 20)]), rows: 2, keysNew: true)
+            XCTAssertThrowsError(try session.upsert(upsert, values([("d1", "01", 11)]), rows: 1, keysNew: true)) {
+                XCTAssertEqual(($0 as? DatabaseError)?.resultCode, .SQLITE_CONSTRAINT)
+            }
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT sales FROM day WHERE store = '01'"), 10)
+            XCTAssertEqual(try session.upsertCounts(table: "day"), UpsertCounts(inserted: 2))
+        }
+        try queue.write { db in
+            // The table holds rows now: a later session upserts whatever it is told.
+            let session = SQLiteSession(db)
+            try session.upsert(upsert, values([("d1", "01", 11), ("d2", "01", 30)]), rows: 2, keysNew: true)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT sales FROM day WHERE date = 'd1' AND store = '01'"), 11)
+            XCTAssertEqual(try session.upsertCounts(table: "day"), UpsertCounts(inserted: 1, updated: 1))
+        }
+    }
+
     /// The run's tally says whether each store's dates ascended (so a table keyed by date and
     /// store got a key per record): interleaved stores may, a repeated or earlier date may not.
     func testDatesAscendPerStoreUntilOneRepeatsOrGoesBack() {

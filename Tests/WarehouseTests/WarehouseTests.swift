@@ -150,6 +150,26 @@ final class WarehouseTests: XCTestCase {
         }
     }
 
+    /// A first load whose dates ascend per store for its first batches (inserted plainly) and
+    /// then go back to a key written batches before: that row updates it, as an upsert, and so
+    /// do the batches after; the counts, the values and the rollups are a row-by-row upsert's.
+    func testAFirstLoadWhoseDatesGoBackAfterSomeBatchesUpdatesAsRowByRow() throws {
+        let dates = (0..<300).map { CivilDate(daysSinceEpoch: 20_000 + $0).iso8601 }
+        var file = "Store,Date,Net Sales,Transactions,Items\n"
+        for date in dates { file += "08,\(date),1.00,1,1\n10,\(date),2.00,1,1\n" }
+        file += "10,\(dates[3]),5.00,1,1\n08,\(dates[299]),1.00,1,1\n"
+        let path = try copy(file, named: "sales_audit_back.csv")
+        try onEachBackend {
+            XCTAssertEqual(
+                ingest("", as: .salesAudit, path: path).counts, UpsertCounts(inserted: 600, updated: 1, unchanged: 1))
+            XCTAssertEqual(
+                try warehouse.integer(
+                    "SELECT total_sales_cents FROM store_report WHERE store_code = '10' AND date = '\(dates[3])'"), 500)
+            XCTAssertEqual(try warehouse.integer("SELECT sum(total_sales_cents) FROM store_report"), 90_300)
+            XCTAssertEqual(try warehouse.checkRollups(), [])
+        }
+    }
+
     /// Keys repeated within a file over rows already there, each key's rows in any order of
     /// equal and different values: the counts, the values, the provenance and the history are
     /// those of row-by-row upserts, on both backends (PostgreSQL merges the staged rows in one

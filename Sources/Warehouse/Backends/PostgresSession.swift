@@ -70,7 +70,7 @@ final class PostgresSession: SQLSession {
     /// each merge.
     static let mergeRows = 1 << 21
 
-    func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws {
+    func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int, keysNew _: Bool) throws {
         try settleRunning()
         if let staged = stagedMerge, staged.upsert.table != upsert.table || staged.rows >= Self.mergeRows {
             try mergeStaged()

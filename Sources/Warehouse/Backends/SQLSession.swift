@@ -94,7 +94,12 @@ protocol SQLSession {
     /// counts end as row-by-row upserts in order leave them. A backend may finish the work
     /// later (after more upserts of the same table), but before any other statement of the
     /// session; errors may surface there.
-    func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws
+    ///
+    /// `keysNew` says that no row of these had its key in an earlier row this session upserted
+    /// into the table (the caller's rows so far all had keys of their own): a backend may then
+    /// insert them plainly into a table that was empty before the session's first upsert of it,
+    /// where no key can meet a row; should one meet a row all the same, the call fails.
+    func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int, keysNew: Bool) throws
 
     /// What this session's upserts into `table` did so far. `distinctKeys`, when the caller
     /// knows that every row it upserted into the table had a key of its own, is how many rows
@@ -106,6 +111,11 @@ protocol SQLSession {
 }
 
 extension SQLSession {
+    /// Upserts `rows` rows, keys that may have come before among them (see `upsert(_:_:rows:keysNew:)`).
+    func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws {
+        try self.upsert(upsert, values, rows: rows, keysNew: false)
+    }
+
     /// What this session's upserts into `table` did so far.
     func upsertCounts(table: String) throws -> UpsertCounts { try upsertCounts(table: table, distinctKeys: nil) }
 

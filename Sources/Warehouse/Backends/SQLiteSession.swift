@@ -8,10 +8,18 @@ import GRDBSQLite
 /// identical rows untouched, so SQLite's change count tells changed rows from unchanged ones,
 /// and many rows per statement spread SQLite's per-statement work over the batch; which of the
 /// changed rows were inserts, the table's growth or SQLite's pre-update hook tells (`newTally`).
+///
+/// Rows whose keys are new (`keysNew`) into a table that was empty before are plain
+/// `INSERT OR FAIL` statements instead, the first load of a table: an upsert statement (as a
+/// plain `INSERT` with its default `ABORT`) keeps a statement journal, a copy of every page it
+/// changes that the transaction had changed before, to undo itself should a row fail; `FAIL`
+/// undoes nothing, and none is kept. Nothing is lost by that: a failed statement fails the file,
+/// whose transaction rolls back whole. (A million-row first load: about 0.3 G instructions,
+/// 3 % of the writing thread's, measured with callgrind.)
 final class SQLiteSession: SQLSession {
     let db: Database
-    /// Full-batch upsert statements by table, prepared once per session (their SQL is long).
-    private var batchStatements: [String: Statement] = [:]
+    /// Full-batch statements by table and kind, prepared once per session (their SQL is long).
+    private var batchStatements: [BatchKey: Statement] = [:]
     /// What the upserts did, by table.
     private var tallies: [String: UpsertTally] = [:]
     /// The tables whose inserts the pre-update hook counts (`newTally`); the others' tell by growth.
@@ -36,18 +44,20 @@ final class SQLiteSession: SQLSession {
 
     let upsertBatchSize = 256
 
-    func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int) throws {
+    func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int, keysNew: Bool) throws {
         if tallies[upsert.table] == nil { tallies[upsert.table] = try newTally(upsert.table) }
+        let insertOnly = keysNew && tallies[upsert.table]?.tableWasEmpty == true
         let statement: Statement
         if rows == upsertBatchSize {
-            if let prepared = batchStatements[upsert.table] {
+            let key = BatchKey(table: upsert.table, insertOnly: insertOnly)
+            if let prepared = batchStatements[key] {
                 statement = prepared
             } else {
-                statement = try db.makeStatement(sql: Self.sql(upsert, rows: rows))
-                batchStatements[upsert.table] = statement
+                statement = try db.makeStatement(sql: Self.sql(upsert, rows: rows, insertOnly: insertOnly))
+                batchStatements[key] = statement
             }
         } else {
-            statement = try db.cachedStatement(sql: Self.sql(upsert, rows: rows))
+            statement = try db.cachedStatement(sql: Self.sql(upsert, rows: rows, insertOnly: insertOnly))
         }
         var inserted = 0
         if let counter = countedByHook[upsert.table] {
@@ -97,14 +107,23 @@ final class SQLiteSession: SQLSession {
 
     private func rowCount(_ table: String) throws -> Int64 { try integer("SELECT count(*) FROM \(table)") ?? 0 }
 
-    /// The upsert's SQL for `rows` rows: an existing row is updated only when a value changes.
-    private static func sql(_ upsert: UpsertStatement, rows: Int) -> String {
+    /// The upsert's SQL for `rows` rows: an existing row is updated only when a value changes;
+    /// `insertOnly`, rows inserted (`OR FAIL`: see the type's documentation).
+    private static func sql(_ upsert: UpsertStatement, rows: Int, insertOnly: Bool) -> String {
         let row = "(" + placeholders(upsert.columnCount) + ")"
-        let changed = upsert.values.map { "\($0) IS NOT excluded.\($0)" }.joined(separator: " OR ")
-        return "INSERT INTO \(upsert.table) (\(upsert.columns.joined(separator: ", "))) VALUES "
+        let insert =
+            "INSERT\(insertOnly ? " OR FAIL" : "") INTO \(upsert.table) (\(upsert.columns.joined(separator: ", "))) VALUES "
             + repeatElement(row, count: rows).joined(separator: ", ")
-            + " ON CONFLICT(\(upsert.key.joined(separator: ", "))) DO UPDATE SET \(upsert.assignments)"
+        guard !insertOnly else { return insert }
+        let changed = upsert.values.map { "\($0) IS NOT excluded.\($0)" }.joined(separator: " OR ")
+        return insert + " ON CONFLICT(\(upsert.key.joined(separator: ", "))) DO UPDATE SET \(upsert.assignments)"
             + " WHERE \(changed)"
+    }
+
+    /// A prepared full-batch statement's table, and whether it inserts only.
+    private struct BatchKey: Hashable {
+        let table: String
+        let insertOnly: Bool
     }
 
     private static func arguments(_ values: [SQLValue]) -> StatementArguments {
