@@ -7,6 +7,8 @@ import Feeds
 struct StoreSlots {
     private(set) var codes: [String] = []
     private var numbering = RecurringKeys<Code>()
+    /// The slot of the last code `slot(of:)` found, whose next is compared first.
+    private var lastFound = -1
 
     /// A store code as it is compared: packed when it fits, else its text.
     private enum Code: Hashable {
@@ -20,9 +22,18 @@ struct StoreSlots {
         return slot(.packed(code)) { row.text(column) }
     }
 
-    /// The slot of `code`, numbering a new code `codes.count`.
+    /// The slot of `code`, numbering a new code `codes.count`. The code after the last one
+    /// found, then that one, are compared as strings first (a store code is a small string:
+    /// two words compared), before the code is packed and looked up.
     mutating func slot(of code: String) -> Int {
-        slot(Self.packed(code).map(Code.packed) ?? .text(code)) { code }
+        let next = lastFound + 1 < codes.count ? lastFound + 1 : 0
+        if next < codes.count, codes[next] == code {
+            lastFound = next
+            return next
+        }
+        if lastFound >= 0, codes[lastFound] == code { return lastFound }
+        lastFound = slot(Self.packed(code).map(Code.packed) ?? .text(code)) { code }
+        return lastFound
     }
 
     /// The slot of `code`; `text` makes the code's string for a new one.
