@@ -150,6 +150,35 @@ final class WarehouseTests: XCTestCase {
         }
     }
 
+    /// Vendor keys and categories longer than seven bytes that share their first seven (long
+    /// vendor numbers, "Clothing - Men" and "Clothing - Women") are told apart: each is summed
+    /// on its own, on both backends (a key of up to seven bytes is compared packed into an
+    /// integer, a longer one as text).
+    func testMerchKeysThatShareTheirFirstSevenBytesAreSummedApart() throws {
+        let path = try copy(
+            """
+            Store,Date,Vendor #,Vendor Name,Category,Net Sales,Units
+            08,2025-07-01,10000001,North,Clothing - Men,100,1
+            08,2025-07-01,10000002,South,Clothing - Women,20,2
+            08,2025-07-02,10000001,North,Clothing - Men,3,3
+
+            """, named: "merch_long_keys.csv")
+        try onEachBackend {
+            XCTAssertEqual(ingest("", as: .merchSales, path: path).counts, UpsertCounts(inserted: 3))
+            let july1 = CivilDate(year: 2025, month: 7, day: 1)
+            let july2 = CivilDate(year: 2025, month: 7, day: 2)
+            for (dimension, first, second) in [
+                (MerchDimension.vendor, "10000001", "10000002"), (.category, "Clothing - Men", "Clothing - Women"),
+            ] {
+                let sums = try warehouse.merchMeasures(from: july1, through: july2, by: dimension)
+                XCTAssertEqual(sums.count, 2, "\(dimension)")
+                XCTAssertEqual(sums[StoreKey(store: "08", key: first)]?.salesCents, 10_300, "\(dimension)")
+                XCTAssertEqual(sums[StoreKey(store: "08", key: second)]?.salesCents, 2_000, "\(dimension)")
+                XCTAssertEqual(sums[StoreKey(store: "08", key: first)]?.items, 4, "\(dimension)")
+            }
+        }
+    }
+
     /// A first load whose dates ascend per store for its first batches (inserted plainly) and
     /// then go back to a key written batches before: that row updates it, as an upsert, and so
     /// do the batches after; the counts, the values and the rollups are a row-by-row upsert's.

@@ -42,9 +42,10 @@ protocol ScannedRow {
 
 extension ScannedRow {
 
-    /// The column's first bytes (at most `prefix`, and at most 7) packed with their count into
-    /// one integer, a cheap key for short text such as store codes; `nil` when longer than 7 bytes.
-    func packedText(_ column: Int32, prefix: Int = 7) -> UInt64? {
+    /// The column's bytes (or its first `prefix` bytes) packed with their count into one
+    /// integer, a cheap key for short text such as store codes; `nil` when that is more than 7
+    /// bytes, so that a longer key is compared whole, as text.
+    func packedText(_ column: Int32, prefix: Int = .max) -> UInt64? {
         guard let bytes = bytes(column) else { return 0 }
         let count = min(bytes.count, prefix)
         guard count <= 7 else { return nil }
