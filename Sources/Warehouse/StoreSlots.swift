@@ -9,6 +9,10 @@ struct StoreSlots {
     private var numbering = RecurringKeys<Code>()
     /// The slot of the last code `slot(of:)` found, whose next is compared first.
     private var lastFound = -1
+    /// Whether every code numbered is ASCII: then `==` of two codes with as many bytes is
+    /// byte equality (Swift compares strings by canonical equivalence, under which a non-ASCII
+    /// string such as "\u{212A}" equals an ASCII one, "K", of fewer bytes).
+    private var codesAreASCII = true
 
     /// A store code as it is compared: packed when it fits, else its text.
     private enum Code: Hashable {
@@ -22,24 +26,35 @@ struct StoreSlots {
         return slot(.packed(code)) { row.text(column) }
     }
 
-    /// The slot of `code`, numbering a new code `codes.count`. The code after the last one
-    /// found, then that one, are compared as strings first (a store code is a small string:
-    /// two words compared), before the code is packed and looked up.
+    /// The slot of `code`, numbering a new code `codes.count`. While every code numbered is
+    /// ASCII, the code after the last one found, then that one, are compared first (byte for
+    /// byte, as the packed lookup compares), before the code is packed and looked up.
     mutating func slot(of code: String) -> Int {
-        let next = lastFound + 1 < codes.count ? lastFound + 1 : 0
-        if next < codes.count, codes[next] == code {
-            lastFound = next
-            return next
+        if codesAreASCII {
+            let next = lastFound + 1 < codes.count ? lastFound + 1 : 0
+            if next < codes.count, Self.sameASCII(codes[next], code) {
+                lastFound = next
+                return next
+            }
+            if lastFound >= 0, Self.sameASCII(codes[lastFound], code) { return lastFound }
         }
-        if lastFound >= 0, codes[lastFound] == code { return lastFound }
         lastFound = slot(Self.packed(code).map(Code.packed) ?? .text(code)) { code }
         return lastFound
+    }
+
+    /// Whether `code` has the bytes of `known`, an ASCII code.
+    @inline(__always) private static func sameASCII(_ known: String, _ code: String) -> Bool {
+        known.utf8.count == code.utf8.count && known == code
     }
 
     /// The slot of `code`; `text` makes the code's string for a new one.
     private mutating func slot(_ code: Code, text: () -> String) -> Int {
         let slot = numbering.number(of: code)
-        if slot == codes.count { codes.append(text()) }
+        if slot == codes.count {
+            let made = text()
+            if codesAreASCII, made.utf8.contains(where: { $0 >= 0x80 }) { codesAreASCII = false }
+            codes.append(made)
+        }
         return slot
     }
 
