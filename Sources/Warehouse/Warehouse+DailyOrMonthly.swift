@@ -74,7 +74,14 @@ extension Warehouse {
                 sums[pair, default: (StoreKey(store: row.text(1), key: row.text(2)), MerchSums())].sums.add(
                     cents: row.int64(3), items: row.int64(4))
             })
-        return Dictionary(sums.values.map { ($0.key, $0.sums) }, uniquingKeysWith: { first, _ in first })
+        // Keys told apart by their bytes may still be one key to Swift (a vendor "Café" written
+        // precomposed and decomposed): their sums are added, as longer keys, compared as text,
+        // are added in `sums` already.
+        return Dictionary(sums.values.map { ($0.key, $0.sums) }) { first, second in
+            var merged = first
+            merged.merge(second)
+            return merged
+        }
     }
 
     /// The vendors' names: per vendor key, the name on its row with the latest date anywhere in

@@ -179,6 +179,28 @@ final class WarehouseTests: XCTestCase {
         }
     }
 
+    /// A vendor and a category written precomposed ("Café", U+00E9) in one row and decomposed
+    /// ("Cafe" + U+0301) in another are two keys to the warehouse (it compares bytes) and one
+    /// to the report (Swift compares strings by canonical equivalence): the report adds their
+    /// sales rather than keeping one row's, whether the key is short enough to be packed or not.
+    func testMerchKeysSpelledTwoUnicodeWaysAreAddedNotDropped() throws {
+        let (nfc, nfd) = ("Caf\u{E9}", "Cafe\u{301}")
+        let path = try copy(
+            "Store,Date,Vendor Name,Category,Net Sales,Units\n"
+                + "08,2025-07-01,\(nfc),\(nfc) Paris,100,1\n"
+                + "08,2025-07-01,\(nfd),\(nfd) Paris,50,1\n", named: "merch_nfc_nfd.csv")
+        try onEachBackend {
+            XCTAssertEqual(ingest("", as: .merchSales, path: path).counts, UpsertCounts(inserted: 2))
+            let july1 = CivilDate(year: 2025, month: 7, day: 1)
+            for dimension in [MerchDimension.vendor, .category] {
+                let sums = try warehouse.merchMeasures(from: july1, through: july1, by: dimension)
+                XCTAssertEqual(sums.count, 1, "\(dimension)")
+                XCTAssertEqual(sums.values.first?.salesCents, 15_000, "\(dimension)")
+                XCTAssertEqual(sums.values.first?.items, 2, "\(dimension)")
+            }
+        }
+    }
+
     /// A first load whose dates ascend per store for its first batches (inserted plainly) and
     /// then go back to a key written batches before: that row updates it, as an upsert, and so
     /// do the batches after; the counts, the values and the rollups are a row-by-row upsert's.
