@@ -99,6 +99,14 @@ final class NormalizerTests: XCTestCase {
         XCTAssertEqual(try ValueNormalizer.percent(.string("-12.5%")).get(), -125_000)
         XCTAssertEqual(try ValueNormalizer.percent(.number(1.2)).get(), 1_200_000, "at most 1.5 is already a fraction")
         XCTAssertEqual(ValueNormalizer.percent(.string("n/a")), .failure(.invalid("is not a percent")))
+        // Just above 1.5 is points, as text as well as a number, though it rounds to 1.5 in
+        // millionths; 1.5 itself and just below are fractions.
+        for (cell, expected): (Cell, Int64) in [
+            (.number(1.5000001), 15_000), (.string("1.5000001"), 15_000), (.number(1.5), 1_500_000),
+            (.string("1.5"), 1_500_000), (.string("1.4999999"), 1_500_000),
+        ] {
+            XCTAssertEqual(try ValueNormalizer.percent(cell).get(), expected, "\(cell)")
+        }
     }
 
     func testDatesFromCellsSerialsAndEveryTextForm() throws {

@@ -74,7 +74,11 @@ public enum ValueNormalizer {
             guard let (negative, magnitude) = signedMagnitude(text) else { return .failure(notPercent()) }
             var millionths =
                 points ? FixedPoint.scaled(text: magnitude, digits: 4) : FixedPoint.scaled(text: magnitude, digits: 6)
-            if !points, let fraction = millionths, fraction > 1_500_000 {
+            // Above 1.5 by the value itself, as a number cell is judged: "1.5000001" rounds to
+            // 1,500,000 millionths, yet it is points.
+            if !points, let fraction = millionths,
+                fraction > 1_500_000 || (fraction == 1_500_000 && (Double(magnitude) ?? 0) > 1.5)
+            {
                 millionths = FixedPoint.scaled(text: magnitude, digits: 4)
             }
             guard let millionths else { return .failure(notPercent()) }
