@@ -23,6 +23,42 @@ final class FeedReadingTests: XCTestCase {
 
     private func day(_ d: Int) -> CivilDate { CivilDate(year: 2025, month: 7, day: d) }
 
+    /// A total label with a zero-width space in it ("Grand To\u{200B}tal", which cleaning
+    /// reads as "Grand Total") is a total row, skipped, not a reject.
+    func testATotalLabelWithAZeroWidthSpaceIsSkipped() throws {
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let csv = "Store,Date,Net Sales,Transactions,Items\n08,2025-07-14,100,2,3\nGrand To\u{200B}tal,,100,2,3\n"
+        let path = try TestPaths.write(Array(csv.utf8), named: "sales_audit.csv", in: folder)
+        let reader = FeedFileReader(
+            definition: FeedCatalog.definition(.salesAudit), directory: directory, options: FeedOptions())
+        let result = try reader.read(try SpreadsheetFile.open(path: path)) { _ in }
+        XCTAssertEqual(result.skipped, 1, "\(result.rejects.map(\.reason))")
+        XCTAssertEqual(result.rejected, 0)
+    }
+
+    /// A header repeated mid-file is skipped when a config alias holds no letter too ("2025"
+    /// for the sales column): the quick test that tells data cells from names by their letters
+    /// applies only when every name has one. The same file with a lettered alias, as before.
+    func testAHeaderRepeatedWithALetterlessConfigAliasIsSkipped() throws {
+        for alias in ["2025", "Y2025"] {
+            let folder = try TestPaths.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let header = "Store,Date,\(alias),Transactions,Items\n"
+            let path = try TestPaths.write(
+                Array((header + "08,2025-07-14,100,2,3\n" + header + "08,2025-07-15,100,2,3\n").utf8),
+                named: "sales_audit.csv", in: folder)
+            let options = FeedOptions(extraAliases: [.salesAudit: [.totalSales: [alias]]])
+            let reader = FeedFileReader(
+                definition: options.definition(.salesAudit), directory: directory, options: options)
+            var records: [FeedRecord] = []
+            let result = try reader.read(try SpreadsheetFile.open(path: path)) { records.append($0) }
+            XCTAssertEqual(result.skipped, 1, "\(alias): \(result.rejects.map(\.reason))")
+            XCTAssertEqual(result.rejected, 0, "\(alias)")
+            XCTAssertEqual(records.count, 2, "\(alias)")
+        }
+    }
+
     func testSalesAuditMappingSkipsAndRejects() throws {
         let (result, records) = try read("sales_audit_small.csv", as: .salesAudit)
         XCTAssertEqual(result.headerRow, 4)

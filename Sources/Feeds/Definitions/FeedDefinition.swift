@@ -49,6 +49,16 @@ public struct FeedDefinition: Sendable {
 
     /// The field a header cell names, if any.
     public func field(forHeader text: String) -> CanonicalField? { aliases[HeaderKey.normalize(text)] }
+
+    /// Whether every alias holds a letter, a `#` or a byte above ASCII (`hasALetter`), so that
+    /// text with none (a number, a date, money) cannot name a field: true of the built-in
+    /// aliases, not of a config alias such as `"2025"`.
+    var everyAliasHasALetter: Bool { aliases.keys.allSatisfy { Self.hasALetter($0.utf8) } }
+
+    /// Whether UTF-8 text holds an ASCII letter, a `#` or a byte above ASCII.
+    @inline(__always) static func hasALetter(_ utf8: some Sequence<UInt8>) -> Bool {
+        utf8.contains { ($0 | 0x20) &- UInt8(ascii: "a") < 26 || $0 == UInt8(ascii: "#") || $0 >= 0x80 }
+    }
 }
 
 /// A config alias that would name two fields of one feed.

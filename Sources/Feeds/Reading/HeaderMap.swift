@@ -13,6 +13,9 @@ public struct HeaderMap: Sendable {
     private let mappedColumns: [Int]
     /// Header text per column, for reject messages.
     public var headers: [Int: String]
+    /// Whether every name of a field has a letter (`FeedDefinition.everyAliasHasALetter`), so
+    /// that a cell without one is told at once to be no repeated header (`isRepeat`).
+    private let namesHaveLetters: Bool
     /// Cells in the header row (the expected field count of CSV records).
     public var width: Int
 
@@ -36,7 +39,8 @@ public struct HeaderMap: Sendable {
         let storeLast = CanonicalField.allCases.filter { $0 != .store && $0 != .code } + [.store, .code]
         return HeaderMap(
             row: row.number, columns: columns, columnByField: columnByField,
-            mappedColumns: storeLast.compactMap { columns[$0] }, headers: headers, width: row.width)
+            mappedColumns: storeLast.compactMap { columns[$0] }, headers: headers,
+            namesHaveLetters: definition.everyAliasHasALetter, width: row.width)
     }
 
     /// The column of a field, if the header has it.
@@ -50,12 +54,10 @@ public struct HeaderMap: Sendable {
     func isRepeat(of row: Row, definition: FeedDefinition) -> Bool {
         guard !columns.isEmpty else { return false }
         for column in mappedColumns {
-            // Every alias has a letter (or a '#'): text without one (a number, a date, money)
-            // cannot name a field, and is told apart without normalising it.
+            // When every alias has a letter (or a '#'), text without one (a number, a date,
+            // money) cannot name a field, and is told apart without normalising it.
             guard case .string(var text) = row[column],
-                text.withUTF8({ bytes in
-                    bytes.contains { ($0 | 0x20) &- UInt8(ascii: "a") < 26 || $0 == UInt8(ascii: "#") || $0 >= 0x80 }
-                })
+                !namesHaveLetters || text.withUTF8({ FeedDefinition.hasALetter($0) })
             else { return false }
         }
         for (field, column) in columns {
@@ -80,8 +82,11 @@ enum TotalRow {
     }
 
     private static func isTotalLabel(_ cell: Cell) -> Bool {
-        // Text shorter than "total" (a store code) is told by its length, without a call.
-        guard case .string(let raw) = cell, raw.utf8.count >= 5, TextNormalizer.containsASCII(raw, "total"),
+        // Text shorter than "total" (a store code) is told by its length, without a call;
+        // ASCII text without the word by a search (cleaning changes ASCII only at its ends,
+        // while it drops zero-width spaces: "Grand To\u{200B}tal" is a total).
+        guard case .string(let raw) = cell, raw.utf8.count >= 5,
+            TextNormalizer.containsASCII(raw, "total") || raw.utf8.contains(where: { $0 >= 0x80 }),
             let text = TextNormalizer.clean(raw)
         else { return false }
         var key = text.lowercased()
