@@ -14,15 +14,17 @@ struct StoreSlots {
     /// string such as "\u{212A}" equals an ASCII one, "K", of fewer bytes).
     private var codesAreASCII = true
 
-    /// A store code as it is compared: packed when it fits, else its text.
+    /// A store code as it is compared, byte for byte: packed when it fits, else its bytes.
     private enum Code: Hashable {
         case packed(UInt64)
-        case text(String)
+        case bytes([UInt8])
     }
 
     /// The slot of the store code in `column` of `row`, numbering a new code `codes.count`.
     mutating func slot(of row: some ScannedRow, column: Int32) -> Int {
-        guard let code = row.packedText(column) else { return slot(.text(row.text(column))) { row.text(column) } }
+        guard let code = row.packedText(column) else {
+            return slot(.bytes(row.bytes(column).map(Array.init) ?? [])) { row.text(column) }
+        }
         return slot(.packed(code)) { row.text(column) }
     }
 
@@ -38,7 +40,7 @@ struct StoreSlots {
             }
             if lastFound >= 0, Self.sameASCII(codes[lastFound], code) { return lastFound }
         }
-        lastFound = slot(Self.packed(code).map(Code.packed) ?? .text(code)) { code }
+        lastFound = slot(Self.packed(code).map(Code.packed) ?? .bytes(Array(code.utf8))) { code }
         return lastFound
     }
 

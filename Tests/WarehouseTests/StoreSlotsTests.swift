@@ -14,11 +14,12 @@ final class StoreSlotsTests: XCTestCase {
     }
 
     /// "\u{212A}" (the Kelvin sign) equals "K" as a Swift string; as a store code it is
-    /// another store, and codes of eight bytes or more that share their first seven are too.
+    /// another store, in a short code or a long one, and codes of eight bytes or more that
+    /// share their first seven are too.
     func testCodesDifferingInTheirBytesAreDifferentStores() {
         var slots = StoreSlots()
-        let seen = ["K1", "\u{212A}1", "K1", "123456789", "123456788", "123456789"]
-        XCTAssertEqual(seen.map { slots.slot(of: $0) }, [0, 1, 0, 2, 3, 2])
+        let seen = ["K1", "\u{212A}1", "K1", "123456789", "123456788", "123456789", "K1234567", "\u{212A}1234567"]
+        XCTAssertEqual(seen.map { slots.slot(of: $0) }, [0, 1, 0, 2, 3, 2, 4, 5])
         var fromRows = StoreSlots()
         let rows = ["12345678", "12345679", "08", "12345678"].map { QueryRow(text: $0) }
         XCTAssertEqual(rows.map { fromRows.slot(of: $0, column: 0) }, [0, 1, 2, 0])
