@@ -128,8 +128,7 @@ struct RecordWriter<Session: SQLSession> {
     mutating func finish() throws -> UpsertCounts {
         try flush()
         try requireDirectoryStores()
-        let keysDistinct = keyedByDateAndStore && stores.datesAscendPerStore
-        let counts = try session.upsertCounts(table: table, distinctKeys: keysDistinct ? stores.records : nil)
+        let counts = try session.upsertCounts(table: table, distinctKeys: keysDistinctSoFar ? stores.records : nil)
         try rollups.apply(session, storeCodes: stores.storeCodes, onlyInserts: counts.inserted == rowsWritten)
         if let history = HistoryTable.named(table) {
             try RunStoreCounts.write(stores, of: runID, in: history, fileCounts: counts, session)
@@ -165,12 +164,14 @@ struct RecordWriter<Session: SQLSession> {
         if pendingRows >= session.upsertBatchSize { try flush() }
     }
 
+    /// Whether every record written to the file's table so far had a key of its own: its
+    /// dates ascended per store, in a table keyed by date and store alone.
+    private var keysDistinctSoFar: Bool { keyedByDateAndStore && stores.datesAscendPerStore }
+
     private mutating func flush() throws {
         guard let upsert = pendingUpsert, pendingRows > 0 else { return }
-        // Every row so far had a key of its own when the dates of each store ascend (the rows
-        // of this batch are in `stores` already).
-        let keysNew = upsert.table == table && keyedByDateAndStore && stores.datesAscendPerStore
-        try session.upsert(upsert, pending, rows: pendingRows, keysNew: keysNew)
+        // The rows of this batch are in `stores` already.
+        try session.upsert(upsert, pending, rows: pendingRows, keysNew: upsert.table == table && keysDistinctSoFar)
         pending.removeAll()
         pendingRows = 0
     }

@@ -7,8 +7,6 @@ import Feeds
 struct StoreSlots {
     private(set) var codes: [String] = []
     private var numbering = RecurringKeys<Code>()
-    /// The slot of the last code `slot(of:)` found, whose next is compared first.
-    private var lastFound = -1
     /// Whether every code numbered is ASCII: then `==` of two codes with as many bytes is
     /// byte equality (Swift compares strings by canonical equivalence, under which a non-ASCII
     /// string such as "\u{212A}" equals an ASCII one, "K", of fewer bytes).
@@ -29,19 +27,18 @@ struct StoreSlots {
     }
 
     /// The slot of `code`, numbering a new code `codes.count`. While every code numbered is
-    /// ASCII, the code after the last one found, then that one, are compared first (byte for
-    /// byte, as the packed lookup compares), before the code is packed and looked up.
+    /// ASCII, the recurring codes (the one after the last found, then that one) are compared as text
+    /// first (byte for byte, as the packed lookup compares), before the code is packed.
     mutating func slot(of code: String) -> Int {
-        if codesAreASCII {
-            let next = lastFound + 1 < codes.count ? lastFound + 1 : 0
-            if next < codes.count, Self.sameASCII(codes[next], code) {
-                lastFound = next
-                return next
-            }
-            if lastFound >= 0, Self.sameASCII(codes[lastFound], code) { return lastFound }
+        if codesAreASCII,
+            let recurring = codes.withUnsafeBufferPointer({ codes in
+                numbering.recurringNumber { Self.sameASCII(codes[$0], code) }
+            })
+        {
+            numbering.found(recurring)
+            return recurring
         }
-        lastFound = slot(Self.packed(code).map(Code.packed) ?? .bytes(Array(code.utf8))) { code }
-        return lastFound
+        return slot(Self.packed(code).map(Code.packed) ?? .bytes(Array(code.utf8))) { code }
     }
 
     /// Whether `code` has the bytes of `known`, an ASCII code.

@@ -40,12 +40,15 @@ public enum TextNormalizer {
         return String(text[start..<end])
     }
 
-    /// Whether ASCII-case-insensitive `word` occurs in `text` (a cheap filter before real parsing).
-    static func containsASCII(_ text: String, _ word: StaticString) -> Bool {
+    /// Whether `clean(text)` may hold ASCII-case-insensitive `word`: a cheap filter before
+    /// cleaning. Cleaning never lengthens text and changes ASCII text only at its ends, so text
+    /// shorter than the word (a store code) is told by its count, and ASCII text by a search;
+    /// other text may lose zero-width spaces inside a word ("Grand To\u{200B}tal"), so it may.
+    @inline(__always) static func mayHoldOnceCleaned(_ text: String, _ word: StaticString) -> Bool {
         let needle = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard text.utf8.count >= needle.count else { return false }
         func search(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             guard let firstNeedle = needle.first else { return true }
-            guard bytes.count >= needle.count else { return false }
             for start in 0...(bytes.count - needle.count) where bytes[start] | 0x20 == firstNeedle {
                 var matched = true
                 for offset in 1..<needle.count where bytes[start + offset] | 0x20 != needle[offset] {
@@ -54,10 +57,8 @@ public enum TextNormalizer {
                 }
                 if matched { return true }
             }
-            return false
+            return bytes.contains { $0 >= 0x80 }
         }
-        // Text shorter than the word (a store code) is told by its count, before any copy.
-        guard text.utf8.count >= needle.count else { return false }
         // `withUTF8` lends a small string's bytes from the stack: no array is made per call.
         var text = text
         return text.withUTF8(search)

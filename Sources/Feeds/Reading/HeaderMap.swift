@@ -82,11 +82,7 @@ enum TotalRow {
     }
 
     private static func isTotalLabel(_ cell: Cell) -> Bool {
-        // Text shorter than "total" (a store code) is told by its length, without a call;
-        // ASCII text without the word by a search (cleaning changes ASCII only at its ends,
-        // while it drops zero-width spaces: "Grand To\u{200B}tal" is a total).
-        guard case .string(let raw) = cell, raw.utf8.count >= 5,
-            TextNormalizer.containsASCII(raw, "total") || raw.utf8.contains(where: { $0 >= 0x80 }),
+        guard case .string(let raw) = cell, TextNormalizer.mayHoldOnceCleaned(raw, "total"),
             let text = TextNormalizer.clean(raw)
         else { return false }
         var key = text.lowercased()

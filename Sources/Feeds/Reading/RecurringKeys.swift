@@ -1,6 +1,6 @@
 /// Keys numbered in the order they first come, for keys that recur in a pattern: a store-day
 /// export lists the same stores in the same order date after date, and each date on a run of
-/// rows. The last key found, then the one numbered after it (wrapping to the first), are
+/// rows. The key numbered after the last one found (wrapping to the first), then that one, are
 /// compared before the key is hashed; only a miss is looked up. Used per row by the feeds'
 /// normalisers and the warehouse's store numbering, so it is inlinable: a generic type called
 /// across modules unspecialised would cost more than the lookup it saves.
@@ -18,11 +18,9 @@ public struct RecurringKeys<Key: Hashable> {
 
     /// The number of `key`; a key not seen before is numbered `count`.
     @inlinable public mutating func number(of key: Key) -> Int {
-        if last >= 0, keys[last] == key { return last }
-        let next = last + 1 < keys.count ? last + 1 : 0
-        if next < keys.count, keys[next] == key {
-            last = next
-            return next
+        if let recurring = recurringNumber(where: { keys[$0] == key }) {
+            last = recurring
+            return recurring
         }
         if let known = numbers[key] {
             last = known
@@ -33,6 +31,19 @@ public struct RecurringKeys<Key: Hashable> {
         keys.append(key)
         return last
     }
+
+    /// The number of the key after the last one found (wrapping to the first), or else of that
+    /// one, if `matches` takes it: where `number(of:)` looks before it hashes a key, for
+    /// a caller that compares keys by their numbers more cheaply than it makes one (and then
+    /// tells `found` the number).
+    @inlinable public func recurringNumber(where matches: (Int) -> Bool) -> Int? {
+        let next = last + 1 < keys.count ? last + 1 : 0
+        if next < keys.count, matches(next) { return next }
+        return last >= 0 && matches(last) ? last : nil
+    }
+
+    /// Notes that the key numbered `number` was found by other means (`recurringNumber`).
+    @inlinable public mutating func found(_ number: Int) { last = number }
 
     /// Forgets every key: numbering starts again from 0.
     @inlinable public mutating func removeAll() {
