@@ -186,6 +186,39 @@ final class XMLScannerTests: XCTestCase {
             scanError(#"<r><c s="1" s="2"><v>1</v></c></r>"#), "attribute s appears twice in <c>")
     }
 
+    /// Cells written as worksheets write them, every name one letter, take the scanner's
+    /// shortest path; the shapes around it (case, white space, quotes, references, bytes above
+    /// ASCII, empty values, empty elements) give what libxml2 gives, in any chunking.
+    func testOneLetterCellsGiveLibxml2sEvents() throws {
+        let document = #"""
+            <r><c r="A1" t="s"><v>0</v></c><C R="B1"><V>1</V></C><c r=""><v>2</v></c><c a="1" A="2"><v>3</v></c>\#
+            <c  r="A2"><v>4</v></c><c\#tr="A3"><v>5</v></c><c r='A4'><v>6</v></c>\#
+            <c r="caf\#u{E9}"><v>8</v></c><c r="a>b"><v>9</v></c><c r="A6"/><c r="A7" ><v>10</v></c>\#
+            <c r = "A8"><v>11</v></c><c s="1" S="2" t="n"><v>12</v></c><c r="\#u{7F}"><v>13</v></c><c><v></v></c>\#
+            <c r="A9"><v>14</v></c ><c r="A10"><v>15</v></d></r>
+            """#
+        let fixed = document.replacingOccurrences(of: "</d>", with: "</c>")
+        let libxml2 = RecordingHandler()
+        try XMLStreamParser.parse(
+            ChunkedSource(Array(fixed.utf8), chunk: 1 << 20), handler: libxml2, file: "f", part: "p")
+        XCTAssertEqual(libxml2.events.count, 83)
+        for chunk in [1, 3, 1 << 20] {
+            XCTAssertEqual(try scan(fixed, chunk: chunk), libxml2.events, "chunk \(chunk)")
+        }
+        // A reference in a value takes the general path, which keeps it for the reader to decode
+        // (libxml2 hands `&#38;` for it).
+        XCTAssertEqual(
+            try scan(#"<r><c r="A&amp;5"><v>7</v></c></r>"#),
+            ["<r>", #"<c r="A&amp;5">"#, "<v>", "7", "</v>", "</c>", "</r>"])
+        XCTAssertEqual(scanError(document), "the end tag </d> does not match: <c> is open")
+        XCTAssertEqual(scanError(#"<r><c r="A1" r="A1"><v>1</v></c></r>"#), "attribute r appears twice in <c>")
+        XCTAssertEqual(
+            scanError(#"<r><c r="A1"t="s"><v>1</v></c></r>"#), "attributes of <c> must be separated by white space")
+        XCTAssertEqual(
+            scanError("<r><c r=\"A\u{1}\"><v>1</v></c></r>"),
+            "the value of attribute r in <c> contains the control character 1")
+    }
+
     /// Text and attribute values are skipped sixteen bytes at a time on x86-64: a special byte
     /// in any lane, and one just past the leaf's 64 bytes, lead where they did a byte at a time.
     func testLongTextsAndValuesPastSixteenBytes() throws {

@@ -250,8 +250,60 @@ final class XMLScanner {
         case UInt8(ascii: "/"): return try endTag()
         case UInt8(ascii: "?"): return try processingInstruction()
         case UInt8(ascii: "!"): return try declarationOrComment()
-        default: return try startTag()
+        default: return try letterElementWithLeaf() ?? startTag()
         }
+    }
+
+    /// Reports `<x a="…" b="…"><y>text</y></x>` at once, as `startTag` and `elementWithLeaf`
+    /// would, if the buffer holds all of it and it is written as a worksheet writes nearly every
+    /// cell: every name in it one ASCII letter, each attribute one space then `n="value"` with
+    /// distinct names and plain values (printable ASCII but `<` and `&`), then the leaf at once
+    /// with short plain text and both end tags without white space. The index after it; nil,
+    /// having read and reported nothing, for anything else (a longer name costs two reads),
+    /// which the general path then reads, checks and reports.
+    @inline(__always) private func letterElementWithLeaf() -> Int? {
+        let name = position + 1
+        var index = position + 2
+        guard depth > 0, depth < Self.maxDepth - 1, index < end, Self.isASCIILetter(buffer[name]) else { return nil }
+        scratch.pointee.attributes.removeAll()
+        // The attributes' letters, a bit each: the low six bits of the 52 letters differ.
+        var names: UInt64 = 0
+        while buffer[index] == UInt8(ascii: " ") {
+            let valueStart = index + 4
+            let letter = buffer[index + 1]
+            guard valueStart < end, Self.isASCIILetter(letter), buffer[index + 2] == UInt8(ascii: "="),
+                buffer[index + 3] == UInt8(ascii: "\""), names & 1 << (letter & 63) == 0
+            else { return nil }
+            names |= 1 << (letter & 63)
+            var close = valueStart
+            while close < end, buffer[close] != UInt8(ascii: "\"") {
+                // Printable ASCII (0x20 to 0x7F, in one compare) but '<' and '&'.
+                let byte = buffer[close]
+                if byte &- 0x20 >= 0x60 || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") { return nil }
+                close += 1
+            }
+            guard close + 1 < end else { return nil }
+            scratch.pointee.attributes.append(
+                XMLAttribute(
+                    name: XMLName(bytes: buffer + index + 1, count: 1), namespaced: false,
+                    value: UnsafeBufferPointer(start: buffer + valueStart, count: close - valueStart)))
+            index = close + 1
+        }
+        // `><y>`, then the text and `</y></x>`.
+        let leaf = index + 2
+        guard leaf + 1 < end, buffer[index] == UInt8(ascii: ">"), buffer[index + 1] == UInt8(ascii: "<"),
+            Self.isASCIILetter(buffer[leaf]), buffer[leaf + 1] == UInt8(ascii: ">"),
+            let textEnd = plainShortText(from: leaf + 2), textEnd + 7 < end,
+            buffer[textEnd + 1] == UInt8(ascii: "/"), buffer[textEnd + 2] == buffer[leaf],
+            buffer[textEnd + 3] == UInt8(ascii: ">"), buffer[textEnd + 4] == UInt8(ascii: "<"),
+            buffer[textEnd + 5] == UInt8(ascii: "/"), buffer[textEnd + 6] == buffer[name],
+            buffer[textEnd + 7] == UInt8(ascii: ">")
+        else { return nil }
+        handler.elementWithLeaf(
+            XMLName(bytes: buffer + name, count: 1), scratch.pointee.attributes.attributes,
+            leaf: XMLName(bytes: buffer + leaf, count: 1),
+            UnsafeBufferPointer(start: buffer + leaf + 2, count: textEnd - leaf - 2))
+        return textEnd + 8
     }
 
     private func startTag() throws -> Int? {
