@@ -90,13 +90,17 @@ public enum FixedPoint {
     /// significant digits (nearly every export's numbers), in one pass with no allocation;
     /// `nil` for anything else, which the general path then reads.
     private static func scaledPlainDecimal(_ text: String, digits: Int) -> Int64? {
+        text.withUTF8Bytes { scaledPlainDecimal($0, digits: digits) }
+    }
+
+    private static func scaledPlainDecimal(_ utf8: UnsafeBufferPointer<UInt8>, digits: Int) -> Int64? {
         var result: Int64 = 0
         var negative = false
         var fractionDigits = -1
         var roundUp = false
         var sawDigit = false
         var significant = 0
-        for (index, byte) in text.utf8.enumerated() {
+        for (index, byte) in utf8.enumerated() {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 sawDigit = true

@@ -21,19 +21,22 @@ public enum TextNormalizer {
     /// The fast path for ASCII text (nearly every cell): trims ASCII whitespace without
     /// walking Unicode scalars; `nil` when the text is not ASCII.
     private static func trimmedASCII(_ text: String) -> String? {
-        var first = -1
-        var last = -1
-        var index = 0
-        for byte in text.utf8 {
-            guard byte < 0x80 else { return nil }
-            if byte != 0x20 && (byte < 0x09 || byte > 0x0D) {
-                if first < 0 { first = index }
-                last = index
+        let found = text.withUTF8Bytes { utf8 -> (first: Int, last: Int)? in
+            var first = -1
+            var last = -1
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x80 else { return nil }
+                if byte != 0x20 && (byte < 0x09 || byte > 0x0D) {
+                    if first < 0 { first = index }
+                    last = index
+                }
             }
-            index += 1
+            return (first, last)
         }
+        guard let (first, last) = found else { return nil }
         if first < 0 { return "" }
-        if first == 0 && last == index - 1 { return text }
+        if first == 0 && last == text.utf8.count - 1 { return text }
         let utf8 = text.utf8
         let start = utf8.index(utf8.startIndex, offsetBy: first)
         let end = utf8.index(utf8.startIndex, offsetBy: last + 1)
@@ -59,9 +62,7 @@ public enum TextNormalizer {
             }
             return bytes.contains { $0 >= 0x80 }
         }
-        // `withUTF8` lends a small string's bytes from the stack: no array is made per call.
-        var text = text
-        return text.withUTF8(search)
+        return text.withUTF8Bytes(search)
     }
 
     /// The text of any cell as a user would read it (numbers in shortest form), cleaned.

@@ -46,10 +46,15 @@ public enum ValueNormalizer {
     /// A whole count (transactions, items, reviews): `12`, `12.0`, `"1,234"`.
     public static func count(_ cell: Cell) -> Result<Int, NormalizationFailure> {
         // Plain digits (nearly every CSV count) need no floating point.
-        if case .string(let raw) = cell, (1...15).contains(raw.utf8.count),
-            raw.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        if case .string(let raw) = cell,
+            let digits = raw.withUTF8Bytes({ utf8 -> Int? in
+                guard (1...15).contains(utf8.count), utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else {
+                    return nil
+                }
+                return utf8.reduce(0) { $0 * 10 + Int($1 &- UInt8(ascii: "0")) }
+            })
         {
-            return .success(raw.utf8.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) })
+            return .success(digits)
         }
         return number(cell).flatMap { value in
             guard value == value.rounded(.towardZero), abs(value) < 1e15 else {
@@ -92,15 +97,13 @@ public enum ValueNormalizer {
     /// `(…)` and a leading `-` both negative; `nil` when the text is empty.
     private static func signedMagnitude(_ raw: String) -> (negative: Bool, magnitude: String)? {
         // The common case, plain `-?[0-9.]+`, without copying or cleaning.
-        var index = 0
-        var plain = !raw.isEmpty
-        for byte in raw.utf8 {
-            let isDigit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-            if !(isDigit || byte == UInt8(ascii: ".") || (index == 0 && byte == UInt8(ascii: "-"))) {
-                plain = false
-                break
-            }
-            index += 1
+        let plain = raw.withUTF8Bytes { utf8 in
+            !utf8.isEmpty
+                && utf8.indices.allSatisfy { index in
+                    let byte = utf8[index]
+                    return byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: ".")
+                        || (index == 0 && byte == UInt8(ascii: "-"))
+                }
         }
         if plain {
             let negative = raw.utf8.first == UInt8(ascii: "-")
