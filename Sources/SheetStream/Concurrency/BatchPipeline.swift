@@ -81,7 +81,7 @@ public enum BatchPipeline {
 @usableFromInline struct RecyclingBatch<Element> {
     @usableFromInline let blank: Element
     @usableFromInline var slots: [Element] = []
-    /// Read-only outside the batch.
+    /// Set by the batch's own methods alone (internal only so that they can be inlined).
     @usableFromInline var count = 0
 
     @inlinable init(capacity: Int, blank: Element) {
