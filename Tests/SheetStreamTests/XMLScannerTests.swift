@@ -219,6 +219,16 @@ final class XMLScannerTests: XCTestCase {
             "the value of attribute r in <c> contains the control character 1")
     }
 
+    /// A cell's start cut right after its name and a space, at the end of a full buffer: the
+    /// one-letter path reads nothing past the buffer (under AddressSanitizer this read one byte
+    /// past it), waits for more input and reads the cell whole.
+    func testACellCutAfterItsNameAtTheEndOfAFullBuffer() throws {
+        let document = "<r><!--" + String(repeating: "x", count: 51) + #"--><c r="A1"><v>1</v></c></r>"#
+        XCTAssertEqual(Array(document.utf8)[61..<64], ArraySlice("<c ".utf8))
+        XCTAssertEqual(
+            try scan(document, bufferSize: 64), ["<r>", #"<c r="A1">"#, "<v>", "1", "</v>", "</c>", "</r>"])
+    }
+
     /// Text and attribute values are skipped sixteen bytes at a time on x86-64: a special byte
     /// in any lane, and one just past the leaf's 64 bytes, lead where they did a byte at a time.
     func testLongTextsAndValuesPastSixteenBytes() throws {

@@ -270,8 +270,9 @@ final class XMLScanner {
         var names: UInt64 = 0
         while buffer[index] == UInt8(ascii: " ") {
             let valueStart = index + 4
+            guard valueStart < end else { return nil }
             let letter = buffer[index + 1]
-            guard valueStart < end, Self.isASCIILetter(letter), buffer[index + 2] == UInt8(ascii: "="),
+            guard Self.isASCIILetter(letter), buffer[index + 2] == UInt8(ascii: "="),
                 buffer[index + 3] == UInt8(ascii: "\""), names & 1 << (letter & 63) == 0
             else { return nil }
             names |= 1 << (letter & 63)
