@@ -85,8 +85,8 @@ public struct FeedFileReader {
     /// Maps rows on this thread as the reading thread hands them over. For XLSX, whose reading
     /// already keeps a second core busy (XML on one thread, inflating on another): mapping on
     /// the XML thread measured 2.2–2.8 % slower for the 1M-row ingest, in three interleaved runs;
-    /// tried again with the XML thread a fifth lighter (2026-11-27), 4.5 % slower (10 rounds,
-    /// 7 % more CPU): handing records across costs that thread more than the writer saves.
+    /// tried again with the XML thread a fifth lighter (2026-11-27), 4.7 % slower (10 rounds,
+    /// 7.9 % more CPU): handing records across costs that thread more than the writer saves.
     private func mapAfterReading(
         _ file: SpreadsheetFile, _ sheet: SheetInfo, _ mapper: FeedRowMapper,
         emit: (FeedRecord, _ row: Int) throws -> Void
