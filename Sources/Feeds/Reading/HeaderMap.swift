@@ -56,8 +56,8 @@ public struct HeaderMap: Sendable {
         for column in mappedColumns {
             // When every alias has a letter (or a '#'), text without one (a number, a date,
             // money) cannot name a field, and is told apart without normalising it.
-            guard case .string(var text) = row[column],
-                !namesHaveLetters || text.withUTF8({ FeedDefinition.hasALetter($0) })
+            guard case .string(let text) = row[column],
+                !namesHaveLetters || text.withUTF8Bytes(FeedDefinition.hasALetter)
             else { return false }
         }
         for (field, column) in columns {

@@ -278,9 +278,7 @@ final class XMLScanner {
             names |= 1 << (letter & 63)
             var close = valueStart
             while close < end, buffer[close] != UInt8(ascii: "\"") {
-                // Printable ASCII (0x20 to 0x7F, in one compare) but '<' and '&'.
-                let byte = buffer[close]
-                if byte &- 0x20 >= 0x60 || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") { return nil }
+                guard Self.isPlainValueByte(buffer[close]) else { return nil }
                 close += 1
             }
             guard close + 1 < end else { return nil }
@@ -398,9 +396,8 @@ final class XMLScanner {
             from: nameEnd + 2, upTo: end, allowingTabsAndLineFeeds: false, stoppingAt: UInt8(ascii: "\""),
             UInt8(ascii: "<"), UInt8(ascii: "&"))
         while close < end, buffer[close] != UInt8(ascii: "\"") {
-            // Anything but printable ASCII (and '<', '&') takes the checked path.
-            let byte = buffer[close]
-            if byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") { return nil }
+            // Anything else takes the checked path.
+            guard Self.isPlainValueByte(buffer[close]) else { return nil }
             close += 1
         }
         guard close < end else { return nil }
@@ -821,6 +818,12 @@ final class XMLScanner {
 
     @inline(__always) private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
+    }
+
+    /// Whether an attribute value's byte needs no check or decoding: printable ASCII (0x20 to
+    /// 0x7F, told in one compare) but `<` and `&`.
+    @inline(__always) private static func isPlainValueByte(_ byte: UInt8) -> Bool {
+        byte &- 0x20 < 0x60 && byte != UInt8(ascii: "<") && byte != UInt8(ascii: "&")
     }
 
     @inline(__always) private static func isASCIILetter(_ byte: UInt8) -> Bool {
