@@ -42,9 +42,12 @@ final class SQLiteBackend: WarehouseBackend {
             // Statement journals (multi-row upserts keep one per statement) stay in memory instead
             // of a file in /var/tmp, which cost a million-row ingest about 5 GB of writes.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
-            // 16 KiB pages for new warehouses (an existing file keeps its own): a quarter of the
-            // page writes and B-tree splits of 4 KiB pages on bulk ingests.
-            if !readOnly { try db.execute(sql: "PRAGMA page_size = 16384") }
+            // 64 KiB pages, SQLite's largest, for new warehouses (an existing file keeps its
+            // own). A bulk ingest writes every page to the WAL and again at the checkpoint: a
+            // quarter as many pages as at 16 KiB take a quarter of the system calls (a million-row
+            // XLSX: pwrite 15,482 -> 3,907, pread 7,963 -> 2,168) for the same instructions in
+            // SQLite (callgrind); ingests are 1-10 % faster, reports no slower (README, decisions).
+            if !readOnly { try db.execute(sql: "PRAGMA page_size = 65536") }
         }
         return configuration
     }
