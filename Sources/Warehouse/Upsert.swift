@@ -121,6 +121,30 @@ struct PendingValues {
     /// How many values are pending.
     var count: Int { values.count }
 
+    /// Adds an integer as its decimal text (the text `String(value)` gives), its digits written
+    /// straight into the arena when its magnitude fits in 64 bits (below 1.8 × 10^19), as the
+    /// rollups' weighted sums do: a `String` made first cost twice as much (callgrind).
+    mutating func add(decimalText value: Int128) {
+        guard let magnitude = UInt64(exactly: value.magnitude) else { return add(String(value)) }
+        let offset = text.count
+        // A sign and at most 20 digits, written from the end of a buffer on the stack.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { buffer in
+            var start = buffer.count
+            var rest = magnitude
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest != 0
+            if value < 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
+        }
+        values.append(.text(offset: offset, count: text.count - offset))
+    }
+
     /// Adds a date as `YYYY-MM-DD` text, written straight into the arena in one append.
     mutating func add(_ date: CivilDate) {
         if let lastDate, lastDate.date == date { return values.append(.text(offset: lastDate.offset, count: 10)) }

@@ -83,12 +83,6 @@ extension Warehouse {
         try writeRollups(session, refreshed)
     }
 
-    /// The rollups stored for `keys` (those that exist).
-    static func rollupsIn(_ session: some SQLSession, _ keys: Set<StoreMonth>) throws -> [StoreMonth: MeasureSums] {
-        let months = Array(Set(keys.map(\.month))).sorted()
-        return try rollupMeasures(session, months: months).filter { keys.contains($0.key) }
-    }
-
     /// The rollups of `months` (every month when `nil`).
     static func rollupMeasures(_ session: some SQLSession, months: [String]?) throws -> [StoreMonth: MeasureSums] {
         var stores = StoreSlots()
@@ -163,13 +157,17 @@ extension Warehouse {
             }
             pending.add(key.month)
             pending.add(key.store)
-            for value in [sums.salesCents, sums.transactions, sums.items] { pending.add(try integer(value)) }
-            pending.add("\(sums.ccpWeighted)")
+            pending.add(try integer(sums.salesCents))
+            pending.add(try integer(sums.transactions))
+            pending.add(try integer(sums.items))
+            pending.add(decimalText: sums.ccpWeighted)
             pending.add(try integer(sums.ccpItems))
-            pending.add("\(sums.gpWeighted)")
-            for value in [sums.gpSalesCents, sums.applications, sums.reviews, sums.intakes, sums.calls] {
-                pending.add(try integer(value))
-            }
+            pending.add(decimalText: sums.gpWeighted)
+            pending.add(try integer(sums.gpSalesCents))
+            pending.add(try integer(sums.applications))
+            pending.add(try integer(sums.reviews))
+            pending.add(try integer(sums.intakes))
+            pending.add(try integer(sums.calls))
             count += 1
             if count == session.upsertBatchSize { try flush() }
         }
@@ -219,12 +217,15 @@ struct RollupAccumulator {
         }
 
         func storeMonth(_ codes: [String]) -> StoreMonth {
+            StoreMonth(store: codes[store], month: Self.text(of: month))
+        }
+
+        /// A month number's `YYYY-MM`.
+        static func text(of month: Int) -> String {
             let (year, number) = (month / 12, month % 12 + 1)
             let yearText = String(year)
-            return StoreMonth(
-                store: codes[store],
-                month: String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText + (number < 10 ? "-0" : "-")
-                    + String(number))
+            return String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText + (number < 10 ? "-0" : "-")
+                + String(number)
         }
     }
 
@@ -372,11 +373,21 @@ struct RollupAccumulator {
                 touched: Set(deltas.map { $0.key.storeMonth(codes) }).union(alsoTouched.map { $0.storeMonth(codes) }))
         }
         guard !deltas.isEmpty else { return }
-        let entries = deltas.map { (key: $0.key.storeMonth(codes), delta: $0.delta) }
-        let stored = try Warehouse.rollupsIn(session, Set(entries.map(\.key)))
+        // Each month's text made once, not once per store (a million-row file: 32,880
+        // store-months of 823 months); the months' stored rollups read in one query.
+        var months: [Int: String] = [:]
+        for (key, _) in deltas where months[key.month] == nil { months[key.month] = Key.text(of: key.month) }
+        let stored = try Warehouse.rollupMeasures(session, months: months.values.sorted())
         // One entry per store-month, and the file's only write of the rollups: their keys are new.
         try Warehouse.writeRollups(
-            session, entries.lazy.map { (key: $0.key, value: (stored[$0.key] ?? MeasureSums()) + $0.delta.measures) },
+            session,
+            deltas.lazy.map { key, delta in
+                let storeMonth = StoreMonth(
+                    store: codes[key.store], month: months[key.month] ?? Key.text(of: key.month))
+                let added = delta.measures
+                let before = stored.isEmpty ? nil : stored[storeMonth]
+                return (key: storeMonth, value: before.map { $0 + added } ?? added)
+            },
             keysNew: true)
     }
 }

@@ -47,6 +47,24 @@ final class PendingValuesTests: XCTestCase {
         XCTAssertEqual(offset(values, at: 2), 0)
     }
 
+    /// The rollups' weighted sums go in as decimal text: written digit by digit within 64 bits,
+    /// through `String` beyond; either way the text `String(value)` gives, beside other text.
+    func testDecimalTextIsTheIntegersDigits() {
+        let large = Int128(UInt64.max)
+        let numbers: [Int128] = [
+            0, 7, -7, 10, -10, 1_234_567_890_123, -98_765_432_100, Int128(Int64.max), Int128(Int64.min), large,
+            -large, large + 1, -(large + 1), Int128.max, Int128.min,
+        ]
+        var values = PendingValues(capacity: 64)
+        for number in numbers {
+            values.add("x")
+            values.add(decimalText: number)
+        }
+        XCTAssertEqual((0..<numbers.count).map { text(values, at: 2 * $0 + 1) }, numbers.map { String($0) })
+        XCTAssertEqual(
+            (0..<numbers.count).map { text(values, at: 2 * $0) }, Array(repeating: "x", count: numbers.count))
+    }
+
     private func text(_ values: PendingValues, at index: Int) -> String? {
         guard case .text(let offset, let count) = values.values[index] else { return nil }
         return String(decoding: values.text[offset..<offset + count], as: UTF8.self)
