@@ -216,6 +216,8 @@ private final class ScanThread {
     private var spare: [BufferedRow] = []
     /// The day of the last row handed over.
     private(set) var lastDay: Int?
+    /// The alarms `finish` built, for `alarms` to take.
+    private var built: [Alarm] = []
 
     init(_ scan: StreamingScan) {
         self.scan = scan
@@ -252,18 +254,23 @@ private final class ScanThread {
     }
 
     /// Finishes the scan on its thread once it is through every batch (its last day, its runs of
-    /// equal days), while the file's writing finishes.
+    /// equal days) and builds its alarms there, while the file's writing finishes (its rollups,
+    /// its commit): they were the writing thread's last work before, about 20 ms for the 44,234
+    /// alarms of a million-row file.
     func finish() {
         worker?.wait()
         spare = []
-        run { [unowned(unsafe) self] in scan.finish() }
+        run { [unowned(unsafe) self] in
+            scan.finish()
+            built = scan.alarms()
+        }
     }
 
-    /// Every alarm of the scan, in report order, once it is finished: built here, after the
-    /// file's writing, so that the alarms do not add to its peak memory.
+    /// Every alarm of the scan, in report order, once it is finished.
     func alarms() -> [Alarm] {
         worker?.wait()
-        return scan.alarms()
+        defer { built = [] }
+        return built
     }
 
     /// Per store, its first and last judged day so far, once the scan is through every batch.
