@@ -72,9 +72,16 @@ struct FileGate {
         return false
     }
 
-    /// Notes a record the file writes as run `run`, before it is written.
-    mutating func add(_ record: FeedRecord, run: Int64, _ session: some SQLSession) throws {
-        guard case .salesAudit(let sales) = record else { return try readBack(adding: record) }
+    /// Notes a record the file writes as run `run`, before it is written. Borrowed, and its sales
+    /// row too: two copies a row (`memcpy`) become one.
+    mutating func add(_ record: borrowing FeedRecord, run: Int64, _ session: some SQLSession) throws {
+        switch record {
+        case .salesAudit(let sales): try add(sales, run: run, session)
+        default: try readBack(adding: copy record)
+        }
+    }
+
+    private mutating func add(_ sales: borrowing SalesAuditRecord, run: Int64, _ session: some SQLSession) throws {
         // Rows come date by date: a date's day number is worked out once.
         if sales.date != lastDate.date { lastDate = (sales.date, sales.date.daysSinceEpoch) }
         let day = lastDate.day
@@ -86,23 +93,27 @@ struct FileGate {
                 gpMillionths: sales.figures.gpPctMillionths, run: run))
         switch mode {
         case .readingBack:
-            touched.add(record)
+            touched.add(.salesAudit(copy sales))
         case .waiting:
-            guard try Self.holdsNothingChecked(from: day, session) else { return try readBack(adding: record) }
+            guard try Self.holdsNothingChecked(from: day, session) else {
+                return try readBack(adding: .salesAudit(copy sales))
+            }
             mode = .buffering(first: day)
             rows.append(row)
         case .buffering(let first):
-            guard day >= rows.last?.day ?? day else { return try readBack(adding: record) }
+            guard day >= rows.last?.day ?? day else { return try readBack(adding: .salesAudit(copy sales)) }
             rows.append(row)
             if AlarmSeriesLoader.windows(chunk: first...day, lastDay: day).count == 1 {
                 try startScan(session, first: first, last: day)
             }
         case .scanning:
-            guard day >= rows.last?.day ?? scan?.lastDay ?? day else { return try readBack(adding: record) }
+            guard day >= rows.last?.day ?? scan?.lastDay ?? day else {
+                return try readBack(adding: .salesAudit(copy sales))
+            }
             rows.append(row)
             if rows.count >= handOverAt { handOver() }
         case .finished:
-            try readBack(adding: record)
+            try readBack(adding: .salesAudit(copy sales))
         }
     }
 
