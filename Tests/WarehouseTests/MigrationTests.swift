@@ -5,6 +5,25 @@ import XCTest
 @testable import Warehouse
 
 final class MigrationTests: XCTestCase {
+    /// New warehouses have 64 KiB pages (a bulk ingest writes a quarter as many as at 16 KiB);
+    /// a file made with other pages keeps them when it is opened and migrated.
+    func testNewWarehousesHave64KiBPagesAndOlderFilesKeepTheirs() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let new = directory.appendingPathComponent("new.sqlite").path
+        _ = try Warehouse(path: new)
+        XCTAssertEqual(try DatabaseQueue(path: new).read { try Int.fetchOne($0, sql: "PRAGMA page_size") }, 65536)
+
+        let old = directory.appendingPathComponent("old.sqlite").path
+        do {
+            let queue = try DatabaseQueue(path: old)
+            try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA page_size = 16384") }
+            try Warehouse.migrator.migrate(queue, upTo: "v1: feed tables")
+        }
+        _ = try Warehouse(path: old)
+        XCTAssertEqual(try DatabaseQueue(path: old).read { try Int.fetchOne($0, sql: "PRAGMA page_size") }, 16384)
+    }
+
     /// A warehouse created before the feed tables were keyed date first keeps its rows.
     func testFeedTablesAreRekeyedDateFirstWithTheirRows() throws {
         let directory = try TestPaths.temporaryDirectory()

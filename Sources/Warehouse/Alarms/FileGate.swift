@@ -81,6 +81,7 @@ struct FileGate {
         }
     }
 
+    /// Notes a sales row: buffered for the scan, or its store-day noted to be read back.
     private mutating func add(_ sales: borrowing SalesAuditRecord, run: Int64, _ session: some SQLSession) throws {
         // Rows come date by date: a date's day number is worked out once.
         if sales.date != lastDate.date { lastDate = (sales.date, sales.date.daysSinceEpoch) }
@@ -93,7 +94,7 @@ struct FileGate {
                 gpMillionths: sales.figures.gpPctMillionths, run: run))
         switch mode {
         case .readingBack:
-            touched.add(.salesAudit(copy sales))
+            touched.add(sales.store, day...day)
         case .waiting:
             guard try Self.holdsNothingChecked(from: day, session) else {
                 return try readBack(adding: .salesAudit(copy sales))
@@ -134,9 +135,9 @@ struct FileGate {
         return alarms
     }
 
-    /// Says the file has been read: a scan gets its last rows and finishes on its thread (its
-    /// last day, the runs of equal days) while the file's writing finishes; `alarms` then builds
-    /// the alarms, once the writing's memory is let go.
+    /// Says the file has been read: a scan gets its last rows, finishes on its thread (its last
+    /// day, the runs of equal days) and builds its alarms there while the file's writing
+    /// finishes; `alarms` then takes them.
     mutating func endOfFile(_ session: some SQLSession) throws {
         if case .buffering(let first) = mode { try startScan(session, first: first, last: rows.last?.day ?? first) }
         guard case .scanning = mode else { return }
@@ -277,7 +278,8 @@ private final class ScanThread {
         }
     }
 
-    /// Every alarm of the scan, in report order, once it is finished.
+    /// Every alarm of the scan, in report order, once it is finished (`finish`); handed over
+    /// once: a second call has none.
     func alarms() -> [Alarm] {
         worker?.wait()
         defer { built = [] }
