@@ -9,6 +9,16 @@ import XCTest
 /// History and undo (SPEC section 16), on each backend: every row knows its run and source
 /// row, an update keeps the values it replaced, and an undo gives back exactly what was there.
 final class HistoryAndUndoTests: XCTestCase {
+    /// The ledger's per-store first and last dates are the feed tables' date text: a day, or a
+    /// month for the month rows of associate and merch files.
+    func testRunStoreDateKeysAreTheTablesDateText() {
+        XCTAssertEqual(RunStoreTally.dateKey(2025_06_07), "2025-06-07")
+        XCTAssertEqual(RunStoreTally.dateKey(2025_06_00), "2025-06")
+        XCTAssertEqual(RunStoreTally.dateKey(999_12_31), "0999-12-31")
+        XCTAssertEqual(
+            RunStoreTally.dateKey(2025_11_00), String(CivilDate(year: 2025, month: 11, day: 1).iso8601.prefix(7)))
+    }
+
     private var directory: URL!
     private var warehouse: Warehouse!
 

