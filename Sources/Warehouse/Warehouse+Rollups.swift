@@ -220,12 +220,10 @@ struct RollupAccumulator {
             StoreMonth(store: codes[store], month: Self.text(of: month))
         }
 
-        /// A month number's `YYYY-MM`.
+        /// A month number's `YYYY-MM`, as the month keys are written everywhere (the ISO 8601
+        /// date's first seven characters).
         static func text(of month: Int) -> String {
-            let (year, number) = (month / 12, month % 12 + 1)
-            let yearText = String(year)
-            return String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText + (number < 10 ? "-0" : "-")
-                + String(number)
+            String(CivilDate(year: month / 12, month: month % 12 + 1, day: 1).iso8601.prefix(7))
         }
     }
 

@@ -47,12 +47,7 @@ public enum ValueNormalizer {
     public static func count(_ cell: Cell) -> Result<Int, NormalizationFailure> {
         // Plain digits (nearly every CSV count) need no floating point.
         if case .string(let raw) = cell,
-            let digits = raw.withUTF8Bytes({ utf8 -> Int? in
-                guard (1...15).contains(utf8.count), utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else {
-                    return nil
-                }
-                return utf8.reduce(0) { $0 * 10 + Int($1 &- UInt8(ascii: "0")) }
-            })
+            let digits = raw.withUTF8Bytes({ ASCIIDigits.value(of: $0, maxCount: 15) })
         {
             return .success(digits)
         }

@@ -38,13 +38,7 @@ enum CellReference {
 
     /// The row number of a row's `r` attribute: digits naming a row from 1 to 1,048,576.
     static func parseRow(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard !bytes.isEmpty, bytes.count <= 7 else { return nil }
-        var row = 0
-        for byte in bytes {
-            let digit = byte &- UInt8(ascii: "0")
-            guard digit < 10 else { return nil }
-            row = row * 10 + Int(digit)
-        }
+        guard let row = ASCIIDigits.value(of: bytes, maxCount: 7) else { return nil }
         return row >= 1 && row <= maxRows ? row : nil
     }
 }

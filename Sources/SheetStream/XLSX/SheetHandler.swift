@@ -227,7 +227,7 @@ final class SheetHandler: SAXHandler {
                     invalidReference = value
                 }
             case UInt8(ascii: "t"): cellType = Self.cellType(value)
-            case UInt8(ascii: "s"): styleIndex = Self.parseInt(value) ?? 0
+            case UInt8(ascii: "s"): styleIndex = ASCIIDigits.value(of: value, maxCount: 18) ?? 0
             default: break
             }
         }
@@ -269,7 +269,10 @@ final class SheetHandler: SAXHandler {
             }
             return .number(number)
         case .sharedString:
-            guard let index = Self.parseInt(value) ?? DecimalParser.parse(value).flatMap({ Int(exactly: $0) }) else {
+            guard
+                let index = ASCIIDigits.value(of: value, maxCount: 18)
+                    ?? DecimalParser.parse(value).flatMap({ Int(exactly: $0) })
+            else {
                 if value.isEmpty { return nil }
                 fail(column: column, "\"\(String(decoding: value, as: UTF8.self))\" is not a shared-string index")
                 return nil
@@ -333,16 +336,6 @@ final class SheetHandler: SAXHandler {
         }
     }
 
-    private static func parseInt(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
-        var value = 0
-        for byte in bytes {
-            let digit = byte &- UInt8(ascii: "0")
-            guard digit < 10 else { return nil }
-            value = value * 10 + Int(digit)
-        }
-        return value
-    }
 }
 
 extension String {

@@ -76,46 +76,44 @@ struct FileGate {
     /// row too: two copies a row (`memcpy`) become one.
     mutating func add(_ record: borrowing FeedRecord, run: Int64, _ session: some SQLSession) throws {
         switch record {
-        case .salesAudit(let sales): try add(sales, run: run, session)
-        default: try readBack(adding: copy record)
+        case .salesAudit(let sales):
+            // Rows come date by date: a date's day number is worked out once.
+            if sales.date != lastDate.date { lastDate = (sales.date, sales.date.daysSinceEpoch) }
+            let day = lastDate.day
+            guard try !buffer(sales, day: day, run: run, session) else { return }
+            readBack()
+            touched.add(sales.store, day...day)
+        default:
+            readBack()
+            touched.add(record)
         }
     }
 
-    /// Notes a sales row: buffered for the scan, or its store-day noted to be read back.
-    private mutating func add(_ sales: borrowing SalesAuditRecord, run: Int64, _ session: some SQLSession) throws {
-        // Rows come date by date: a date's day number is worked out once.
-        if sales.date != lastDate.date { lastDate = (sales.date, sales.date.daysSinceEpoch) }
-        let day = lastDate.day
-        let row = BufferedRow(
-            store: sales.store, day: day,
-            row: SalesDay(
-                cents: sales.figures.totalSalesCents, transactions: Int64(sales.figures.totalTransactions),
-                items: Int64(sales.figures.totalItems), ccpMillionths: sales.figures.ccpPctMillionths,
-                gpMillionths: sales.figures.gpPctMillionths, run: run))
+    /// Buffers a sales row of `day` for the scan; `false`, buffering nothing, when the file is
+    /// read back instead: from the start (the warehouse holds rows the checks read on or after
+    /// its first day), from this row on (its date goes back), or after the end of the file.
+    private mutating func buffer(_ sales: borrowing SalesAuditRecord, day: Int, run: Int64, _ session: some SQLSession)
+        throws -> Bool
+    {
         switch mode {
-        case .readingBack:
-            touched.add(sales.store, day...day)
+        case .readingBack, .finished:
+            return false
         case .waiting:
-            guard try Self.holdsNothingChecked(from: day, session) else {
-                return try readBack(adding: .salesAudit(copy sales))
-            }
+            guard try Self.holdsNothingChecked(from: day, session) else { return false }
             mode = .buffering(first: day)
-            rows.append(row)
+            rows.append(BufferedRow(sales, day: day, run: run))
         case .buffering(let first):
-            guard day >= rows.last?.day ?? day else { return try readBack(adding: .salesAudit(copy sales)) }
-            rows.append(row)
+            guard day >= rows.last?.day ?? day else { return false }
+            rows.append(BufferedRow(sales, day: day, run: run))
             if AlarmSeriesLoader.windows(chunk: first...day, lastDay: day).count == 1 {
                 try startScan(session, first: first, last: day)
             }
         case .scanning:
-            guard day >= rows.last?.day ?? scan?.lastDay ?? day else {
-                return try readBack(adding: .salesAudit(copy sales))
-            }
-            rows.append(row)
+            guard day >= rows.last?.day ?? scan?.lastDay ?? day else { return false }
+            rows.append(BufferedRow(sales, day: day, run: run))
             if rows.count >= handOverAt { handOver() }
-        case .finished:
-            try readBack(adding: .salesAudit(copy sales))
         }
+        return true
     }
 
     /// The alarms on the file's store-days, each naming its file.
@@ -181,8 +179,10 @@ struct FileGate {
         self.scan?.add(&rows)
     }
 
-    /// Goes over to reading back: the store-days so far, and `record`'s.
-    private mutating func readBack(adding record: FeedRecord) throws {
+    /// Goes over to reading back, unless it has: the store-days buffered or scanned so far are
+    /// noted, to be read back with the ones after.
+    private mutating func readBack() {
+        if case .readingBack = mode { return }
         for kept in rows { touched.add(kept.store, kept.day...kept.day) }
         // A finished scan's store-days are noted already (and the scan is no longer to be asked).
         if case .scanning = mode {
@@ -191,7 +191,6 @@ struct FileGate {
         rows = []
         scan = nil
         mode = .readingBack
-        touched.add(record)
     }
 
     /// Whether the warehouse holds no row the checks read on or after `day` (days since the
@@ -213,6 +212,17 @@ private struct BufferedRow {
     let store: String
     let day: Int
     let row: SalesDay
+
+    /// A sales row of `day` (days since the epoch) written as run `run`.
+    init(_ sales: borrowing SalesAuditRecord, day: Int, run: Int64) {
+        store = sales.store
+        self.day = day
+        let figures = sales.figures
+        row = SalesDay(
+            cents: figures.totalSalesCents, transactions: Int64(figures.totalTransactions),
+            items: Int64(figures.totalItems), ccpMillionths: figures.ccpPctMillionths,
+            gpMillionths: figures.gpPctMillionths, run: run)
+    }
 }
 
 /// A `StreamingScan` fed batches of rows on a thread of its own, one batch after the other
