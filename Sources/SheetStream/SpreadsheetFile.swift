@@ -70,7 +70,8 @@ public enum SpreadsheetFile {
                     }
                 }
             },
-            consume: body)
+            // Lent from the batch's slot, not copied out of it (`BatchPipeline`).
+            consume: { row in try body(row) })
     }
 
     /// The date system serial numbers count in (CSV has no serials of its own; 1900 is assumed).

@@ -49,9 +49,10 @@ public struct HeaderMap: Sendable {
         return column >= 0 ? column : nil
     }
 
-    /// Whether `row` repeats this header (exports repeat it at page breaks): every mapped
-    /// column holds text naming the same field. Data cells fail on the first, cheap check.
-    func isRepeat(of row: Row, definition: FeedDefinition) -> Bool {
+    /// Whether `row` may repeat this header: every mapped column holds text that could name a
+    /// field. A data row fails at its first cell that is not text, without normalising any:
+    /// the per-row check, which `isRepeat` completes for the rare row that passes it.
+    func mayRepeat(_ row: Row) -> Bool {
         guard !columns.isEmpty else { return false }
         for column in mappedColumns {
             // When every alias has a letter (or a '#'), text without one (a number, a date,
@@ -60,6 +61,13 @@ public struct HeaderMap: Sendable {
                 !namesHaveLetters || text.withUTF8Bytes(FeedDefinition.hasALetter)
             else { return false }
         }
+        return true
+    }
+
+    /// Whether `row` repeats this header (exports repeat it at page breaks): every mapped
+    /// column holds text naming the same field.
+    func isRepeat(of row: Row, definition: FeedDefinition) -> Bool {
+        guard mayRepeat(row) else { return false }
         for (field, column) in columns {
             guard case .string(let raw) = row[column], let text = TextNormalizer.clean(raw),
                 text == headers[column] || definition.field(forHeader: text) == field

@@ -29,17 +29,21 @@ public enum BatchPipeline {
         try run(
             batchSize: batchSize, depth: depth, blank: nil,
             recycling: { fill in try produce { element in try fill { $0 = element } } },
-            consume: { if let element = $0 { try consume(element) } })
+            consume: { (element: inout Element?) in if let element { try consume(element) } })
     }
 
     /// Runs the pipeline as `run(batchSize:depth:produce:consume:)` does, with each element
     /// written by `fill` over the one its slot of the batch held the last time round (`blank`
     /// the first time), so that a producer whose elements own storage, a row's cells, refills
     /// it instead of allocating anew. That storage is reused only if `consume` keeps no copy.
+    /// `consume` gets each element in its slot (`inout`, whatever it leaves there is refilled):
+    /// an element passed by value was copied out of the batch first, a retain and a release
+    /// of a row's cells per element on the consumer's thread, whose reference count the
+    /// producer's thread had just written.
     @inlinable public static func run<Element, Output>(
         batchSize: Int = 256, depth: Int = 8, blank: Element,
         recycling produce: @escaping (_ emit: (_ fill: (inout Element) -> Void) throws -> Void) throws -> Output,
-        consume: (Element) throws -> Void
+        consume: (inout Element) throws -> Void
     ) throws -> Output {
         let queue = BlockingQueue<RecyclingBatch<Element>>(capacity: depth)
         // At most depth + 2 batches exist (queued, filling, consuming), so returning one never waits.
@@ -62,7 +66,7 @@ public enum BatchPipeline {
             queue.close()
         }
         do {
-            while let batch = queue.pop() {
+            while var batch = queue.pop() {
                 try batch.forEach(consume)
                 _ = spare.push(consume batch)
             }
@@ -99,8 +103,8 @@ public enum BatchPipeline {
     /// Starts the next trip: the slots stay for `add` to refill.
     @inlinable mutating func restart() { count = 0 }
 
-    /// Calls `body` with this trip's elements, in order.
-    @inlinable func forEach(_ body: (Element) throws -> Void) rethrows {
-        for index in 0..<count { try body(slots[index]) }
+    /// Calls `body` with this trip's elements in their slots, in order.
+    @inlinable mutating func forEach(_ body: (inout Element) throws -> Void) rethrows {
+        for index in 0..<count { try body(&slots[index]) }
     }
 }
