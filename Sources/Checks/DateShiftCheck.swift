@@ -10,7 +10,9 @@ import Feeds
 /// alarm reports.
 public struct DateShiftTally: Sendable {
     /// The distances in days a run's keys are compared at: a week, 52 weeks and a year.
-    static let lags = PerLag<Int>(7, 364, 365)
+    /// Computed where it is used (a stored `static let` of a SIMD value is initialised lazily,
+    /// a `swift_once` check per row scanned).
+    static var lags: PerLag<Int> { PerLag(7, 364, 365) }
     static let minimumShare = 0.9
 
     /// One count per lag, in a value of fixed size (a row's key is counted millions of times).

@@ -45,15 +45,17 @@ struct FeedRowMapper {
             result.skipped += 1
             return
         }
-        var fields = RowFields(row: row, source: source)
-        if isCSV && row.width != header.width {
-            fields.failRow("has \(row.width) fields, but the header row has \(header.width)")
-        } else if let record = mapFields(&fields) {
-            try emit(record, row.number)
-        }
-        if let reject = fields.reject {
-            result.rejected += 1
-            if result.rejects.count < FeedFileReader.keptRejects { result.rejects.append(reject) }
+        try withUnsafePointer(to: row) { lent in
+            var fields = RowFields(lending: lent, source: source)
+            if isCSV && row.width != header.width {
+                fields.failRow("has \(row.width) fields, but the header row has \(header.width)")
+            } else if let record = mapFields(&fields) {
+                try emit(record, row.number)
+            }
+            if let reject = fields.reject {
+                result.rejected += 1
+                if result.rejects.count < FeedFileReader.keptRejects { result.rejects.append(reject) }
+            }
         }
     }
 
@@ -105,8 +107,8 @@ struct FeedRowMapper {
             let givenUPT = fields.optional(.upt, ValueNormalizer.number),
             let givenADS = fields.optional(.ads, ValueNormalizer.number)
         else { return nil }
-        checkGiven("UPT", givenUPT, figures.upt, row: fields.row.number)
-        checkGiven("ADS", givenADS, figures.ads, row: fields.row.number)
+        checkGiven("UPT", givenUPT, figures.upt, row: fields.rowNumber)
+        checkGiven("ADS", givenADS, figures.ads, row: fields.rowNumber)
         return .salesAudit(SalesAuditRecord(store: code, date: day, figures: figures))
     }
 
@@ -121,8 +123,8 @@ struct FeedRowMapper {
             // One dictionary access per row: the entry is read and replaced in place.
             let asOf = grain.lastDay
             Self.keepLatest(
-                &employeeNames[id, default: (asOf, name, fields.row.number)], asOf: asOf, name: name,
-                row: fields.row.number)
+                &employeeNames[id, default: (asOf, name, fields.rowNumber)], asOf: asOf, name: name,
+                row: fields.rowNumber)
         }
         return .employeeSales(EmployeeSalesRecord(employeeId: id, store: code, grain: grain, figures: figures))
     }
@@ -152,7 +154,7 @@ struct FeedRowMapper {
             }
             // A later row wins a tie, as for associates.
             if (vendorNames[record.vendorKey]?.asOf ?? "") <= asOf {
-                vendorNames[record.vendorKey] = (asOf, record.vendorName, fields.row.number)
+                vendorNames[record.vendorKey] = (asOf, record.vendorName, fields.rowNumber)
             }
         }
         return .merchSales(record)
@@ -163,7 +165,7 @@ struct FeedRowMapper {
         guard let code = fields.required(.store, { cache.store($0) }),
             let day = fields.required(.date, { cache.date($0) })
         else { return }
-        daily.add(store: code, date: day, row: fields.row.number)
+        daily.add(store: code, date: day, row: fields.rowNumber)
     }
 
     /// Counts a review or call row for its store-week: an event with a date, a weekly total, or
@@ -172,12 +174,12 @@ struct FeedRowMapper {
         guard let code = fields.required(.store, { cache.store($0) }) else { return }
         if fields.isPresent(.date) || !fields.has(.weekStart) {
             guard let day = fields.required(.date, { cache.date($0) }) else { return }
-            weekly.add(store: code, date: day, row: fields.row.number)
+            weekly.add(store: code, date: day, row: fields.rowNumber)
         } else if fields.has(.reviewCount) {
             guard let week = fields.required(.weekStart, { cache.date($0) }),
                 let count = fields.required(.reviewCount, ValueNormalizer.count)
             else { return }
-            weekly.add(store: code, weekOf: week, total: count, row: fields.row.number)
+            weekly.add(store: code, weekOf: week, total: count, row: fields.rowNumber)
         } else if CanonicalField.weekdays.contains(where: fields.has) {
             guard let given = fields.required(.weekStart, { cache.date($0) }) else { return }
             // SPEC section 4: the week is normalised first, and each weekday column is that
@@ -189,7 +191,7 @@ struct FeedRowMapper {
                 }
                 let columnDate = week.adding(days: (weekday - reader.options.weekStart + 7) % 7)
                 if let count, count != 0 {
-                    weekly.add(store: code, date: columnDate, count: count, row: fields.row.number)
+                    weekly.add(store: code, date: columnDate, count: count, row: fields.rowNumber)
                 }
             }
         } else {

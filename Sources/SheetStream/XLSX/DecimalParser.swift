@@ -4,11 +4,13 @@
 /// to 10^22 is correctly rounded by one multiplication or division) and falls back to the
 /// standard library's correctly rounded parser for everything else.
 enum DecimalParser {
-    private static let powersOfTen: [Double] = (0...22).map { exponent in
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
-    }
+    /// 10^0 … 10^22, each exact in a `Double`. Written out, so that the array is laid out when
+    /// the program is built: made by a closure, it was initialised lazily, which cost a
+    /// `swift_once` check on every number read.
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+        1e19, 1e20, 1e21, 1e22,
+    ]
 
     /// The value of `bytes` (surrounding whitespace allowed), or `nil` if it is not a number.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
