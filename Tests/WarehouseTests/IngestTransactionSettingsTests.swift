@@ -1,5 +1,6 @@
 import Feeds
 import Foundation
+import GRDB
 import TestSupport
 import XCTest
 
@@ -40,5 +41,35 @@ final class IngestTransactionSettingsTests: XCTestCase {
                     []))
             return false
         }
+    }
+
+    /// The file's pages are copied into the database before the ingest returns (a checkpoint
+    /// while the write-behind runs), not left in the WAL for the warehouse's close: the file
+    /// alone, read without its WAL, holds the rows.
+    func testAnIngestLeavesItsRowsInTheDatabaseFileItself() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("checkpointed.sqlite").path
+        let warehouse = try Warehouse(path: path)
+        for (fixture, feed) in [("stores_small.csv", FeedID.stores), ("sales_audit_small.csv", .salesAudit)] {
+            // The sales fixture has rejects on purpose.
+            let outcome = FileIngestor(
+                warehouse: warehouse, explicitFeed: feed, options: IngestOptions(rejectThreshold: 0.5)
+            )
+            .ingest(TestPaths.fixture("feeds/\(fixture)"))
+            XCTAssertEqual(outcome.status, .ok, "\(fixture): \(outcome.error ?? "")")
+        }
+        var inWarehouse: Int64?
+        try warehouse.backend.transaction { session in
+            inWarehouse = try session.integer("SELECT count(*) FROM store_report")
+            return false
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let fileAlone = try DatabaseQueue(path: "file:\(path)?immutable=1", configuration: configuration)
+        let inFile = try fileAlone.read { try Int64.fetchOne($0, sql: "SELECT count(*) FROM store_report") }
+        XCTAssertGreaterThan(inWarehouse ?? 0, 0)
+        XCTAssertEqual(inFile, inWarehouse)
+        withExtendedLifetime(warehouse) {}
     }
 }
