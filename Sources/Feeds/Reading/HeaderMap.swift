@@ -14,7 +14,7 @@ public struct HeaderMap: Sendable {
     /// Header text per column, for reject messages.
     public var headers: [Int: String]
     /// Whether every name of a field has a letter (`FeedDefinition.everyAliasHasALetter`), so
-    /// that a cell without one is told at once to be no repeated header (`isRepeat`).
+    /// that a cell without one is told at once to be no repeated header (`mayRepeat`).
     private let namesHaveLetters: Bool
     /// Cells in the header row (the expected field count of CSV records).
     public var width: Int
@@ -34,7 +34,7 @@ public struct HeaderMap: Sendable {
         guard satisfied else { return nil }
         var columnByField = Array(repeating: -1, count: CanonicalField.allCases.count)
         for (field, column) in columns { columnByField[field.rawValue] = column }
-        // A data row fails `isRepeat` at its first cell that is not text: the store's column,
+        // A data row fails `mayRepeat` at its first cell that is not text: the store's column,
         // text in every row, is looked at last.
         let storeLast = CanonicalField.allCases.filter { $0 != .store && $0 != .code } + [.store, .code]
         return HeaderMap(

@@ -156,38 +156,49 @@ final class SQLiteBackend: WarehouseBackend {
     /// point at the run or the store it just wrote (ledger rows, a store's aliases).
     ///
     /// Secure delete is off for the transaction too, and back to what it was after it: Debian
-    /// builds SQLite with it on (SQLite's own default is off), which zeroes every page a B-tree
+    /// builds SQLite with it on (SQLite's own default is off,
+    /// https://sqlite.org/pragma.html#pragma_secure_delete), which zeroes every page a B-tree
     /// balance rebuilds, 2 % of a first load's writing thread (callgrind). What it would wipe in
     /// an ingest is kept on purpose anyway: a replaced row and a replaced alias go to their
     /// history tables, and the store-month rollups are sums of the tables. Undo, which deletes,
-    /// keeps it on.
+    /// keeps it on. Each setting is restored however the transaction ended, even when the
+    /// other's restoring fails.
     ///
     /// The file and its WAL are written behind meanwhile (`SQLiteWriteBehind`), and so is the
-    /// checkpoint that copies the file's pages from the WAL into the database, run right after
-    /// the commit (`checkpointWrittenBehind`).
+    /// checkpoint that copies a committed file's pages from the WAL into the database
+    /// (`checkpointWrittenBehind`).
     func ingestTransaction(_ body: (any SQLSession) throws -> Bool) throws {
         try pool.writeWithoutTransaction { db in
             let secureDelete = try Int.fetchOne(db, sql: "PRAGMA secure_delete") ?? 1
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
-            try db.execute(sql: "PRAGMA secure_delete = OFF")
             let ended = Result {
+                try db.execute(sql: "PRAGMA secure_delete = OFF")
                 try SQLiteWriteBehind.during(databaseAt: path) {
-                    try Self.run(body, in: db)
-                    Self.checkpointWrittenBehind(db)
+                    var committed = false
+                    try Self.run(
+                        {
+                            committed = try body($0)
+                            return committed
+                        }, in: db)
+                    if committed { Self.checkpointWrittenBehind(db) }
                 }
             }
-            try db.execute(sql: "PRAGMA secure_delete = \(secureDelete)")
-            try db.execute(sql: "PRAGMA foreign_keys = ON")
+            let foreignKeysOn = Result { try db.execute(sql: "PRAGMA foreign_keys = ON") }
+            let secureDeleteBack = Result { try db.execute(sql: "PRAGMA secure_delete = \(secureDelete)") }
             try ended.get()
+            try foreignKeysOn.get()
+            try secureDeleteBack.get()
         }
     }
 
-    /// Copies the WAL's committed pages into the database (a passive checkpoint: it waits for
-    /// no reader) while the write-behind still runs. Left to SQLite, a big file's pages reached
-    /// the database only when the last connection closed, after the write-behind had stopped,
-    /// and its `fdatasync` then waited for all of them: 25–36 ms of a million-row ingest's
-    /// serial tail (`strace -T`). A checkpoint that cannot run (another connection's) leaves
-    /// the pages to that close, as before: the file's rows are committed either way.
+    /// Copies the WAL's committed pages into the database with a passive checkpoint, which
+    /// waits for no reader (https://sqlite.org/c3ref/wal_checkpoint_v2.html), while the
+    /// write-behind still runs. Left to SQLite, a big file's pages reached the database only
+    /// when the last connection closed, after the write-behind had stopped, and its
+    /// `fdatasync` then waited for all of them: 25–36 ms of a million-row ingest's serial tail
+    /// (`strace -T`). A checkpoint that fails (an I/O error, another connection's checkpoint
+    /// running) leaves the pages to that close, as before; the file's rows are committed and
+    /// their WAL synced either way, so its error is not the ingest's.
     private static func checkpointWrittenBehind(_ db: Database) {
         _ = try? db.checkpoint(.passive)
     }

@@ -11,7 +11,9 @@ protocol WarehouseBackend: AnyObject {
 
     /// Runs an ingest's `body` in one write transaction as `transaction` does. Its writer checks
     /// the store every feed row names once, before it returns (`RecordWriter.finish`), so the
-    /// backend may skip its own check per row: SQLite's foreign keys are off for it.
+    /// backend may skip its own check per row: SQLite's foreign keys are off for it, and its
+    /// secure delete (what it would wipe, the ingest keeps in history); a committed file's
+    /// pages are checkpointed into the database before it returns.
     func ingestTransaction(_ body: (any SQLSession) throws -> Bool) throws
 
     /// The names of the migrations this warehouse lacks, in order.
