@@ -10,7 +10,7 @@ extension CivilDate {
             let monthEnd = CivilDate(
                 year: cursor.year, month: cursor.month, day: daysIn(month: cursor.month, year: cursor.year))
             let partEnd = min(monthEnd, end)
-            parts.append((String(cursor.iso8601.prefix(7)), cursor, partEnd))
+            parts.append((cursor.iso8601Month, cursor, partEnd))
             cursor = partEnd.adding(days: 1)
         }
         return parts

@@ -79,10 +79,14 @@ public struct CivilDate: Hashable, Comparable, Sendable {
     }
 
     /// `YYYY-MM-DD`.
-    public var iso8601: String {
+    public var iso8601: String { iso8601Month + "-" + Self.twoDigits(day) }
+
+    /// `YYYY-MM`, the date's month as month keys and labels are written (the first seven
+    /// characters of `iso8601` for the years 0–9999).
+    public var iso8601Month: String {
         let y = String(year)
         let padded = year >= 0 && year < 1000 ? String(repeating: "0", count: 4 - y.count) + y : y
-        return padded + "-" + Self.twoDigits(month) + "-" + Self.twoDigits(day)
+        return padded + "-" + Self.twoDigits(month)
     }
 
     /// A number below 100 as two digits, `07`, as ISO 8601 writes months, days and clock fields.

@@ -229,7 +229,7 @@ public struct FiscalCalendar: Sendable {
         return CivilDate(year: index / 12, month: index % 12 + 1, day: 1)
     }
 
-    static func monthLabel(_ date: CivilDate) -> String { String(date.iso8601.prefix(7)) }
+    static func monthLabel(_ date: CivilDate) -> String { date.iso8601Month }
 }
 
 /// A fiscal quarter with its three months, for the review.

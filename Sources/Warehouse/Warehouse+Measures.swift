@@ -214,7 +214,7 @@ extension Warehouse {
         let (firstDay, lastDay) = (start.daysSinceEpoch, end.daysSinceEpoch)
         var weeks: [Int: WeekInMonths] = [:]
         var last: (number: Int, week: WeekInMonths)?
-        func monthPosition(_ day: CivilDate) -> Int { sums.position(of: String(day.iso8601.prefix(7))) }
+        func monthPosition(_ day: CivilDate) -> Int { sums.position(of: day.iso8601Month) }
         try session.scan(sql, [.text(start.adding(days: -6).iso8601), .text(end.iso8601)]) { row in
             let number = row.dateNumber(1)
             let week: WeekInMonths

@@ -220,10 +220,9 @@ struct RollupAccumulator {
             StoreMonth(store: codes[store], month: Self.text(of: month))
         }
 
-        /// A month number's `YYYY-MM`, as the month keys are written everywhere (the ISO 8601
-        /// date's first seven characters).
+        /// A month number's `YYYY-MM` (`CivilDate.iso8601Month`, as month keys are written everywhere).
         static func text(of month: Int) -> String {
-            String(CivilDate(year: month / 12, month: month % 12 + 1, day: 1).iso8601.prefix(7))
+            CivilDate(year: month / 12, month: month % 12 + 1, day: 1).iso8601Month
         }
     }
 

@@ -135,7 +135,7 @@ public final class Warehouse {
             while month <= lastMonth, pending.count < stores.count {
                 try session.scan(
                     "SELECT store_code FROM store_month_rollup WHERE month = ?",
-                    [.text(String(month.iso8601.prefix(7)))]
+                    [.text(month.iso8601Month)]
                 ) { row in
                     let store = row.text(0)
                     if stores.contains(store), pending[store] == nil { pending[store] = month }

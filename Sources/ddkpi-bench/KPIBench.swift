@@ -205,7 +205,7 @@ struct SyntheticChain {
         }
         var month = CivilDate(year: first.year, month: first.month, day: 1)
         while month <= last {
-            let period = String(month.iso8601.prefix(7))
+            let period = month.iso8601Month
             for (metric, target) in Self.globalTargets {
                 write("goals.csv", "\(period),global,\(metric),\(target)")
             }

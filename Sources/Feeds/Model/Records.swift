@@ -137,7 +137,7 @@ public enum ReportGrain: Equatable, Hashable, Sendable {
     public var key: String {
         switch self {
         case .day(let date): return date.iso8601
-        case .month(let first): return String(first.iso8601.prefix(7))
+        case .month(let first): return first.iso8601Month
         }
     }
 

@@ -38,9 +38,8 @@ struct FeedRowMapper {
     mutating func map(_ row: Row, emit: (FeedRecord, _ row: Int) throws -> Void) throws {
         result.read += 1
         if result.read % FeedFileReader.progressInterval == 0 { progress?(result.read) }
-        // `mayRepeat` first: the definition, three references, is copied only for a row that passes it.
         if row.isBlank || TotalRow.isTotal(row, storeColumn: header[.store] ?? header[.code])
-            || (header.mayRepeat(row) && header.isRepeat(of: row, definition: definition))
+            || header.isRepeat(of: row)
         {
             result.skipped += 1
             return
@@ -306,7 +305,7 @@ struct FeedRowMapper {
     > {
         let text: String?
         if case .date(let value) = cell {
-            text = String(value.civil.iso8601.prefix(7))
+            text = value.civil.iso8601Month
         } else {
             text = TextNormalizer.text(of: cell)
         }

@@ -14,10 +14,14 @@ public struct HeaderMap: Sendable {
     /// Header text per column, for reject messages.
     public var headers: [Int: String]
     /// Whether every name of a field has a letter (`FeedDefinition.everyAliasHasALetter`), so
-    /// that a cell without one is told at once to be no repeated header (`mayRepeat`).
+    /// that a cell without one is told at once to be no repeated header (`isRepeat`).
     private let namesHaveLetters: Bool
     /// Cells in the header row (the expected field count of CSV records).
     public var width: Int
+    /// The feed whose header this is: what names its fields, for `isRepeat`. Kept here, the
+    /// per-row check borrows it; passed in per row, it was copied (three references) for
+    /// every row.
+    private let definition: FeedDefinition
 
     /// The header row of `definition` in `row`, if the row satisfies one of its layouts.
     static func match(_ row: Row, definition: FeedDefinition) -> HeaderMap? {
@@ -34,13 +38,13 @@ public struct HeaderMap: Sendable {
         guard satisfied else { return nil }
         var columnByField = Array(repeating: -1, count: CanonicalField.allCases.count)
         for (field, column) in columns { columnByField[field.rawValue] = column }
-        // A data row fails `mayRepeat` at its first cell that is not text: the store's column,
+        // A data row fails `isRepeat` at its first cell that is not text: the store's column,
         // text in every row, is looked at last.
         let storeLast = CanonicalField.allCases.filter { $0 != .store && $0 != .code } + [.store, .code]
         return HeaderMap(
             row: row.number, columns: columns, columnByField: columnByField,
             mappedColumns: storeLast.compactMap { columns[$0] }, headers: headers,
-            namesHaveLetters: definition.everyAliasHasALetter, width: row.width)
+            namesHaveLetters: definition.everyAliasHasALetter, width: row.width, definition: definition)
     }
 
     /// The column of a field, if the header has it.
@@ -49,10 +53,13 @@ public struct HeaderMap: Sendable {
         return column >= 0 ? column : nil
     }
 
-    /// Whether `row` may repeat this header: every mapped column holds text that could name a
-    /// field. A data row fails at its first cell that is not text, without normalising any:
-    /// the per-row check, which `isRepeat` completes for the rare row that passes it.
-    func mayRepeat(_ row: Row) -> Bool {
+    /// Whether `row` repeats this header (exports repeat it at page breaks): every mapped
+    /// column holds text naming the same field. Inlined where it is called, once per row: a data
+    /// row fails the first, cheap check at its first cell that is not text.
+    @inline(__always) func isRepeat(of row: Row) -> Bool { mayRepeat(row) && namesItsFields(row) }
+
+    /// Whether every mapped column of `row` holds text that could name a field.
+    @inline(__always) private func mayRepeat(_ row: Row) -> Bool {
         guard !columns.isEmpty else { return false }
         for column in mappedColumns {
             // When every alias has a letter (or a '#'), text without one (a number, a date,
@@ -64,10 +71,9 @@ public struct HeaderMap: Sendable {
         return true
     }
 
-    /// Whether `row` repeats this header (exports repeat it at page breaks): every mapped
-    /// column holds text naming the same field.
-    func isRepeat(of row: Row, definition: FeedDefinition) -> Bool {
-        guard mayRepeat(row) else { return false }
+    /// Whether every mapped column of `row` names its field, for the rare row that may repeat
+    /// the header.
+    private func namesItsFields(_ row: Row) -> Bool {
         for (field, column) in columns {
             guard case .string(let raw) = row[column], let text = TextNormalizer.clean(raw),
                 text == headers[column] || definition.field(forHeader: text) == field

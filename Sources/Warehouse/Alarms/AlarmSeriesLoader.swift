@@ -157,7 +157,7 @@ struct AlarmSeriesLoader {
 
     /// Vendor and category sales per store-month: day rows and month rows (`YYYY-MM`) alike.
     private func loadMerch(_ session: some SQLSession, into stores: inout SeriesSlots) throws {
-        let range: [SQLValue] = [.text(String(days.start.iso8601.prefix(7))), .text(days.end.iso8601)]
+        let range: [SQLValue] = [.text(days.start.iso8601Month), .text(days.end.iso8601)]
         try session.scan(
             """
             SELECT substr(date, 1, 7) || '-01', store_code, CASE WHEN vendor_key <> '' THEN 1 ELSE 0 END,

@@ -144,9 +144,15 @@ final class SQLiteBackend: WarehouseBackend {
         try pool.writeWithoutTransaction { db in try Self.run(body, in: db) }
     }
 
-    /// Runs `body` in a transaction of `db`: committed when it returns `true`.
-    private static func run(_ body: (any SQLSession) throws -> Bool, in db: Database) throws {
-        try db.inTransaction { try body(SQLiteSession(db)) ? .commit : .rollback }
+    /// Runs `body` in a transaction of `db`: committed when it returns `true`; whether it was.
+    @discardableResult
+    private static func run(_ body: (any SQLSession) throws -> Bool, in db: Database) throws -> Bool {
+        var committed = false
+        try db.inTransaction {
+            committed = try body(SQLiteSession(db))
+            return committed ? .commit : .rollback
+        }
+        return committed
     }
 
     /// Foreign keys are off for the ingest's transaction (the pragma takes effect only outside
@@ -174,13 +180,7 @@ final class SQLiteBackend: WarehouseBackend {
             let ended = Result {
                 try db.execute(sql: "PRAGMA secure_delete = OFF")
                 try SQLiteWriteBehind.during(databaseAt: path) {
-                    var committed = false
-                    try Self.run(
-                        {
-                            committed = try body($0)
-                            return committed
-                        }, in: db)
-                    if committed { Self.checkpointWrittenBehind(db) }
+                    if try Self.run(body, in: db) { Self.checkpointWrittenBehind(db) }
                 }
             }
             let foreignKeysOn = Result { try db.execute(sql: "PRAGMA foreign_keys = ON") }

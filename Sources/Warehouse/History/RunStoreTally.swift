@@ -67,8 +67,8 @@ struct RunStoreTally {
     /// ingest's 165 M instructions (callgrind).
     static func dateKey(_ number: Int) -> String {
         let (year, month, day) = (number / 10_000, number / 100 % 100, number % 100)
-        let date = CivilDate(year: year, month: month, day: day).iso8601
-        return day == 0 ? String(date.prefix(7)) : date
+        let date = CivilDate(year: year, month: month, day: day)
+        return day == 0 ? date.iso8601Month : date.iso8601
     }
 }
 

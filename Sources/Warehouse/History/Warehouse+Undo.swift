@@ -223,7 +223,7 @@ private struct RunToUndo {
             try session.scan(sql, arguments) { row in
                 guard let date = CivilDate(iso8601: row.text(1)) else { return }
                 for day in [date, date.adding(days: period.daysAfterKey)] {
-                    touched.insert(StoreMonth(store: row.text(0), month: String(day.iso8601.prefix(7))))
+                    touched.insert(StoreMonth(store: row.text(0), month: day.iso8601Month))
                 }
             }
         }
