@@ -37,6 +37,8 @@ final class FuzzRegressionTests: XCTestCase {
             ("<a><!-- nor here---></a>", false),
             ("<a><?pi some content?></a>", true), ("<a><?1pi?></a>", false), ("<a><?pi\u{1}?></a>", false),
             ("<?xml version=\"1.0\" standalone=\"yes\"?><a/>", true), ("<?xml version=\"2\"?><a/>", false),
+            ("<?xml version=\"1.\"?><a/>", true), ("<?xml version=\"1\"?><a/>", false),
+            ("<?xml version=\"1.0a\"?><a/>", false),
             ("<a b=\"&amp;&#233;\"/>", true), ("<a b=\"&nope;\"/>", false), ("<a b=\"1\" c=\"2\" b=\"3\"/>", false),
             ("<a xmlns:x=\"u\" xmlns:x=\"v\"/>", false),
             // libxml2 reads `p:l:rest` as the QName `p:l` and then `rest` as a name: one that
