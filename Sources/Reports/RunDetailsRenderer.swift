@@ -9,11 +9,12 @@ public enum RunDetailsRenderer {
     public static func text(_ details: RunDetails) -> String {
         let run = details.run
         // Paths, sheet names and stored values may hold control characters: escaped, as in tables.
-        var text = "run \(run.id)  \(run.status)  \(run.feed ?? "?")  \(ControlCharacters.escaped(run.path))"
+        var text = "run \(run.id)  \(run.status)  \(run.feed ?? "?")  \(ControlCharacters.escaped(run.source))"
         if let sheet = run.sheet { text += "  (sheet \(ControlCharacters.escaped(sheet)))" }
         text +=
             "\nfinished \(run.finishedAt)  read \(run.read)  inserted \(run.inserted)  updated \(run.updated)"
-            + "  unchanged \(run.unchanged)  skipped \(run.skipped)  rejected \(run.rejected)\n"
+            + "  unchanged \(run.unchanged)  skipped \(run.skipped)  rejected \(run.rejected)"
+            + (run.undoesRun == nil ? "" : "  deleted \(run.deleted)") + "\n"
         if run.historyPruned { text += "its history was pruned (or it predates history): it cannot be undone\n" }
         if !details.stores.isEmpty {
             var table = TextTable()

@@ -9,6 +9,8 @@ struct RecordWriter<Session: SQLSession> {
     private let table: String
     /// Rows waiting for their batch: their statement and values, `columnCount` per row.
     private var pendingUpsert: UpsertStatement?
+    /// The upsert of the file's table, once a row was written to it.
+    private var fileUpsert: UpsertStatement?
     private var pending: PendingValues
     private var pendingRows = 0
     /// What this file's records add to the store-month rollups.
@@ -90,8 +92,9 @@ struct RecordWriter<Session: SQLSession> {
     }
 
     /// Keeps an associate's or vendor's name when it is as late as the one stored (SPEC sections
-    /// 9 and 10). Not a row of the file's table, so not in the file's upsert counts; a name that
-    /// does not change leaves the row (and its run) as it was.
+    /// 9 and 10). Not a row of the file's table, so not in the file's upsert counts; a later run
+    /// that re-sends the same name as of the same day holds it (SPEC section 16), and a row of
+    /// the same run that changes nothing leaves it as it was.
     private func keepLatestName(in table: String, key: String, _ value: String, name: String, asOf: String, row: Int)
         throws
     {
@@ -101,7 +104,8 @@ struct RecordWriter<Session: SQLSession> {
             ON CONFLICT(\(key)) DO UPDATE SET name = excluded.name, name_as_of = excluded.name_as_of,
                 ingest_run_id = excluded.ingest_run_id, source_row = excluded.source_row
             WHERE excluded.name_as_of >= \(table).name_as_of
-                AND (excluded.name <> \(table).name OR excluded.name_as_of <> \(table).name_as_of)
+                AND (excluded.name <> \(table).name OR excluded.name_as_of <> \(table).name_as_of
+                    OR excluded.ingest_run_id <> \(table).ingest_run_id)
             """,
             [.text(value), .text(name), .text(asOf), .integer(runID), SQLValue(row)])
     }
@@ -128,11 +132,19 @@ struct RecordWriter<Session: SQLSession> {
     mutating func finish() throws -> UpsertCounts {
         try flush()
         try requireDirectoryStores()
-        let counts = try session.upsertCounts(table: table, distinctKeys: keysDistinctSoFar ? stores.records : nil)
+        var counts = try session.upsertCounts(table: table, distinctKeys: keysDistinctSoFar ? stores.records : nil)
         try rollups.apply(session, storeCodes: stores.storeCodes, onlyInserts: counts.inserted == rowsWritten)
-        if let history = HistoryTable.named(table) {
-            try RunStoreCounts.write(stores, of: runID, in: history, fileCounts: counts, session)
+        guard let history = HistoryTable.named(table), let fileUpsert else { return counts }
+        let split =
+            counts.updated + counts.unchanged == 0
+            ? RunHistorySplit()
+            : try RunHistorySplit.load(session, table: history, tracked: fileUpsert.values, run: runID)
+        if session.countsNewHoldersAsUpdated {
+            let resent = split.all.resent
+            counts.updated -= resent
+            counts.unchanged += resent
         }
+        try RunStoreCounts.write(stores, of: runID, in: history, fileCounts: counts, split: split, session)
         return counts
     }
 
@@ -155,6 +167,7 @@ struct RecordWriter<Session: SQLSession> {
         guard pendingUpsert?.table != upsert.table else { return }
         if pendingUpsert != nil { try flush() }
         pendingUpsert = upsert
+        if upsert.table == table { fileUpsert = upsert }
     }
 
     /// Ends the row just added.

@@ -74,6 +74,10 @@ struct UpsertStatement {
 
     /// `column = excluded.column` for every column the upsert sets.
     var assignments: String { (values + untracked).map { "\($0) = excluded.\($0)" }.joined(separator: ", ") }
+
+    /// Whether the rows record the run that wrote them, so that a later run re-sending a key
+    /// unchanged becomes its holder (SPEC section 16).
+    var recordsRun: Bool { untracked.contains(HistoryTable.runColumn) }
 }
 
 /// The values of the rows waiting for one upsert statement, held without an allocation per

@@ -3,7 +3,8 @@ import Feeds
 /// One row of the `ingest_run` ledger, with its stored rejects.
 public struct IngestRun: Sendable, Codable, Equatable {
     public var id: Int64
-    public var path: String
+    /// The file the run read; `nil` for an undo run.
+    public var path: String?
     public var size: Int64
     public var sha256: String
     public var feed: String?
@@ -22,6 +23,13 @@ public struct IngestRun: Sendable, Codable, Equatable {
     public var sheet: String?
     /// Whether the run's history was pruned (or it predates history), so it cannot be undone.
     public var historyPruned: Bool
+    /// The run an undo run undid.
+    public var undoesRun: Int64?
+    /// The keys an undo run deleted (the undone run had inserted them).
+    public var deleted: Int
+
+    /// What the run read, as people read it: the file's path, or the run an undo undid.
+    public var source: String { path ?? undoesRun.map { "undo of run \($0)" } ?? "" }
 }
 
 extension Warehouse {
@@ -38,22 +46,24 @@ extension Warehouse {
         try session.scan(
             """
             SELECT id, path, size, sha256, feed, started_at, finished_at, status, read_rows, inserted, updated, unchanged,
-                skipped, rejected, error, sheet, history_pruned
+                skipped, rejected, error, sheet, history_pruned, undoes_run, deleted
             FROM ingest_run WHERE \(condition) ORDER BY id DESC LIMIT ?
             """,
             arguments + [SQLValue(limit)]
         ) { row in
             runs.append(
                 IngestRun(
-                    id: row.int64(0), path: row.text(1), size: row.int64(2), sha256: row.text(3),
+                    id: row.int64(0), path: row.optionalText(1), size: row.int64(2), sha256: row.text(3),
                     feed: row.optionalText(4),
                     startedAt: row.text(5), finishedAt: row.text(6), status: row.text(7), read: Int(row.int64(8)),
                     inserted: Int(row.int64(9)), updated: Int(row.int64(10)), unchanged: Int(row.int64(11)),
                     skipped: Int(row.int64(12)), rejected: Int(row.int64(13)), error: row.optionalText(14), rejects: [],
-                    sheet: row.optionalText(15), historyPruned: row.int64(16) != 0))
+                    sheet: row.optionalText(15), historyPruned: row.int64(16) != 0, undoesRun: row.optionalInt64(17),
+                    deleted: Int(row.int64(18))))
         }
         for index in runs.indices {
-            let file = FeedFileReader.fileName(runs[index].path)
+            guard let path = runs[index].path else { continue }
+            let file = FeedFileReader.fileName(path)
             try session.scan(
                 "SELECT sheet, row, column_name, header, value, reason FROM ingest_reject WHERE run_id = ? ORDER BY row",
                 [.integer(runs[index].id)]

@@ -173,6 +173,7 @@ extension Warehouse {
         migrator.registerMigration(AlarmLedgerMigration.name) { db in try AlarmLedgerMigration.sqlite(db) }
         migrator.registerMigration(StoreDatesMigration.name) { db in try StoreDatesMigration.sqlite(db) }
         migrator.registerMigration(HistoryFunctionMigration.name) { db in try HistoryFunctionMigration.sqlite(db) }
+        migrator.registerMigration(UndoRunMigration.name) { db in try UndoRunMigration.sqlite(db) }
         return migrator
     }
 

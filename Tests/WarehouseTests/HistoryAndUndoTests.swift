@@ -1,6 +1,7 @@
 import CivilCalendar
 import Feeds
 import Foundation
+import SheetFixtures
 import TestSupport
 import XCTest
 
@@ -131,7 +132,8 @@ final class HistoryAndUndoTests: XCTestCase {
             let run = try XCTUnwrap(outcome.runID)
             XCTAssertEqual(
                 try warehouse.integer(
-                    "SELECT count(*) FROM store_report_history WHERE replaced_by_run = ?", ["\(run)"]), 2)
+                    "SELECT count(*) FROM store_report_history WHERE replaced_by_run = ?", ["\(run)"]), 3,
+                "two changed keys and one re-sent unchanged, which the run now holds")
             XCTAssertEqual(
                 try warehouse.rows(
                     "SELECT store_code, inserted, updated, unchanged FROM ingest_run_store WHERE run_id = ? ORDER BY store_code",
@@ -140,7 +142,7 @@ final class HistoryAndUndoTests: XCTestCase {
             XCTAssertNotEqual(try snapshot(), before)
 
             let undone = try warehouse.undo(run: run, cascade: false)
-            XCTAssertEqual(undone, UndoOutcome(runs: [run], deleted: 1, restored: 2))
+            XCTAssertEqual(undone, UndoOutcome(runs: [run], undoRuns: [run + 1], deleted: 1, restored: 2))
             XCTAssertEqual(try snapshot(), before)
             XCTAssertEqual(try warehouse.checkRollups(), [])
             XCTAssertEqual(
@@ -193,7 +195,7 @@ final class HistoryAndUndoTests: XCTestCase {
         }
     }
 
-    func testALaterRunOverTheSameKeysBlocksAPlainUndoAndCascadeUndoesBoth() throws {
+    func testALaterRunThatChangedTheSameKeysHoldsThemWhenTheEarlierIsUndone() throws {
         try onEachBackend {
             ingest("sales_audit_a.csv", Self.sales, as: .salesAudit)
             let before = try snapshot()
@@ -213,15 +215,161 @@ final class HistoryAndUndoTests: XCTestCase {
                     "sales_audit_d.csv", "Store,Date,Net Sales,Transactions,Items\n10,2025-04-01,6,1,1\n",
                     as: .salesAudit
                 ).runID)
-            XCTAssertThrowsError(try warehouse.undo(run: second, cascade: false)) { error in
-                XCTAssertEqual((error as? UndoRefused)?.blockingRuns, [third])
-                XCTAssertTrue("\(error)".contains("later run \(third) changed the same keys"), "\(error)")
-            }
-            XCTAssertEqual(try warehouse.undo(run: second, cascade: true).runs, [third, second])
+            XCTAssertEqual(try warehouse.undo(run: second, cascade: false).runs, [second])
+            XCTAssertEqual(
+                try warehouse.rows(
+                    "SELECT date, total_sales_cents FROM store_report WHERE store_code = '08' ORDER BY date", columns: 2
+                ),
+                [["2025-01-30", "100000"], ["2025-01-31", "120000"], ["2025-03-01", "600"]],
+                "the third run holds 03-01, which the second had inserted")
+            XCTAssertEqual(
+                try warehouse.integer(
+                    "SELECT count(*) FROM store_report_history WHERE replaced_by_run = ?", ["\(third)"]), 0,
+                "the third run is now the inserter of 03-01")
+            try warehouse.undo(run: third, cascade: false)
             try warehouse.undo(run: unrelated, cascade: false)
             XCTAssertEqual(try snapshot(), before)
             XCTAssertEqual(try warehouse.checkRollups(), [])
         }
+    }
+
+    /// The audit's A/B/C (SPEC section 16): A writes 06-30; B changes it and adds 07-01; C
+    /// re-sends 06-29..07-01 with B's values (06-30 twice). Undoing B keeps C's values, since C
+    /// holds both keys; undoing C then leaves A's warehouse. In a CSV and in a workbook.
+    func testUndoingARunKeepsTheKeysALaterRunReSentUnchanged() throws {
+        let root = try XCTUnwrap(directory)
+        defer { directory = root }
+        for format in ["csv", "xlsx"] {
+            // A warehouse of its own per format.
+            directory = root.appendingPathComponent(format)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try onEachBackend {
+                let header = ["Store", "Date", "Net Sales", "Transactions", "Items"]
+                let a = try ingestRows(
+                    "sales_audit_a.\(format)", header, [["08", "2025-06-30", "1000.00", "10", "20"]])
+                let afterA = try snapshot()
+                let b = try ingestRows(
+                    "sales_audit_b.\(format)", header,
+                    [["08", "2025-06-30", "1500.00", "10", "20"], ["08", "2025-07-01", "1100.00", "11", "21"]])
+                let resend = [
+                    ["08", "2025-06-29", "900.00", "9", "19"], ["08", "2025-06-30", "1500.00", "10", "20"],
+                    ["08", "2025-07-01", "1100.00", "11", "21"], ["08", "2025-06-30", "1500.00", "10", "20"],
+                ]
+                let c = try ingestRows("sales_audit_c.\(format)", header, resend)
+                XCTAssertEqual(c.counts, UpsertCounts(inserted: 1, updated: 0, unchanged: 3))
+                let cRun = try XCTUnwrap(c.runID)
+                XCTAssertEqual(
+                    try warehouse.rows(
+                        "SELECT store_code, inserted, updated, unchanged FROM ingest_run_store WHERE run_id = ?",
+                        ["\(cRun)"], columns: 4),
+                    [["08", "1", "0", "3"]])
+                XCTAssertEqual(try warehouse.runDetails(id: cRun, limit: 20)?.changedKeys, 0)
+
+                let bRun = try XCTUnwrap(b.runID)
+                let undone = try warehouse.undo(run: bRun, cascade: false)
+                XCTAssertEqual(undone.runs, [bRun])
+                XCTAssertEqual(undone.deleted, 0)
+                XCTAssertEqual(undone.restored, 0)
+                XCTAssertEqual(
+                    try warehouse.rows(
+                        "SELECT date, total_sales_cents, ingest_run_id FROM store_report ORDER BY date", columns: 3),
+                    [
+                        ["2025-06-29", "90000", "\(cRun)"], ["2025-06-30", "150000", "\(cRun)"],
+                        ["2025-07-01", "110000", "\(cRun)"],
+                    ])
+                XCTAssertEqual(try warehouse.checkRollups(), [])
+                let undoRun = try XCTUnwrap(undone.undoRuns.first)
+                XCTAssertEqual(
+                    try warehouse.rows(
+                        "SELECT feed, path, status, undoes_run FROM ingest_run WHERE id = ?", ["\(undoRun)"], columns: 4
+                    ),
+                    [["undo", nil, "ok", "\(bRun)"]])
+                XCTAssertEqual(
+                    try warehouse.rows(
+                        """
+                        SELECT date, total_sales_cents, ingest_run_id FROM store_report_history
+                        WHERE replaced_by_run = ? ORDER BY date
+                        """, ["\(undoRun)"], columns: 3),
+                    [["2025-06-30", "150000", "\(bRun)"], ["2025-07-01", "110000", "\(bRun)"]],
+                    "the undo keeps the values it took out of history")
+                XCTAssertThrowsError(try warehouse.undo(run: undoRun, cascade: false)) { error in
+                    XCTAssertEqual("\(error)", "run \(undoRun) is an undo: an undo cannot itself be undone")
+                }
+
+                try warehouse.undo(run: cRun, cascade: false)
+                XCTAssertEqual(try snapshot(), afterA, "C's undo gives back A's 06-30, which B had replaced")
+                XCTAssertEqual(
+                    try warehouse.rows("SELECT ingest_run_id FROM store_report", columns: 1),
+                    [["\(try XCTUnwrap(a.runID))"]])
+            }
+        }
+    }
+
+    /// `--cascade` undoes only what blocks: a forced re-ingest of B's file after C.
+    func testCascadeUndoesTheSameFileIngestedAgainAndKeepsTheReSentKeys() throws {
+        try onEachBackend {
+            let header = ["Store", "Date", "Net Sales", "Transactions", "Items"]
+            try ingestRows("sales_audit_a.csv", header, [["08", "2025-06-30", "1000.00", "10", "20"]])
+            let bRows = [["08", "2025-06-30", "1500.00", "10", "20"], ["08", "2025-07-01", "1100.00", "11", "21"]]
+            let b = try XCTUnwrap(try ingestRows("sales_audit_b.csv", header, bRows).runID)
+            let c = try XCTUnwrap(
+                try ingestRows("sales_audit_c.csv", header, [["08", "2025-07-01", "1100.00", "11", "21"]]).runID)
+            let again = try XCTUnwrap(try ingestRows("sales_audit_b.csv", header, bRows, force: true).runID)
+            XCTAssertThrowsError(try warehouse.undo(run: b, cascade: false)) { error in
+                XCTAssertEqual((error as? UndoRefused)?.blockingRuns, [again])
+            }
+            XCTAssertEqual(try warehouse.undo(run: b, cascade: true).runs, [again, b])
+            XCTAssertEqual(
+                try warehouse.rows(
+                    "SELECT date, total_sales_cents, ingest_run_id FROM store_report ORDER BY date", columns: 3),
+                [["2025-06-30", "100000", "\(b - 1)"], ["2025-07-01", "110000", "\(c)"]])
+            XCTAssertEqual(try warehouse.checkRollups(), [])
+        }
+    }
+
+    /// A file that repeats a key: the per-store counts add up to the file's (the audit's N12).
+    func testPerStoreCountsAddUpToTheFilesWhenAKeyRepeats() throws {
+        try onEachBackend {
+            let outcome = ingest(
+                "sales_audit_rep.csv",
+                "Store,Date,Net Sales,Transactions,Items\n08,2025-06-01,100.00,1,1\n08,2025-06-01,150.00,1,1\n"
+                    + "08,2025-06-01,150.00,1,1\n10,2025-06-01,5,1,1\n",
+                as: .salesAudit)
+            XCTAssertEqual(outcome.counts, UpsertCounts(inserted: 2, updated: 1, unchanged: 1))
+            XCTAssertEqual(
+                try warehouse.rows(
+                    "SELECT store_code, inserted, updated, unchanged FROM ingest_run_store WHERE run_id = ? ORDER BY store_code",
+                    ["\(try XCTUnwrap(outcome.runID))"], columns: 4),
+                [["08", "1", "1", "1"], ["10", "1", "0", "0"]])
+        }
+    }
+
+    /// Writes `rows` under `header` as a CSV or a workbook (by the name's extension) and ingests it.
+    @discardableResult
+    private func ingestRows(_ name: String, _ header: [String], _ rows: [[String]], force: Bool = false) throws
+        -> IngestOutcome
+    {
+        guard name.hasSuffix(".xlsx") else {
+            let text = ([header] + rows).map { $0.joined(separator: ",") }.joined(separator: "\n") + "\n"
+            return ingest(name, text, as: .salesAudit, force: force)
+        }
+        let path = directory.appendingPathComponent(name).path
+        let writer = try XLSXWriter(path: path)
+        try writer.writeRow(header.map { .string($0) })
+        for row in rows {
+            // The store and the date stay text; the measures are numbers.
+            try writer.writeRow(
+                row.enumerated().map { index, text in
+                    index < 2 ? .string(text) : Double(text).map(XLSXWriter.Value.number) ?? .string(text)
+                })
+        }
+        try writer.close()
+        let outcome = FileIngestor(
+            warehouse: warehouse, feedOptions: FeedOptions(), explicitFeed: .salesAudit,
+            options: IngestOptions(force: force)
+        ).ingest(path)
+        XCTAssertEqual(outcome.status, .ok, outcome.error ?? "")
+        return outcome
     }
 
     func testAForcedReingestOfTheSameFileBlocksUndoingTheFirst() throws {

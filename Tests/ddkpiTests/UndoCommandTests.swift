@@ -74,18 +74,23 @@ final class UndoCommandTests: XCTestCase {
             XCTAssertTrue(shown.stdout.contains("changed keys: "), shown.stdout)
             XCTAssertTrue(shown.stdout.contains("store_report 2025-05-01 "), shown.stdout)
 
-            // A later run over one of the same keys: a plain undo names it; --cascade undoes both.
+            // A later run over one of the same keys holds it: undoing the first keeps the later
+            // run's value there (SPEC section 16); undoing the later run too gives the goldens back.
             let later = try write(
                 "sales_audit_later.csv", "Store,Date,Net Sales,Transactions,Items\n08,2025-06-01,1.00,1,1\n")
             XCTAssertEqual(try ddkpi(database, ["ingest", later]).status, 0)
             let second = try lastRun(database)
-            let refused = try ddkpi(database, ["ingest", "--undo", "\(first)"])
-            XCTAssertEqual(refused.status, 2)
-            XCTAssertTrue(refused.stderr.contains("later run \(second) changed the same keys"), refused.stderr)
-            let cascade = try ddkpi(database, ["ingest", "--undo", "\(first)", "--cascade"])
-            XCTAssertEqual(cascade.status, 0, cascade.stderr)
-            XCTAssertTrue(cascade.stdout.contains("runs \(second), \(first)"), cascade.stdout)
-            try assertGoldenReports(database, "after the cascade undo")
+            let undone = try ddkpi(database, ["ingest", "--undo", "\(first)"])
+            XCTAssertEqual(undone.status, 0, undone.stderr)
+            XCTAssertTrue(undone.stdout.hasPrefix("undone   run \(first): "), undone.stdout)
+            XCTAssertTrue(undone.stdout.contains("(undo run \(second + 1))"), undone.stdout)
+            XCTAssertNotEqual(
+                try ddkpi(database, ["kpi", "--as-of", "2025-06-15", "--format", "csv"]).stdout,
+                try golden("kpi-2025-06-15.csv"), "the later run's 06-01 stays")
+            let undoneLater = try ddkpi(database, ["ingest", "--undo", "\(second)"])
+            XCTAssertEqual(undoneLater.status, 0, undoneLater.stderr)
+            XCTAssertEqual(try ddkpi(database, ["ingest", "--undo", "\(second + 1)"]).status, 2, "an undo run")
+            try assertGoldenReports(database, "after both undos")
 
             // The same bytes ingest again without --force, and undo again on their own.
             let again = try ddkpi(database, ["ingest", wrong])

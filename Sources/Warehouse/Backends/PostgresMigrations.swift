@@ -182,5 +182,6 @@ enum PostgresMigrations {
         Migration(name: AlarmLedgerMigration.name, sql: AlarmLedgerMigration.sql),
         Migration(name: StoreDatesMigration.name, sql: StoreDatesMigration.postgresSQL),
         Migration(name: HistoryFunctionMigration.name, sql: HistoryFunctionMigration.postgresSQL),
+        Migration(name: UndoRunMigration.name, sql: UndoRunMigration.postgresSQL),
     ]
 }

@@ -65,6 +65,8 @@ final class PostgresSession: SQLSession {
     /// Rows per COPY and write: large enough that a statement's fixed cost is spread thin.
     let upsertBatchSize = 32768
 
+    let countsNewHoldersAsUpdated = false
+
     /// Staged rows from which the next batch first merges them (one batch fewer at most: the
     /// staging table on the server stays bounded); a file's repeated keys are collapsed within
     /// each merge.
@@ -252,7 +254,8 @@ private struct StagedBatch {
     /// Each staged row is judged against the row before it: a key's first staged row against
     /// the table's row (none: an insert), a later one against the key's staged row before it
     /// (`lag` in file order). A key's last row that changed it is written (a later equal row
-    /// leaves it, with its run and source row, as it was); keys no row changed are not touched.
+    /// leaves it, with its run and source row, as it was); a key of an earlier run that no row
+    /// changed gets its first row's run and source row (the run holds it: SPEC section 16).
     /// Keys are never NULL (primary keys, and `goal.date` is `''` for none): window partitions
     /// and `DISTINCT ON` group NULLs together, where the join and the unique index would not.
     var mergeSQL: String {
@@ -262,18 +265,24 @@ private struct StagedBatch {
         let stored = "(" + values.map { "stored.\($0)" }.joined(separator: ", ") + ")"
         let earlier = "(" + values.indices.map { "staged.ddkpi_before_\($0)" }.joined(separator: ", ") + ")"
         let sameKey = upsert.key.map { "stored.\($0) = staged.\($0)" }.joined(separator: " AND ")
+        let run = HistoryTable.runColumn
+        let holds =
+            upsert.recordsRun
+            ? "staged.ddkpi_nth = 1 AND stored.ctid IS NOT NULL AND stored.\(run) IS DISTINCT FROM staged.\(run)"
+            : "FALSE"
         return """
             WITH staged AS (
                 SELECT *, row_number() OVER keyed AS ddkpi_nth, \(before.joined(separator: ", "))
                 FROM \(staging) WINDOW keyed AS (PARTITION BY \(keyColumns) ORDER BY \(Self.sequence))
             ), judged AS (
-                SELECT staged.*, staged.ddkpi_nth = 1 AND stored.ctid IS NULL AS ddkpi_inserts,
+                SELECT staged.*, staged.ddkpi_nth = 1 AND stored.ctid IS NULL AS ddkpi_inserts, \(holds) AS ddkpi_holds,
                     CASE WHEN staged.ddkpi_nth = 1 THEN stored.ctid IS NULL OR \(stored) IS DISTINCT FROM \(staged)
                         ELSE \(earlier) IS DISTINCT FROM \(staged) END AS ddkpi_changes
                 FROM staged LEFT JOIN \(upsert.table) AS stored ON staged.ddkpi_nth = 1 AND \(sameKey)
             ), written AS (
                 INSERT INTO \(upsert.table) (\(columns))
-                SELECT DISTINCT ON (\(keyColumns)) \(columns) FROM judged WHERE ddkpi_changes\(storeIsKnown.map { " AND \($0)" } ?? "")
+                SELECT DISTINCT ON (\(keyColumns)) \(columns) FROM judged
+                WHERE (ddkpi_changes OR ddkpi_holds)\(storeIsKnown.map { " AND \($0)" } ?? "")
                 ORDER BY \(keyColumns), \(Self.sequence) DESC
                 ON CONFLICT (\(keyColumns)) DO UPDATE SET \(upsert.assignments)
             )

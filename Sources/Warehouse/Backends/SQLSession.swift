@@ -109,6 +109,10 @@ protocol SQLSession {
 
     /// The most rows one `upsert` call should carry.
     var upsertBatchSize: Int { get }
+
+    /// Whether `upsertCounts` counts a key that the run re-sent unchanged from an earlier run
+    /// (and so now holds: SPEC section 16) as updated rather than unchanged.
+    var countsNewHoldersAsUpdated: Bool { get }
 }
 
 extension SQLSession {

@@ -4,10 +4,11 @@ import GRDBSQLite
 /// The warehouse's SQL on a SQLite connection (GRDB's `Database`, inside its transaction).
 ///
 /// Upserts are multi-row `INSERT … VALUES (…), (…) ON CONFLICT(key) DO UPDATE … WHERE changed`
-/// statements (https://sqlite.org/lang_upsert.html) of up to 256 rows: the `WHERE` leaves
-/// identical rows untouched, so SQLite's change count tells changed rows from unchanged ones,
-/// and many rows per statement spread SQLite's per-statement work over the batch; which of the
-/// changed rows were inserts, the table's growth or SQLite's pre-update hook tells (`newTally`).
+/// statements (https://sqlite.org/lang_upsert.html) of up to 256 rows: the `WHERE` leaves a row
+/// the same run wrote with the same values untouched, and many rows per statement spread
+/// SQLite's per-statement work over the batch. SQLite's change count also counts the keys a
+/// later run re-sent unchanged (it becomes their holder: `countsNewHoldersAsUpdated`); which of
+/// the changed rows were inserts, the table's growth or the pre-update hook tells (`newTally`).
 ///
 /// Rows whose keys are new (`keysNew`) into a table that was empty before are plain
 /// `INSERT OR FAIL` statements instead, the first load of a table: an upsert statement (as a
@@ -43,6 +44,8 @@ final class SQLiteSession: SQLSession {
     }
 
     let upsertBatchSize = 256
+
+    let countsNewHoldersAsUpdated = true
 
     func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int, keysNew: Bool) throws {
         if tallies[upsert.table] == nil { tallies[upsert.table] = try newTally(upsert.table) }
@@ -115,7 +118,9 @@ final class SQLiteSession: SQLSession {
             "INSERT\(insertOnly ? " OR FAIL" : "") INTO \(upsert.table) (\(upsert.columns.joined(separator: ", "))) VALUES "
             + repeatElement(row, count: rows).joined(separator: ", ")
         guard !insertOnly else { return insert }
-        let changed = upsert.values.map { "\($0) IS NOT excluded.\($0)" }.joined(separator: " OR ")
+        // A later run re-sending a key unchanged becomes its holder: its run and source row are written.
+        let written = upsert.values + (upsert.recordsRun ? [HistoryTable.runColumn] : [])
+        let changed = written.map { "\($0) IS NOT excluded.\($0)" }.joined(separator: " OR ")
         return insert + " ON CONFLICT(\(upsert.key.joined(separator: ", "))) DO UPDATE SET \(upsert.assignments)"
             + " WHERE \(changed)"
     }

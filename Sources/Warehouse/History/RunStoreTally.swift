@@ -75,24 +75,23 @@ struct RunStoreTally {
 /// The ledger's per-store counts of a run (`ingest_run_store`).
 enum RunStoreCounts {
     /// Splits each store's records into inserted, updated and unchanged rows and writes them,
-    /// inside the file's transaction. Updated rows are those whose earlier values history kept;
-    /// the rows the run wrote come from the file's totals when those decide (no unchanged row,
-    /// or no changed one), else from a scan of the run's date span.
+    /// inside the file's transaction, so that they add up to the file's counts. A store's keys
+    /// the run inserted are its rows that carry the run and have no history entry of it; its
+    /// changed and re-sent keys are `split`'s; the rest of its records repeat a key of the
+    /// file, and the file's updates left over after every store's changed keys are given to
+    /// them store by store (exact for a file of one store).
     static func write(
         _ tally: RunStoreTally, of run: Int64, in table: HistoryTable, fileCounts: UpsertCounts,
-        _ session: some SQLSession
+        split: RunHistorySplit, _ session: some SQLSession
     ) throws {
         let spans = tally.spans
         guard let period = table.period, !spans.isEmpty else { return }
-        var updated: [String: Int] = [:]
-        try session.scan(
-            "SELECT store_code, count(*) FROM \(table.history) WHERE \(HistoryTable.replacedByColumn) = ? GROUP BY store_code",
-            [.integer(run)]
-        ) { row in updated[row.text(0)] = Int(row.int64(1)) }
-        var written: [String: Int] = [:]
-        if fileCounts.unchanged == 0 {
-            written = spans.mapValues(\.records)
-        } else if fileCounts.inserted + fileCounts.updated > 0 {
+        var keysWritten: [String: Int] = [:]
+        if fileCounts.updated == 0 && fileCounts.unchanged == 0 {
+            keysWritten = spans.mapValues(\.records)
+        } else if fileCounts.inserted == 0 {
+            keysWritten = split.byStore.mapValues(\.total)
+        } else {
             let first = spans.values.map(\.first).min() ?? 0
             let last = spans.values.map(\.last).max() ?? 0
             try session.scan(
@@ -101,19 +100,24 @@ enum RunStoreCounts {
                 WHERE \(period.dateColumn) BETWEEN ? AND ? AND \(HistoryTable.runColumn) = ? GROUP BY store_code
                 """,
                 [.text(RunStoreTally.dateKey(first)), .text(RunStoreTally.dateKey(last)), .integer(run)]
-            ) { row in written[row.text(0)] = Int(row.int64(1)) }
+            ) { row in keysWritten[row.text(0)] = Int(row.int64(1)) }
         }
+        var repeatedUpdates = max(0, fileCounts.updated - split.all.changed)
         for (store, span) in spans.sorted(by: { $0.key < $1.key }) {
-            let changed = min(written[store] ?? 0, span.records)
-            let updates = min(updated[store] ?? 0, changed)
+            let keys = split.byStore[store] ?? RunHistorySplit.Keys()
+            let written = min(keysWritten[store] ?? 0, span.records)
+            let inserted = max(0, written - keys.total)
+            let repeats = max(0, span.records - inserted - keys.total)
+            let updatedRepeats = min(repeats, repeatedUpdates)
+            repeatedUpdates -= updatedRepeats
             try session.execute(
                 """
                 INSERT INTO ingest_run_store (run_id, store_code, inserted, updated, unchanged, first_date, last_date)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
-                    .integer(run), .text(store), SQLValue(changed - updates), SQLValue(updates),
-                    SQLValue(span.records - changed),
+                    .integer(run), .text(store), SQLValue(inserted), SQLValue(keys.changed + updatedRepeats),
+                    SQLValue(keys.resent + repeats - updatedRepeats),
                     .text(RunStoreTally.dateKey(span.first)), .text(RunStoreTally.dateKey(span.last)),
                 ])
         }

@@ -28,7 +28,8 @@ public struct RunChange: Sendable, Equatable, Codable {
 public struct RunDetails: Sendable, Equatable, Codable {
     public var run: IngestRun
     public var stores: [RunStoreCount]
-    /// How many keys the run updated (their earlier values are in history).
+    /// How many keys the run changed (their earlier values are in history; keys it re-sent
+    /// unchanged are not counted).
     public var changedKeys: Int
     /// Up to the limit asked for, in key order.
     public var changes: [RunChange]
@@ -60,13 +61,28 @@ extension Warehouse {
             for table in HistoryTable.all {
                 changedKeys += Int(
                     try session.integer(
-                        "SELECT count(*) FROM \(table.history) WHERE \(HistoryTable.replacedByColumn) = ?",
-                        [.integer(id)]) ?? 0)
+                        "SELECT count(*) FROM \(table.history) AS earlier WHERE \(Self.changedBy(table))",
+                        [.integer(id), .integer(id), .integer(id)]) ?? 0)
                 guard changes.count < limit else { continue }
                 changes += try Self.changes(in: table, by: id, limit: limit - changes.count, session)
             }
             return RunDetails(run: run, stores: stores, changedKeys: changedKeys, changes: changes)
         }
+    }
+
+    /// The condition on a history entry `earlier` that run `?` replaced its values with others:
+    /// neither the row it holds nor the entry of its own values, if a later run holds the key,
+    /// has the same values (a key it re-sent unchanged has). Takes the run three times.
+    private static func changedBy(_ table: HistoryTable) -> String {
+        let data = table.values.filter { $0 != HistoryTable.runColumn && $0 != HistoryTable.sourceRowColumn }
+        let run = HistoryTable.runColumn
+        return """
+            earlier.\(HistoryTable.replacedByColumn) = ?
+                AND NOT EXISTS (SELECT 1 FROM \(table.name) AS written WHERE \(table.keyMatch("written", "earlier"))
+                    AND written.\(run) = ? AND \(RunHistorySplit.sameValues(data, "written", "earlier")))
+                AND NOT EXISTS (SELECT 1 FROM \(table.history) AS written WHERE \(table.keyMatch("written", "earlier"))
+                    AND written.\(run) = ? AND \(RunHistorySplit.sameValues(data, "written", "earlier")))
+            """
     }
 
     /// The keys `run` updated in `table`, with the values it replaced and the ones it wrote
@@ -79,9 +95,9 @@ extension Warehouse {
         var old: [[String?]] = []
         try session.scan(
             """
-            SELECT \(columns.joined(separator: ", ")) FROM \(table.history) WHERE \(HistoryTable.replacedByColumn) = ?
+            SELECT \(columns.joined(separator: ", ")) FROM \(table.history) AS earlier WHERE \(changedBy(table))
             ORDER BY \(table.key.joined(separator: ", ")) LIMIT ?
-            """, [.integer(run), .integer(Int64(limit))]
+            """, [.integer(run), .integer(run), .integer(run), .integer(Int64(limit))]
         ) { row in old.append((0..<Int32(columns.count)).map { row.optionalText($0) }) }
         let byKey = table.key.map { "\($0) = ?" }.joined(separator: " AND ")
         return try old.map { values in

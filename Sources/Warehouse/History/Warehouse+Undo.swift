@@ -15,19 +15,25 @@ public struct UndoRefused: Error, CustomStringConvertible, Sendable {
 public struct UndoOutcome: Sendable, Equatable {
     /// The runs undone, in the order they were (newest first).
     public var runs: [Int64] = []
+    /// The ledger's undo runs, one per run undone, in the same order.
+    public var undoRuns: [Int64] = []
     /// Rows deleted (the runs had inserted them).
     public var deleted = 0
-    /// Rows given back their earlier values.
+    /// Rows given back their earlier values (not counting keys the run had re-sent unchanged,
+    /// which only get their earlier run and source row back).
     public var restored = 0
 }
 
 extension Warehouse {
-    /// Undoes `run` (SPEC section 16) in one transaction: deletes the keys it inserted,
-    /// restores the earlier values (and run and source position) of the keys it updated,
-    /// refreshes the rollups of the store-months it touched, and marks it `undone`, so the
-    /// same file can be ingested again. When later runs that are not undone changed any of the
-    /// same keys or ingested the same file, it throws `UndoRefused` naming them, unless
-    /// `cascade`, which undoes them first, newest first. The caller holds the ingest lock.
+    /// Undoes `run` (SPEC section 16) in one transaction: deletes the keys it inserted and
+    /// still holds, restores the earlier values (and run and source position) of the keys it
+    /// updated and still holds, leaves a later run's values where that run holds a key (its
+    /// history then leads past `run`), refreshes the rollups of the store-months it touched,
+    /// marks it `undone` (so the same file can be ingested again), and records an undo run in
+    /// the ledger that keeps in history what it removed. When later runs that are not undone
+    /// ingested the same file or replaced the same store aliases, it throws `UndoRefused`
+    /// naming them, unless `cascade`, which undoes them first, newest first. The caller holds
+    /// the ingest lock.
     @discardableResult
     public func undo(run: Int64, cascade: Bool) throws -> UndoOutcome {
         try backend.write { session in
@@ -37,7 +43,7 @@ extension Warehouse {
             if !blocking.isEmpty && !cascade {
                 throw UndoRefused(
                     message: "run \(run) cannot be undone: later run\(blocking.count == 1 ? "" : "s") "
-                        + "\(blocking.map(String.init).joined(separator: ", ")) changed the same keys or ingested the same file; "
+                        + "\(blocking.map(String.init).joined(separator: ", ")) ingested the same file or replaced the same store aliases; "
                         + "undo \(blocking.count == 1 ? "it" : "them") first, or use --cascade",
                     blockingRuns: blocking)
             }
@@ -51,7 +57,7 @@ extension Warehouse {
             }
             var outcome = UndoOutcome()
             for target in order.sorted(by: { $0.id > $1.id }) {
-                try target.undo(session, &outcome)
+                outcome.undoRuns.append(try target.undo(session, &outcome))
                 outcome.runs.append(target.id)
             }
             return outcome
@@ -105,6 +111,9 @@ private struct RunToUndo {
         guard let found else {
             throw UndoRefused(message: "there is no run \(id) in the ledger (see `ddkpi runs`)", blockingRuns: [])
         }
+        if found.feed == UndoRunLedger.feed {
+            throw UndoRefused(message: "run \(id) is an undo: an undo cannot itself be undone", blockingRuns: [])
+        }
         switch found.status {
         case "ok": break
         case "undone": throw UndoRefused(message: "run \(id) is already undone", blockingRuns: [])
@@ -136,18 +145,11 @@ private struct RunToUndo {
             dates: dates)
     }
 
-    /// Later runs, not undone, that changed a key this run wrote (history keeps this run's
-    /// values as replaced by them) or ingested the same file; newest first.
+    /// Later runs, not undone, whose effect the undo could not keep exactly: one that ingested
+    /// the same file, or (for a stores import) replaced the same stores' aliases; newest first.
+    /// A later run that wrote the same keys does not block: it holds them (`keepLaterHolders`).
     func blockers(_ session: some SQLSession) throws -> [Int64] {
         var runs = Set<Int64>()
-        for table in tables {
-            try session.scan(
-                """
-                SELECT DISTINCT \(HistoryTable.replacedByColumn) FROM \(table.history)
-                WHERE \(HistoryTable.runColumn) = ? AND \(HistoryTable.replacedByColumn) <> ?
-                """, [.integer(id), .integer(id)]
-            ) { row in runs.insert(row.int64(0)) }
-        }
         if isStoresImport {
             try session.scan(
                 """
@@ -165,34 +167,77 @@ private struct RunToUndo {
         return runs.sorted(by: >)
     }
 
-    /// Puts back what the run changed, inside the caller's transaction.
-    func undo(_ session: some SQLSession, _ outcome: inout UndoOutcome) throws {
+    /// Puts back what the run changed, inside the caller's transaction, and returns the undo
+    /// run that records it in the ledger.
+    func undo(_ session: some SQLSession, _ outcome: inout UndoOutcome) throws -> Int64 {
         if isStoresImport { try refuseRemovingReferencedStores(session) }
+        let undoRun = try UndoRunLedger.start(session, undoing: id)
         var touched = Set<StoreMonth>()
+        var restored = 0
+        var deleted = 0
         for table in tables {
             touched.formUnion(try touchedStoreMonths(of: table, session))
-            outcome.restored += Int(
-                try session.integer(
-                    "SELECT count(*) FROM \(table.history) WHERE \(HistoryTable.replacedByColumn) = ?", [.integer(id)])
-                    ?? 0)
-            // Updated rows first: they get their earlier run back, so what still carries this
-            // run afterwards is what it inserted.
-            let assignments = table.values.map { "\($0) = earlier.\($0)" }.joined(separator: ", ")
+            try keepLaterHolders(of: table, undoRun: undoRun, session)
+            let held = "\(HistoryTable.runColumn) = ?\(rangeCondition(table))"
+            // What the run's rows hold now is kept in history, as replaced by the undo.
+            let columns = (table.key + table.values).joined(separator: ", ")
             try session.execute(
                 """
-                UPDATE \(table.name) SET \(assignments) FROM \(table.history) AS earlier
-                WHERE earlier.\(HistoryTable.replacedByColumn) = ? AND \(table.keyMatch(table.name, "earlier"))
-                """, [.integer(id)])
-            let inserted = "\(HistoryTable.runColumn) = ?\(rangeCondition(table))"
-            outcome.deleted += Int(
-                try session.integer("SELECT count(*) FROM \(table.name) WHERE \(inserted)", rangeArguments(table)) ?? 0)
-            try session.execute("DELETE FROM \(table.name) WHERE \(inserted)", rangeArguments(table))
+                INSERT INTO \(table.history) (\(columns), \(HistoryTable.replacedByColumn))
+                SELECT \(columns), \(undoRun) FROM \(table.name) WHERE \(held)
+                """, rangeArguments(table))
+            // Keys the run updated get their earlier values, run and source row back, so what
+            // still carries this run afterwards is what it inserted.
+            let earlier = """
+                \(table.history) AS earlier WHERE earlier.\(HistoryTable.replacedByColumn) = ?
+                    AND \(table.keyMatch(table.name, "earlier")) AND \(table.name).\(HistoryTable.runColumn) = ?
+                """
+            let data = table.values.filter { $0 != HistoryTable.runColumn && $0 != HistoryTable.sourceRowColumn }
+            restored += Int(
+                try session.integer(
+                    """
+                    SELECT count(*) FROM \(table.name), \(earlier)
+                        AND NOT (\(RunHistorySplit.sameValues(data, table.name, "earlier")))
+                    """, [.integer(id), .integer(id)]) ?? 0)
+            let assignments = table.values.map { "\($0) = earlier.\($0)" }.joined(separator: ", ")
+            try session.execute(
+                "UPDATE \(table.name) SET \(assignments) FROM \(earlier)", [.integer(id), .integer(id)])
+            deleted += Int(
+                try session.integer("SELECT count(*) FROM \(table.name) WHERE \(held)", rangeArguments(table)) ?? 0)
+            try session.execute("DELETE FROM \(table.name) WHERE \(held)", rangeArguments(table))
             try session.execute(
                 "DELETE FROM \(table.history) WHERE \(HistoryTable.replacedByColumn) = ?", [.integer(id)])
         }
         if isStoresImport { try restoreAliases(session) }
         if !touched.isEmpty { try Warehouse.refreshRollups(session, touched: touched) }
         try session.execute("UPDATE ingest_run SET status = 'undone' WHERE id = ?", [.integer(id)])
+        try UndoRunLedger.finish(session, undoRun: undoRun, restored: restored, deleted: deleted)
+        outcome.restored += restored
+        outcome.deleted += deleted
+        return undoRun
+    }
+
+    /// Where a later run holds a key this run wrote (it changed it, or re-sent it unchanged),
+    /// the later run's values stay: its history entry, which holds this run's values, is
+    /// replaced by the entry of what this run had replaced (the later run then restores that
+    /// when undone), or dropped where this run inserted the key (the later run becomes its
+    /// inserter). The entry of this run's values is kept, as replaced by the undo run.
+    private func keepLaterHolders(of table: HistoryTable, undoRun: Int64, _ session: some SQLSession) throws {
+        let replacedBy = HistoryTable.replacedByColumn
+        let later = """
+            FROM \(table.history) AS later WHERE later.\(HistoryTable.runColumn) = ? AND later.\(replacedBy) <> ?
+                AND \(table.keyMatch("later", table.history))
+            """
+        try session.execute(
+            """
+            UPDATE \(table.history) SET \(replacedBy) = (SELECT later.\(replacedBy) \(later))
+            WHERE \(replacedBy) = ? AND EXISTS (SELECT 1 \(later))
+            """, [.integer(id), .integer(id), .integer(id), .integer(id), .integer(id)])
+        try session.execute(
+            """
+            UPDATE \(table.history) SET \(replacedBy) = ?
+            WHERE \(HistoryTable.runColumn) = ? AND \(replacedBy) <> ? AND \(replacedBy) <> ?
+            """, [.integer(undoRun), .integer(id), .integer(id), .integer(undoRun)])
     }
 
     /// `AND date BETWEEN …` for a feed table when the run's dates are known: its rows lie there.

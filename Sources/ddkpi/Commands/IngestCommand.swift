@@ -125,8 +125,9 @@ extension IngestCommand {
         do {
             let outcome = try warehouse.undo(run: run, cascade: cascade)
             let runs = outcome.runs.map(String.init).joined(separator: ", ")
+            let undoRuns = outcome.undoRuns.map(String.init).joined(separator: ", ")
             print(
-                "undone   run\(outcome.runs.count == 1 ? "" : "s") \(runs): \(outcome.deleted) inserted row\(outcome.deleted == 1 ? "" : "s") deleted, \(outcome.restored) earlier row\(outcome.restored == 1 ? "" : "s") restored"
+                "undone   run\(outcome.runs.count == 1 ? "" : "s") \(runs): \(outcome.deleted) inserted row\(outcome.deleted == 1 ? "" : "s") deleted, \(outcome.restored) earlier row\(outcome.restored == 1 ? "" : "s") restored (undo run\(outcome.undoRuns.count == 1 ? "" : "s") \(undoRuns))"
             )
         } catch let refused as UndoRefused {
             Diagnostics.error(refused.message)

@@ -47,7 +47,7 @@ struct RunsListCommand: ParsableCommand {
                     String(run.id), run.status, run.feed ?? "?", String(run.read), String(run.inserted),
                     String(run.updated),
                     String(run.unchanged), String(run.skipped), String(run.rejected), String(run.finishedAt.prefix(24)),
-                    run.path,
+                    run.source,
                 ])
             }
             output.write(table.render())
