@@ -17,7 +17,7 @@ final class DetectorTests: XCTestCase {
         for index in 0..<days {
             series.sales[index] = SalesDay(
                 cents: 100_000 + Int64(index % 17) * 1_000 + Int64(index), transactions: 10 + Int64(index % 5),
-                items: 15 + Int64(index % 7), ccpMillionths: 40_000_000, gpMillionths: 50_000_000,
+                items: 15 + Int64(index % 7), ccpMillionths: 400_000, gpMillionths: 500_000,
                 run: Int64(index + 1))
         }
         return series
@@ -130,12 +130,40 @@ final class DetectorTests: XCTestCase {
     func testImplausibleValuesNameEveryMeasure() {
         var store = series(days: 3)
         store.sales[1] = SalesDay(
-            cents: 50_000, transactions: 2, items: 50, ccpMillionths: 120_000_000, gpMillionths: 50_000_000, run: 7)
+            cents: 50_000, transactions: 2, items: 50, ccpMillionths: 1_200_000, gpMillionths: 500_000, run: 7)
         store.sales[2]?.transactions = -3
         let alarms = scan([store]).filter { $0.kind == .implausible }
         XCTAssertEqual(alarms.map(\.metric), ["ccpPct,upt", "totalTransactions"])
         XCTAssertEqual(alarms.first?.value, 120)
         XCTAssertEqual(alarms.first?.expected, 100)
         XCTAssertEqual(alarms.first?.score ?? 0, 1.2, accuracy: 1e-12)
+    }
+
+    /// Issue 42 N8: percents are stored in millionths of a whole, so 100 % is 1,000,000; a GP of
+    /// 150 % or a CCP of 145 % is implausible, and the note prints percents as percents.
+    func testPercentsOver100AreImplausibleInPercents() {
+        var store = series(days: 5)
+        store.sales[0]?.gpMillionths = 1_500_000
+        store.sales[1]?.ccpMillionths = 1_450_000
+        store.sales[2]?.ccpMillionths = 200_000_000
+        store.sales[3]?.ccpMillionths = 1_000_000
+        store.sales[3]?.gpMillionths = 0
+        store.sales[4]?.gpMillionths = 1_000_001
+        let alarms = scan([store]).filter { $0.kind == .implausible }
+        XCTAssertEqual(
+            alarms.map(\.days.start), [0, 1, 2, 4].map { Self.first.adding(days: $0) }, "100 % and 0 % are plausible")
+        XCTAssertEqual(alarms.map(\.metric), ["gpPct", "ccpPct", "ccpPct", "gpPct"])
+        XCTAssertEqual(alarms.map(\.value), [150, 145, 20_000, 100.0001])
+        XCTAssertEqual(alarms.map(\.expected), [100, 100, 100, 100])
+        XCTAssertEqual(alarms[2].score, 200, accuracy: 1e-12)
+        XCTAssertEqual(
+            alarms.map(\.note),
+            [
+                "gpPct 150 % (limit 100 %)", "ccpPct 145 % (limit 100 %)", "ccpPct 20000 % (limit 100 %)",
+                "gpPct 100.0001 % (limit 100 %)",
+            ])
+        var negative = series(days: 1)
+        negative.sales[0]?.ccpMillionths = -1
+        XCTAssertEqual(scan([negative]).map(\.note), ["ccpPct -0.0001 % (limit 0 %)"])
     }
 }
