@@ -6,14 +6,26 @@ import Feeds
 enum ImplausibleCheck {
     static let maximumUPT: Int64 = 20
     static let maximumAverageSaleCents: Int64 = 10_000_000
-    static let wholeMillionths: Int64 = 100_000_000
+    /// 100 % in the stored unit of percents, millionths of a whole (SPEC section 4).
+    static let wholeMillionths: Int64 = 1_000_000
+    /// Millionths of a whole per percent.
+    static let millionthsPerPercent = 10_000.0
 
-    /// A rule broken: the measure, its value as shown, its limit, and the score.
+    /// A rule broken: the measure, its value as shown, its limit, the score, and whether the
+    /// value and limit are percents.
     private struct Breach {
         let metric: String
         let value: Double
         let limit: Double
         let score: Double
+        var isPercent = false
+
+        /// The breach as the alarm's note lists it.
+        var text: String {
+            isPercent
+                ? "\(metric) \(ImplausibleCheck.percent(value)) % (limit \(ImplausibleCheck.percent(limit)) %)"
+                : "\(metric) \(ImplausibleCheck.format(value)) (limit \(ImplausibleCheck.format(limit)))"
+        }
     }
 
     static func alarms(_ series: StoreSeries) -> [Alarm] {
@@ -35,8 +47,7 @@ enum ImplausibleCheck {
             kind: .implausible, feed: .salesAudit, store: store, days: DateRange(start: date, end: date),
             metric: breaches.map(\.metric).joined(separator: ","), value: first.value, expected: first.limit,
             score: first.score, run: row.run,
-            note: breaches.map { "\($0.metric) \(format($0.value)) (limit \(format($0.limit)))" }.joined(
-                separator: "; "))
+            note: breaches.map(\.text).joined(separator: "; "))
     }
 
     private static func breaches(_ day: SalesDay) -> [Breach] {
@@ -59,15 +70,24 @@ enum ImplausibleCheck {
         return found
     }
 
-    /// A percent (in millionths) outside 0–100 %.
+    /// A percent (in millionths of a whole) outside 0–100 %, its value and limit in percents.
     private static func percentBreach(_ metric: String, _ millionths: Int64?) -> Breach? {
         guard let millionths, millionths < 0 || millionths > wholeMillionths else { return nil }
-        let percent = Double(millionths) / 1_000_000
+        let percent = Double(millionths) / millionthsPerPercent
         return Breach(
-            metric: metric, value: percent, limit: millionths < 0 ? 0 : 100, score: millionths < 0 ? 1 : percent / 100)
+            metric: metric, value: percent, limit: millionths < 0 ? 0 : 100, score: millionths < 0 ? 1 : percent / 100,
+            isPercent: true)
     }
 
     private static func format(_ value: Double) -> String {
         value.rounded() == value ? String(Int64(value)) : String(format: "%.2f", value)
+    }
+
+    /// A percent worked out from millionths, with every decimal it has (at most four).
+    private static func percent(_ value: Double) -> String {
+        var text = String(format: "%.4f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 }

@@ -2,8 +2,8 @@ import CivilCalendar
 import Feeds
 import Foundation
 
-/// `outlier` (SPEC section 18): a store-day's sales, transactions, items or associate sales
-/// whose robust z-score on logarithms exceeds `z`, against the same weekday in the previous 8
+/// `outlier` (SPEC section 18): a store-day's sales, transactions, items, average sale or
+/// associate sales whose robust z-score on logarithms exceeds `z`, against the same weekday in the previous 8
 /// weeks (at least 5 of them with data), else the previous 28 days; and an event feed's
 /// store-week, on ln(1 + count), against the previous 8 weeks when their median count is at
 /// least 10. Values ≤ 0 are left to `zero-day` and `implausible`.
@@ -16,12 +16,17 @@ enum OutlierCheck {
         let unit: Double
         /// The sales-audit figure the measure is (`nil` for associate sales).
         let sales: SalesFigure?
-        let read: (StoreSeries, Int) -> (value: Int64, run: Int64)?
+        /// A day's value in stored units and its run, `nil` when the day does not give one.
+        let read: (StoreSeries, Int) -> (value: Double, run: Int64)?
+
+        /// Whether the measure is worked out from others (the average sale) rather than read
+        /// from a file's column: an alarm names a measure read from the file first.
+        var isDerived: Bool { sales == .averageSale }
 
         /// A measure of the sales-audit rows.
         static func sales(_ metric: String, unit: Double, _ figure: SalesFigure) -> DailyMeasure {
             DailyMeasure(metric: metric, feed: .salesAudit, unit: unit, sales: figure) { series, index in
-                series.sales[index].map { (figure.value(of: $0), $0.run) }
+                series.sales[index].flatMap { day in figure.value(of: day).map { ($0, day.run) } }
             }
         }
     }
@@ -29,12 +34,17 @@ enum OutlierCheck {
     /// A figure of a sales-audit row that a measure reads.
     enum SalesFigure {
         case cents, transactions, items
+        /// Sales over transactions, in cents: the average sale.
+        case averageSale
 
-        func value(of day: SalesDay) -> Int64 {
+        /// The figure of `day` in stored units; `nil` for an average sale over unknown or no
+        /// transactions, which is not judged.
+        func value(of day: SalesDay) -> Double? {
             switch self {
-            case .cents: return day.cents
-            case .transactions: return day.transactions
-            case .items: return day.items
+            case .cents: return Double(day.cents)
+            case .transactions: return Double(day.transactions)
+            case .items: return Double(day.items)
+            case .averageSale: return day.transactions > 0 ? Double(day.cents) / Double(day.transactions) : nil
             }
         }
     }
@@ -43,8 +53,9 @@ enum OutlierCheck {
         .sales("totalSales", unit: 100, .cents),
         .sales("totalTransactions", unit: 1, .transactions),
         .sales("totalItems", unit: 1, .items),
+        .sales("avgAds", unit: 100, .averageSale),
         DailyMeasure(metric: "associateSales", feed: .employeePerformance, unit: 100, sales: nil) { series, index in
-            series.associates[index].map { ($0.cents, $0.run) }
+            series.associates[index].map { (Double($0.cents), $0.run) }
         },
     ]
 
@@ -55,13 +66,19 @@ enum OutlierCheck {
     private static let eventHistoryWeeks = 8
     private static let eventMinimumMedian = 10.0
 
-    /// A measure's score on one day.
+    /// A measure's score on one day: its value and what was expected in stored units.
     struct Trip {
         let measure: DailyMeasure
-        let value: Int64
+        let value: Double
         let expected: Double
         let score: Double
         let run: Int64
+
+        /// Whether `other` leads an alarm before this trip: a measure read from the file before
+        /// one derived from them, then the higher score.
+        func isLed(by other: Trip) -> Bool {
+            (other.measure.isDerived ? 0 : 1, other.score) > (measure.isDerived ? 0 : 1, score)
+        }
     }
 
     /// The measures' logarithms on each day of `series` (NaN where there is no value above 0).
@@ -69,7 +86,7 @@ enum OutlierCheck {
         dailyMeasures.map { measure in
             (0..<series.sales.count).map { index -> Double in
                 guard let value = measure.read(series, index)?.value, value > 0 else { return .nan }
-                return log(Double(value))
+                return log(value)
             }
         }
     }
@@ -127,10 +144,10 @@ enum OutlierCheck {
         return nil
     }
 
-    /// The alarm of a store-day on which `trips` tripped (`nil` for none): the highest score's
-    /// measure first, then the others.
+    /// The alarm of a store-day on which `trips` tripped (`nil` for none): the leading measure
+    /// first (`Trip.isLed(by:)`), then the others.
     static func alarm(_ trips: [Trip], store: String, date: CivilDate) -> Alarm? {
-        guard let top = trips.max(by: { $0.score < $1.score }) else { return nil }
+        guard let top = trips.max(by: { $0.isLed(by: $1) }) else { return nil }
         return alarm(top, tripped: trips.map(\.measure), store: store, date: date)
     }
 
@@ -147,7 +164,7 @@ enum OutlierCheck {
     static func alarm(_ top: Trip, metric: String, note: String, store: String, date: CivilDate) -> Alarm {
         Alarm(
             kind: .outlier, feed: top.measure.feed, store: store, days: .init(start: date, end: date),
-            metric: metric, value: Double(top.value) / top.measure.unit, expected: top.expected / top.measure.unit,
+            metric: metric, value: top.value / top.measure.unit, expected: top.expected / top.measure.unit,
             score: top.score, run: top.run, note: note)
     }
 
@@ -158,7 +175,7 @@ enum OutlierCheck {
 
     /// How `top`'s value compares with what was expected ("12.3×", "1/40 of").
     static func ratio(_ top: Trip) -> String {
-        ratioText(Double(top.value) / top.measure.unit, top.expected / top.measure.unit)
+        ratioText(top.value / top.measure.unit, top.expected / top.measure.unit)
     }
 
     /// What an outlier of `measure` means, in a sentence.

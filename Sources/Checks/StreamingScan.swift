@@ -175,7 +175,7 @@ public struct StreamingScan {
                 var end = start + 1
                 while end < trips.count, trips[end].slot == slot { end += 1 }
                 let found = trips[start..<end]
-                if let top = found.max(by: { $0.trip.score < $1.trip.score }) {
+                if let top = found.max(by: { $0.trip.isLed(by: $1.trip) }) {
                     outliers[slot].append(
                         Outlier(
                             day: Int32(day), top: UInt8(top.measure),
@@ -239,13 +239,14 @@ public struct StreamingScan {
     }
 
     /// An outlier store-day, kept small until `finish` builds its alarm: its measures (indices in
-    /// `OutlierCheck.salesMeasures`) that tripped, and the highest score's.
+    /// `OutlierCheck.salesMeasures`) that tripped, and the one that leads the alarm
+    /// (`OutlierCheck.Trip.isLed(by:)`).
     private struct Outlier {
         let day: Int32
         let top: UInt8
         /// A bit per measure.
         let tripped: UInt8
-        let value: Int64
+        let value: Double
         let expected: Double
         let score: Double
         let run: Int64
@@ -360,8 +361,12 @@ private struct MeasureColumns {
             present.removeAll(keepingCapacity: true)
             for slot in 0..<stores {
                 var value = Double.nan
-                if let row = rows[slot], case let reading = figure.value(of: row), reading > 0 {
-                    value = reading < smallLogs.count ? smallLogs[Int(reading)] : log(Double(reading))
+                if let row = rows[slot], let reading = figure.value(of: row), reading > 0 {
+                    if let count = Int(exactly: reading), count < smallLogs.count {
+                        value = smallLogs[count]
+                    } else {
+                        value = log(reading)
+                    }
                 }
                 Ring(start + Self.days + slot * Self.storeSize)[day] = value
                 if !value.isNaN { present.append(value) }
@@ -392,7 +397,7 @@ private struct MeasureColumns {
                 }
                 let weeks = !offset.isNaN && wholeWeeks ? relatives.sortedWeeks(before: day) : nil
                 if let weeks, ReferenceDays.isUsual(relative, sorted: weeks, threshold: threshold) { continue }
-                if let row = rows[slot],
+                if let row = rows[slot], let reading = figure.value(of: row),
                     let found = OutlierCheck.unusual(
                         offset: offset,
                         relative: {
@@ -406,7 +411,7 @@ private struct MeasureColumns {
                     trip(
                         slot,
                         OutlierCheck.Trip(
-                            measure: definition, value: figure.value(of: row), expected: found.expected,
+                            measure: definition, value: reading, expected: found.expected,
                             score: found.score, run: row.run))
                 }
             }

@@ -17,7 +17,7 @@ final class DetectorTests: XCTestCase {
         for index in 0..<days {
             series.sales[index] = SalesDay(
                 cents: 100_000 + Int64(index % 17) * 1_000 + Int64(index), transactions: 10 + Int64(index % 5),
-                items: 15 + Int64(index % 7), ccpMillionths: 40_000_000, gpMillionths: 50_000_000,
+                items: 15 + Int64(index % 7), ccpMillionths: 400_000, gpMillionths: 500_000,
                 run: Int64(index + 1))
         }
         return series
@@ -59,13 +59,73 @@ final class DetectorTests: XCTestCase {
         XCTAssertEqual(alarms.count, 1, "\(alarms)")
         XCTAssertEqual(alarms.first?.kind, .outlier)
         XCTAssertEqual(alarms.first?.days.start, Self.first.adding(days: 63))
-        XCTAssertEqual(alarms.first?.metric, "totalSales")
+        // The average sale moves with the sales and trips too: named after the sales read from the file.
+        XCTAssertEqual(alarms.first?.metric, "totalSales,avgAds")
         XCTAssertEqual(alarms.first?.value, 112_063)
         // The median of the logarithms of the same weekday's 8 previous weeks: the geometric
         // mean of the middle two.
         let previous = (1...8).map { Double(store.sales[63 - 7 * $0]?.cents ?? 0) / 100 }.sorted()
         XCTAssertEqual(alarms.first?.expected ?? 0, (previous[3] * previous[4]).squareRoot(), accuracy: 1e-9)
         XCTAssertEqual(alarms.first?.run, 64)
+    }
+
+    /// A new store whose weeks swing by ±40 % (transactions with them) and whose average sale
+    /// stays near $50, over 70 days from a Wednesday; week 9's Wednesday (day 63) has its sales'
+    /// decimal shifted, and its Thursday reports no transactions.
+    private func noisyStore() -> StoreSeries {
+        let range = DateRange(start: Self.first, end: Self.first.adding(days: 69))
+        var series = StoreSeries(
+            store: "31", days: range, judged: .range(range.start.daysSinceEpoch...range.end.daysSinceEpoch))
+        let weeklyTransactions: [Int64] = [40, 24, 56, 26, 54, 28, 56, 24, 52, 40]
+        for index in 0..<70 {
+            let transactions = weeklyTransactions[index / 7]
+            series.sales[index] = SalesDay(
+                cents: transactions * 5_000 + Int64(index) * 100, transactions: transactions,
+                items: transactions * 3 / 2, ccpMillionths: 400_000, gpMillionths: 500_000, run: Int64(index + 1))
+        }
+        series.sales[63]?.cents *= 10
+        series.sales[64]?.cents *= 10
+        series.sales[64]?.transactions = 0
+        return series
+    }
+
+    /// SPEC section 18: a store-day's average sale is judged like its sales, so a ×10 on a
+    /// noisy store is caught by the average sale although its sales alone are within reach;
+    /// a day with no transactions has no average sale to judge.
+    func testTheAverageSaleCatchesAShiftedDecimalOnANoisyStore() throws {
+        let store = noisyStore()
+        let alarms = scan([store])
+        XCTAssertEqual(alarms.map(\.kind), [.outlier], "\(alarms)")
+        let alarm = try XCTUnwrap(alarms.first)
+        XCTAssertEqual(alarm.days.start, Self.first.adding(days: 63))
+        XCTAssertEqual(alarm.metric, "avgAds", "the sales alone stay within the store's swings")
+        XCTAssertEqual(alarm.value, 515.75)
+        let previous = (1...8).map { week -> Double in
+            let day = store.sales[63 - 7 * week]
+            return Double(day?.cents ?? 0) / Double(day?.transactions ?? 1) / 100
+        }.sorted()
+        XCTAssertEqual(try XCTUnwrap(alarm.expected), (previous[3] * previous[4]).squareRoot(), accuracy: 1e-9)
+        XCTAssertEqual(
+            alarm.score, log(515.75 / (previous[3] * previous[4]).squareRoot()) / (1.4826 * 0.15),
+            accuracy: 1e-9)
+        XCTAssertEqual(alarm.note, "avgAds is 10.2× the usual for the day")
+        XCTAssertEqual(alarm.run, 64)
+
+        // The sales alone: the store's swings put a ×10 within the threshold.
+        var sales = [Double]()
+        for week in 1...8 { sales.append(log(Double(store.sales[63 - 7 * week]?.cents ?? 0))) }
+        let baseline = try XCTUnwrap(RobustBaseline(sales))
+        XCTAssertLessThan(baseline.score(log(Double(store.sales[63]?.cents ?? 0))), 5)
+
+        // The ingest gate's scan finds the same.
+        var streaming = StreamingScan(
+            settings: CheckSettings(), firstDay: Self.first.daysSinceEpoch, judgedFrom: Self.first.daysSinceEpoch)
+        for index in 0..<70 {
+            guard let row = store.sales[index] else { continue }
+            XCTAssertTrue(streaming.add(store: store.store, day: Self.first.daysSinceEpoch + index, row))
+        }
+        streaming.finish()
+        XCTAssertEqual(streaming.alarms(), alarms)
     }
 
     func testAMissingOrZeroDayOfAStoreThatTradesIsAZeroDayUnlessClosed() {
@@ -130,12 +190,40 @@ final class DetectorTests: XCTestCase {
     func testImplausibleValuesNameEveryMeasure() {
         var store = series(days: 3)
         store.sales[1] = SalesDay(
-            cents: 50_000, transactions: 2, items: 50, ccpMillionths: 120_000_000, gpMillionths: 50_000_000, run: 7)
+            cents: 50_000, transactions: 2, items: 50, ccpMillionths: 1_200_000, gpMillionths: 500_000, run: 7)
         store.sales[2]?.transactions = -3
         let alarms = scan([store]).filter { $0.kind == .implausible }
         XCTAssertEqual(alarms.map(\.metric), ["ccpPct,upt", "totalTransactions"])
         XCTAssertEqual(alarms.first?.value, 120)
         XCTAssertEqual(alarms.first?.expected, 100)
         XCTAssertEqual(alarms.first?.score ?? 0, 1.2, accuracy: 1e-12)
+    }
+
+    /// Issue 42 N8: percents are stored in millionths of a whole, so 100 % is 1,000,000; a GP of
+    /// 150 % or a CCP of 145 % is implausible, and the note prints percents as percents.
+    func testPercentsOver100AreImplausibleInPercents() {
+        var store = series(days: 5)
+        store.sales[0]?.gpMillionths = 1_500_000
+        store.sales[1]?.ccpMillionths = 1_450_000
+        store.sales[2]?.ccpMillionths = 200_000_000
+        store.sales[3]?.ccpMillionths = 1_000_000
+        store.sales[3]?.gpMillionths = 0
+        store.sales[4]?.gpMillionths = 1_000_001
+        let alarms = scan([store]).filter { $0.kind == .implausible }
+        XCTAssertEqual(
+            alarms.map(\.days.start), [0, 1, 2, 4].map { Self.first.adding(days: $0) }, "100 % and 0 % are plausible")
+        XCTAssertEqual(alarms.map(\.metric), ["gpPct", "ccpPct", "ccpPct", "gpPct"])
+        XCTAssertEqual(alarms.map(\.value), [150, 145, 20_000, 100.0001])
+        XCTAssertEqual(alarms.map(\.expected), [100, 100, 100, 100])
+        XCTAssertEqual(alarms[2].score, 200, accuracy: 1e-12)
+        XCTAssertEqual(
+            alarms.map(\.note),
+            [
+                "gpPct 150 % (limit 100 %)", "ccpPct 145 % (limit 100 %)", "ccpPct 20000 % (limit 100 %)",
+                "gpPct 100.0001 % (limit 100 %)",
+            ])
+        var negative = series(days: 1)
+        negative.sales[0]?.ccpMillionths = -1
+        XCTAssertEqual(scan([negative]).map(\.note), ["ccpPct -0.0001 % (limit 0 %)"])
     }
 }

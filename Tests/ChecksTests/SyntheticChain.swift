@@ -47,8 +47,8 @@ struct SyntheticChain {
                 let run = Int64(date.daysSinceEpoch)
                 series.sales[index] = SalesDay(
                     cents: cents, transactions: transactions, items: items,
-                    ccpMillionths: Int64(20_000_000 + random.unit() * 30_000_000),
-                    gpMillionths: Int64(45_000_000 + random.unit() * 10_000_000), run: run)
+                    ccpMillionths: Int64(200_000 + random.unit() * 300_000),
+                    gpMillionths: Int64(450_000 + random.unit() * 100_000), run: run)
                 // Associates add up to the store's sales, give or take a rounding cent.
                 series.associates[index] = AssociateDay(cents: cents + Int64(random.unit() * 3) - 1, run: run)
                 let week = date.weekStart(on: 0).daysSinceEpoch

@@ -17,6 +17,8 @@ extension CellDateTime {
             guard let time = scanner.time() else { return nil }
             secondsOfDay = time
             if secondsOfDay == 86_400 {
+                // Rounded up past 9999-12-31: a day no spreadsheet shows.
+                guard daysSinceEpoch < ExcelDateSystem.lastDay else { return nil }
                 secondsOfDay = 0
                 daysSinceEpoch += 1
             }

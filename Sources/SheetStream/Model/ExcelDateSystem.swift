@@ -9,7 +9,7 @@ public enum ExcelDateSystem: Sendable {
     static let maximumSerial = 2_958_466.0
 
     /// Converts a serial number to a date-time, rounding to whole seconds; `nil` when outside
-    /// the range Excel can show (negative or past 9999-12-31).
+    /// the range Excel can show (negative, or past 9999-12-31 once rounded: Excel shows `#####`).
     ///
     /// In the 1900 system serials below 1 are times of day, serials 1..<60 count from
     /// 1899-12-31 and serial 60 (the fictitious 1900-02-29) shows as 1900-02-28, so that every
@@ -27,6 +27,7 @@ public enum ExcelDateSystem: Sendable {
         case .date1904:
             days += Self.epoch1904
         }
+        guard days <= Self.lastDay else { return nil }
         return CellDateTime(daysSinceEpoch: days, secondsOfDay: seconds, isTimeOnly: timeOnly)
     }
 
@@ -48,4 +49,6 @@ public enum ExcelDateSystem: Sendable {
     static let epoch1900 = -25_569
     /// 1904-01-01 in days since 1970-01-01.
     static let epoch1904 = -24_107
+    /// 9999-12-31, the last day Excel shows, in days since 1970-01-01.
+    static let lastDay = 2_932_896
 }

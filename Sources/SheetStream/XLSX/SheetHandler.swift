@@ -32,6 +32,10 @@ final class SheetHandler: SAXHandler {
     private var phoneticDepth = 0
     /// The error that stopped the read: a cell the reader cannot make sense of, or one thrown by `onRow`.
     private(set) var rowError: Error?
+    /// What the read worked around, each naming its cell (the first `maxWarnings`): a number with
+    /// a date format past 9999-12-31, which Excel shows as `#####`, read as a number.
+    private(set) var warnings: [String] = []
+    static let maxWarnings = 5
 
     /// Rows handed out so far.
     private(set) var rowCount = 0
@@ -268,8 +272,15 @@ final class SheetHandler: SAXHandler {
                 if value.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { return nil }
                 return .string(String(decoding: value, as: UTF8.self))
             }
-            if cellFormats.kind(ofStyle: styleIndex) == .dateTime, let date = dateSystem.dateTime(fromSerial: number) {
-                return .date(date)
+            guard number.isFinite else {
+                fail(
+                    column: column,
+                    "\"\(Self.excerpt(value))\" is out of a number's range (expected at most ±1.7976931348623157e308)")
+                return nil
+            }
+            if cellFormats.kind(ofStyle: styleIndex) == .dateTime {
+                if let date = dateSystem.dateTime(fromSerial: number) { return .date(date) }
+                if number > 0 { warnPastLastDay(value) }
             }
             return .number(number)
         case .sharedString:
@@ -300,6 +311,16 @@ final class SheetHandler: SAXHandler {
         }
     }
 
+    /// Notes a date-formatted number past the last day a spreadsheet shows, kept as a number.
+    private func warnPastLastDay(_ value: UnsafeBufferPointer<UInt8>) {
+        guard warnings.count < Self.maxWarnings else { return }
+        let warning = XLSXError(
+            file: file, sheet: sheet, row: scratch.pointee.row.number, column: column,
+            message: "serial \(Self.excerpt(value)) with a date format lies past 9999-12-31 (Excel shows #####): "
+                + "read as a number")
+        warnings.append(warning.description)
+    }
+
     private func fail(column: Int?, _ message: String) {
         report(XLSXError(file: file, sheet: sheet, row: scratch.pointee.row.number, column: column, message: message))
     }
@@ -317,7 +338,7 @@ final class SheetHandler: SAXHandler {
         stop(error.description)
     }
 
-    /// Attribute text for a message, cut after 40 bytes (a fuzzed value may be long).
+    /// Attribute or value text for a message, cut after 40 bytes (a fuzzed value may be long).
     private static func excerpt(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         bytes.count <= 40
             ? String(decoding: bytes, as: UTF8.self)

@@ -11,8 +11,9 @@ public final class XLSXWorkbook {
     /// The workbook's date system (`date1904`).
     public let dateSystem: ExcelDateSystem
     public let limits: XLSXLimits
-    /// Problems the reader worked around, such as a corrupt relationships part.
-    public let warnings: [String]
+    /// Problems the reader worked around, such as a corrupt relationships part, and those the
+    /// sheets read so far worked around (a date past 9999-12-31 read as a number).
+    public private(set) var warnings: [String]
 
     private let archive: ZipArchive
     private let workbookPart: String
@@ -140,6 +141,9 @@ public final class XLSXWorkbook {
         let handler = SheetHandler(
             file: path, sheet: sheet.name, sharedStrings: strings, cellFormats: formats, dateSystem: dateSystem,
             maxCellBytes: limits.maxCellBytes, onRow: body)
+        defer {
+            for warning in handler.warnings where !warnings.contains(warning) { warnings.append(warning) }
+        }
         do {
             try XMLPartReader.parseBulk(entry, in: archive, handler: handler, parser: worksheetParser)
         } catch {

@@ -42,7 +42,9 @@ public struct ZipEntry: Sendable {
 /// Nothing is extracted: entries are streamed through `ZipEntryStream`. Part names are matched
 /// case-insensitively and with `\` read as `/`, as ECMA-376 Part 2 §6.2.2.3 requires of packages,
 /// and two entries naming the same part that way are refused (§9.1.1.1: part names equivalent by
-/// ASCII case-insensitive comparison must not both exist), rather than one silently winning.
+/// ASCII case-insensitive comparison must not both exist), rather than one silently winning; so is
+/// an entry whose local header names another part than its central-directory entry (APPNOTE
+/// 4.3.7 and 4.3.12 give each entry one name), which tools reading either would take differently.
 public final class ZipArchive {
     /// The path the archive was opened from.
     public var path: String { file.path }
@@ -64,8 +66,26 @@ public final class ZipArchive {
                 throw ZipError(file: path, .duplicatePart(first: entries[earlier].name, second: entry.name))
             }
             index[key] = position
+            try Self.checkLocalName(of: entry, in: file)
         }
         entryIndexByKey = index
+    }
+
+    /// Throws when `entry`'s local header names another part than the central directory does.
+    /// A local header that is missing or cut short is left to `ZipEntryStream`, which reports it
+    /// when the entry is read.
+    private static func checkLocalName(of entry: ZipEntry, in file: ReadOnlyFile) throws {
+        guard entry.localHeaderOffset <= file.size, file.size - entry.localHeaderOffset >= 30 else { return }
+        let header = try file.readExactly(30, at: entry.localHeaderOffset, what: "local header of \(entry.name)")
+        guard header.u32(0) == 0x0403_4b50 else { return }
+        let nameLength = header.u16(26)
+        guard file.size - entry.localHeaderOffset - 30 >= UInt64(nameLength) else { return }
+        let bytes = try file.readExactly(nameLength, at: entry.localHeaderOffset + 30, what: "name of \(entry.name)")
+        var local = String(decoding: bytes, as: UTF8.self).replacingBackslashes()
+        while local.hasPrefix("/") { local.removeFirst() }
+        guard local == entry.name else {
+            throw ZipError(file: file.path, part: entry.name, .localNameMismatch(local: local))
+        }
     }
 
     /// The entry with a part name, matched case-insensitively, `\` as `/`, leading `/` ignored.

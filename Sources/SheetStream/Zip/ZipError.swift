@@ -17,6 +17,8 @@ public struct ZipError: Error, CustomStringConvertible, Sendable {
         case missingPart
         /// Two entries name the same part (equal ignoring case, `\` read as `/`).
         case duplicatePart(first: String, second: String)
+        /// The entry's local header names another part than its central-directory entry.
+        case localNameMismatch(local: String)
     }
 
     /// The zip file's path.
@@ -61,6 +63,9 @@ public struct ZipError: Error, CustomStringConvertible, Sendable {
         case .duplicatePart(let first, let second):
             return
                 "entries \"\(first)\" and \"\(second)\" name the same part; a package may hold a part name once, compared ignoring case (ECMA-376 Part 2, §9.1.1.1)"
+        case .localNameMismatch(let local):
+            return
+                "the entry's local header names \"\(local)\" instead; an entry carries one name in both headers (APPNOTE 4.3.7, 4.3.12), so the file is refused rather than read one way or the other"
         }
     }
 
