@@ -7,8 +7,9 @@ import Warehouse
 #endif
 
 /// `ddkpi-bench history`: what history and undo cost (SPEC section 16): the 1M-row XLSX
-/// ingested, a corrected re-send that changes 10 % of its keys (time, history bytes per changed
-/// row), the re-send undone, then the 1M-row run undone (time and peak RSS of each).
+/// ingested, the same rows re-sent unchanged and that undone, a corrected re-send that changes
+/// 10 % of its keys (time, history bytes per row), the re-send undone, then the 1M-row run
+/// undone (time and peak RSS of each).
 struct HistoryBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
@@ -42,6 +43,18 @@ struct HistoryBench: ParsableCommand {
         ingest.print(rows: options.rows, bytes: FileSystem.size(path))
         let firstRun = try lastRun(database)
 
+        // The same rows re-sent unchanged (a month-to-date file's earlier days): the run holds
+        // every key, so history keeps each key's previous holder.
+        let unchanged = work + "/sales_audit_unchanged.csv"
+        try SalesAuditData(rows: options.rows).writeCSV(to: unchanged)
+        let resentUnchanged = try Measurement.run(
+            label: "re-send (unchanged)", [ddkpi, "--db", database, "ingest", "--feed", "sales-audit", unchanged])
+        resentUnchanged.print(rows: options.rows, bytes: FileSystem.size(unchanged))
+        let undoUnchanged = try Measurement.run(
+            label: "undo of the unchanged re-send",
+            [ddkpi, "--db", database, "ingest", "--undo", "\(try lastRun(database))"])
+        undoUnchanged.print(rows: options.rows, bytes: 0)
+
         let resend = work + "/sales_audit_resend.csv"
         try SalesAuditData(rows: options.rows).writeCSV(to: resend, correctingEvery: changeEvery)
         let changed = (options.rows + changeEvery - 1) / changeEvery
@@ -54,7 +67,7 @@ struct HistoryBench: ParsableCommand {
         // SQLite's page statistics: the history table and its two indexes.
         let bytes = try warehouse.integer("SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'store_report_history%'") ?? 0
         print(
-            "history: \(history) rows for \(changed) changed keys, \(Format.megabytes(UInt64(bytes))) with its indexes, \(Format.decimal(Double(bytes) / Double(max(history, 1)), places: 0)) bytes per changed row"
+            "history: \(history) rows for \(changed) changed keys and \(options.rows - changed) re-sent unchanged, \(Format.megabytes(UInt64(bytes))) with its indexes, \(Format.decimal(Double(bytes) / Double(max(history, 1)), places: 0)) bytes per row"
         )
 
         let undoResend = try Measurement.run(

@@ -7,8 +7,9 @@ import GRDBSQLite
 /// statements (https://sqlite.org/lang_upsert.html) of up to 256 rows: the `WHERE` leaves a row
 /// the same run wrote with the same values untouched, and many rows per statement spread
 /// SQLite's per-statement work over the batch. SQLite's change count also counts the keys a
-/// later run re-sent unchanged (it becomes their holder: `countsNewHoldersAsUpdated`); which of
-/// the changed rows were inserts, the table's growth or the pre-update hook tells (`newTally`).
+/// later run re-sent unchanged (it becomes their holder): the pre-update hook tells those, and
+/// which of the changed rows were inserts, unless the table was empty before, when its growth
+/// tells and no key can have an earlier holder (`newTally`).
 ///
 /// Rows whose keys are new (`keysNew`) into a table that was empty before are plain
 /// `INSERT OR FAIL` statements instead, the first load of a table: an upsert statement (as a
@@ -23,8 +24,9 @@ final class SQLiteSession: SQLSession {
     private var batchStatements: [BatchKey: Statement] = [:]
     /// What the upserts did, by table.
     private var tallies: [String: UpsertTally] = [:]
-    /// The tables whose inserts the pre-update hook counts (`newTally`); the others' tell by growth.
-    private var countedByHook: [String: SQLiteInsertCounter] = [:]
+    /// The tables whose inserts and new holders the pre-update hook counts (`newTally`), with the
+    /// indices of their tracked columns; the others' inserts tell by growth.
+    private var countedByHook: [String: (counter: SQLiteChangeCounter, tracked: [Int32])] = [:]
 
     init(_ db: Database) { self.db = db }
 
@@ -45,10 +47,12 @@ final class SQLiteSession: SQLSession {
 
     let upsertBatchSize = 256
 
-    let countsNewHoldersAsUpdated = true
+    /// Only without the pre-update hook: with it, a table that had rows before is hook-counted,
+    /// and one that had none can have no earlier run's key to hold.
+    var countsNewHoldersAsUpdated: Bool { SQLiteChangeCounter.loaded == nil }
 
     func upsert(_ upsert: UpsertStatement, _ values: PendingValues, rows: Int, keysNew: Bool) throws {
-        if tallies[upsert.table] == nil { tallies[upsert.table] = try newTally(upsert.table) }
+        if tallies[upsert.table] == nil { tallies[upsert.table] = try newTally(upsert) }
         let insertOnly = keysNew && tallies[upsert.table]?.tableWasEmpty == true
         let statement: Statement
         if rows == upsertBatchSize {
@@ -62,27 +66,34 @@ final class SQLiteSession: SQLSession {
         } else {
             statement = try db.cachedStatement(sql: Self.sql(upsert, rows: rows, insertOnly: insertOnly))
         }
-        var inserted = 0
-        if let counter = countedByHook[upsert.table] {
+        var counts = SQLiteChangeCounter.Counts()
+        if let hooked = countedByHook[upsert.table] {
             guard let connection = db.sqliteConnection else {
                 throw WarehouseError(message: "\(upsert.table): the SQLite connection is closed")
             }
-            inserted = try counter.inserts(into: upsert.table, on: connection) { try run(statement, values) }
+            counts = try hooked.counter.count(in: upsert.table, tracked: hooked.tracked, on: connection) {
+                try run(statement, values)
+            }
         } else {
             try run(statement, values)
         }
         tallies[upsert.table]?.record(
-            rows: rows, changed: Int(sqlite3_changes(db.sqliteConnection)), inserted: inserted)
+            rows: rows, changed: Int(sqlite3_changes(db.sqliteConnection)) - counts.holders, inserted: counts.inserted)
     }
 
     /// How a table's inserts are told from its updates: by its growth when it is empty before
     /// the first upsert (then the count at the end reads only the rows this session wrote) or
     /// when SQLite has no pre-update hook; otherwise by the hook, so that no count reads a table
     /// of years of rows (and the hook costs nothing to the first load of a table).
-    private func newTally(_ table: String) throws -> UpsertTally {
+    private func newTally(_ upsert: UpsertStatement) throws -> UpsertTally {
+        let table = upsert.table
         if try integer("SELECT EXISTS (SELECT 1 FROM \(table))") == 0 { return UpsertTally(rowsBefore: 0) }
-        guard let counter = SQLiteInsertCounter.loaded else { return UpsertTally(rowsBefore: try rowCount(table)) }
-        countedByHook[table] = counter
+        guard let counter = SQLiteChangeCounter.loaded else { return UpsertTally(rowsBefore: try rowCount(table)) }
+        var tracked: [Int32] = []
+        try scan("SELECT cid, name FROM pragma_table_info(?) ORDER BY cid", [.text(table)]) { row in
+            if upsert.values.contains(row.text(1)) { tracked.append(Int32(row.int64(0))) }
+        }
+        countedByHook[table] = (counter, tracked)
         return UpsertTally(rowsBefore: nil)
     }
 

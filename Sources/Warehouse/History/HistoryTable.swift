@@ -21,6 +21,9 @@ struct HistoryTable: Sendable {
     /// The history table's name.
     var history: String { "\(name)_history" }
 
+    /// The columns that hold the row's data: `values` but the run and the source row.
+    var dataColumns: [String] { values.filter { $0 != Self.runColumn && $0 != Self.sourceRowColumn } }
+
     /// The column every history table adds: the run whose update replaced the values.
     static let replacedByColumn = "replaced_by_run"
     /// The run that last changed a row.

@@ -74,7 +74,7 @@ extension Warehouse {
     /// neither the row it holds nor the entry of its own values, if a later run holds the key,
     /// has the same values (a key it re-sent unchanged has). Takes the run three times.
     private static func changedBy(_ table: HistoryTable) -> String {
-        let data = table.values.filter { $0 != HistoryTable.runColumn && $0 != HistoryTable.sourceRowColumn }
+        let data = table.dataColumns
         let run = HistoryTable.runColumn
         return """
             earlier.\(HistoryTable.replacedByColumn) = ?
@@ -90,7 +90,7 @@ extension Warehouse {
     private static func changes(in table: HistoryTable, by run: Int64, limit: Int, _ session: some SQLSession) throws
         -> [RunChange]
     {
-        let data = table.values.filter { $0 != HistoryTable.runColumn && $0 != HistoryTable.sourceRowColumn }
+        let data = table.dataColumns
         let columns = table.key + data
         var old: [[String?]] = []
         try session.scan(

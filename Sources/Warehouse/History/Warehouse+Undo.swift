@@ -192,7 +192,7 @@ private struct RunToUndo {
                 \(table.history) AS earlier WHERE earlier.\(HistoryTable.replacedByColumn) = ?
                     AND \(table.keyMatch(table.name, "earlier")) AND \(table.name).\(HistoryTable.runColumn) = ?
                 """
-            let data = table.values.filter { $0 != HistoryTable.runColumn && $0 != HistoryTable.sourceRowColumn }
+            let data = table.dataColumns
             restored += Int(
                 try session.integer(
                     """

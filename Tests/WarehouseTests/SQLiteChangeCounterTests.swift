@@ -5,10 +5,11 @@ import XCTest
 @testable import Warehouse
 
 /// The pre-update hook tells an upsert's inserts from its updates in a WITHOUT ROWID table, as
-/// the table's growth does, counts nothing a trigger inserts elsewhere, and is off afterwards;
+/// the table's growth does, and an update that only makes a later run a key's holder from one
+/// that changes values; it counts nothing a trigger inserts elsewhere, and is off afterwards;
 /// a session counts a table empty before its first upsert by growth and any other by the hook,
 /// with the same counts.
-final class SQLiteInsertCounterTests: XCTestCase {
+final class SQLiteChangeCounterTests: XCTestCase {
     private static let schema = """
         CREATE TABLE day (date TEXT NOT NULL, store TEXT NOT NULL, sales INTEGER NOT NULL,
             PRIMARY KEY (date, store)) WITHOUT ROWID;
@@ -18,13 +19,13 @@ final class SQLiteInsertCounterTests: XCTestCase {
         """
 
     func testTheInsertsOfOneStatementIntoOneTable() throws {
-        let counter = try XCTUnwrap(SQLiteInsertCounter.loaded, "Debian's SQLite has the pre-update hook")
+        let counter = try XCTUnwrap(SQLiteChangeCounter.loaded, "Debian's SQLite has the pre-update hook")
         let queue = try DatabaseQueue()
         try queue.write { db in
             try db.execute(sql: Self.schema + "INSERT INTO day VALUES ('d1', '01', 10), ('d1', '02', 20);")
             let connection = try XCTUnwrap(db.sqliteConnection)
             func inserts(into table: String, _ sql: String) throws -> Int {
-                try counter.inserts(into: table, on: connection) { try db.execute(sql: sql) }
+                try counter.count(in: table, tracked: [2], on: connection) { try db.execute(sql: sql) }.inserted
             }
             let upsert = """
                 INSERT INTO day VALUES ('d1', '01', 11), ('d1', '02', 20), ('d1', '03', 30), ('d2', '04', 40),
@@ -43,10 +44,34 @@ final class SQLiteInsertCounterTests: XCTestCase {
         }
     }
 
+    /// A later run re-sending a key unchanged holds it: the update writes the run, and counts
+    /// as unchanged (SPEC section 16); a changed and a new key count as before.
+    func testAnUpdateThatKeepsTheTrackedValuesIsANewHolder() throws {
+        let upsert = UpsertStatement(table: "held", key: ["key"], values: ["sales"], untracked: ["ingest_run_id"])
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE held (key TEXT PRIMARY KEY NOT NULL, sales INTEGER, ingest_run_id INTEGER) WITHOUT ROWID;
+                    INSERT INTO held VALUES ('a', 10, 1), ('b', 20, 1), ('n', NULL, 1);
+                    """)
+            let session = SQLiteSession(db)
+            var values = PendingValues(capacity: 12)
+            for (key, sales) in [("a", 10), ("b", 21), ("c", 30), ("n", nil)] as [(String, Int?)] {
+                values.add(key)
+                values.add(sales)
+                values.add(2)
+            }
+            try session.upsert(upsert, values, rows: 4)
+            XCTAssertEqual(try session.upsertCounts(table: "held"), UpsertCounts(inserted: 1, updated: 1, unchanged: 2))
+            XCTAssertEqual(try Int.fetchAll(db, sql: "SELECT DISTINCT ingest_run_id FROM held"), [2])
+        }
+    }
+
     /// Two statements of a file: a changed, an unchanged and a new row, a key new and then
     /// changed within one statement, and changed again in the next.
     func testASessionCountsByGrowthOnAnEmptyTableAndByTheHookOtherwise() throws {
-        XCTAssertNotNil(SQLiteInsertCounter.loaded)
+        XCTAssertNotNil(SQLiteChangeCounter.loaded)
         let upsert = UpsertStatement(table: "day", key: ["date", "store"], values: ["sales"])
         let statements = [
             [("d1", "01", 11), ("d1", "02", 20), ("d1", "03", 30), ("d2", "04", 40), ("d2", "04", 41)],
