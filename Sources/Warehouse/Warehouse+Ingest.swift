@@ -190,7 +190,8 @@ extension Warehouse {
             )
         }
         if let settings = options.checks, var gate {
-            outcome.alarms = try gate.alarms(session, in: self)
+            outcome.alarms = try GateAlarmFilter.fileAlarms(
+                try gate.alarms(session, in: self), feed: prepared.feed, run: runID, session)
             if !outcome.alarms.isEmpty {
                 if options.acceptAlarms {
                     outcome.alarmsAccepted = true
@@ -199,8 +200,9 @@ extension Warehouse {
                 }
             }
         }
-        if options.dryRun { return false }
         outcome.status = .ok
+        // A dry run reports what the real run would, and its transaction rolls back.
+        if options.dryRun { return false }
         outcome.runID = runID
         try finishRun(session, runID: runID, outcome: outcome, fingerprint: check.fingerprint)
         return true

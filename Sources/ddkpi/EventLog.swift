@@ -80,6 +80,7 @@ struct JSONLineLogHandler: LogHandler {
         case .string(let text): return quoted(text)
         case .stringConvertible(let value):
             if let number = value as? any BinaryInteger { return "\(number)" }
+            if let flag = value as? Bool { return flag ? "true" : "false" }
             if value is JSONNull { return "null" }
             return quoted(value.description)
         case .array(let values): return "[" + values.map(json).joined(separator: ",") + "]"
@@ -96,6 +97,8 @@ struct JSONLineLogHandler: LogHandler {
 extension Logger.MetadataValue {
     /// A whole number as JSON writes it (unquoted).
     static func int(_ value: Int) -> Logger.MetadataValue { .stringConvertible(value) }
+    /// `true` or `false`, as JSON writes them (unquoted).
+    static func bool(_ value: Bool) -> Logger.MetadataValue { .stringConvertible(value) }
     /// JSON `null`.
     static var null: Logger.MetadataValue { .stringConvertible(JSONNull()) }
 }

@@ -157,6 +157,48 @@ final class CheckCommandTests: XCTestCase {
         }
     }
 
+    /// Hold mode holds a file only for its own alarms (the audit's N4): the nightly sales files
+    /// of 07-01..07-06 load although the event feeds stopped on 06-30, and a file that re-sends
+    /// an accepted alarm's day unchanged loads too.
+    func testHoldModeHoldsAFileOnlyForAlarmsOnWhatItChanged() throws {
+        let hold = try write("hold.toml", "[check]\non_ingest = \"hold\"\n")
+        let samples = TestPaths.packageRoot.appendingPathComponent(
+            "SampleFeeds/feeds/sales_audit_2025H1_resend_corrected.csv")
+        let lines = try String(contentsOf: samples, encoding: .utf8).components(separatedBy: .newlines).filter {
+            !$0.isEmpty
+        }
+        for database in try backends() {
+            try GoldenReportTests.ingestSamples(into: database)
+            for day in 1...6 {
+                // Each July day gets the values of the June day of the same weekday.
+                let source = "2025-06-0\(day + 2),"
+                let rows = lines.dropFirst().filter { $0.dropFirst(3).hasPrefix(source) }
+                XCTAssertEqual(rows.count, 6, "\(source) in \(lines.count) lines")
+                let text = ([lines[0]] + rows.map { $0.replacingOccurrences(of: source, with: "2025-07-0\(day),") })
+                    .joined(separator: "\n")
+                let file = try write("SalesAudit_2025-07-0\(day).csv", text + "\n")
+                let nightly = try ddkpi(database, ["--config", hold, "ingest", file])
+                XCTAssertEqual(nightly.status, 0, "07-0\(day): \(nightly.stdout) \(nightly.stderr)")
+                XCTAssertFalse(nightly.stderr.contains("crm-intakes"), nightly.stderr)
+            }
+
+            let wrong = try write("sales_audit_0610.csv", try shiftedDay(database))
+            let accepted = try ddkpi(
+                database, ["--config", hold, "ingest", "--accept-alarms", "--log-format", "json", wrong])
+            XCTAssertEqual(accepted.status, 0, accepted.stderr)
+            XCTAssertTrue(accepted.stderr.contains("\"alarmsAccepted\":true"), "a JSON boolean: \(accepted.stderr)")
+            // The re-send adds a usual Monday: store 08's 06-09 figures as 07-07's.
+            let monday = try XCTUnwrap(lines.first { $0.hasPrefix("08,2025-06-09,") }).split(separator: ",")
+            let resent = try write(
+                "sales_audit_0610_resend.csv",
+                try String(contentsOfFile: wrong, encoding: .utf8)
+                    + "08,2025-07-07,\(monday[2...4].joined(separator: ","))\n")
+            let again = try ddkpi(database, ["--config", hold, "ingest", resent])
+            XCTAssertEqual(again.status, 0, again.stdout + again.stderr)
+            XCTAssertTrue(again.stdout.hasPrefix("ok "), again.stdout)
+        }
+    }
+
     func testConfigurationErrorsNameTheKey() throws {
         let database = directory.appendingPathComponent("w.sqlite").path
         for (text, message) in [

@@ -90,6 +90,64 @@ final class IngestCommandTests: XCTestCase {
         }
     }
 
+    /// A dry run reports what the real run would: `ok`, exit 0, nothing written (the audit's N6).
+    func testADryRunOfAGoodFileSaysOkAndWritesNothing() throws {
+        try onEachBackend {
+            try importReference()
+            let file = directory.appendingPathComponent("SalesAudit_good.csv")
+            try "Store,Date,Net Sales,Transactions,Items\n08,2025-06-01,100.00,1,1\n".write(
+                to: file, atomically: true, encoding: .utf8)
+            let dry = try ddkpi(["ingest", "--dry-run", file.path])
+            XCTAssertEqual(dry.status, 0, dry.stderr)
+            XCTAssertTrue(dry.stdout.hasPrefix("ok "), dry.stdout)
+            XCTAssertTrue(dry.stdout.contains("(dry run: nothing written)"), dry.stdout)
+            let json = try ddkpi(["ingest", "--dry-run", "--log-format", "json", file.path])
+            XCTAssertEqual(json.status, 0, json.stderr)
+            XCTAssertTrue(json.stderr.contains("\"status\":\"ok\""), json.stderr)
+            XCTAssertFalse(json.stderr.contains("\"status\":\"failed\""), json.stderr)
+            let real = try ddkpi(["ingest", file.path])
+            XCTAssertEqual(real.status, 0, real.stderr)
+            XCTAssertTrue(real.stdout.hasPrefix("ok "), "the dry run left no ledger row behind: \(real.stdout)")
+        }
+    }
+
+    /// A FIFO named on the command line and a NaN lock timeout are usage errors; an archive
+    /// whose parent is missing is refused, not made; a link to nothing in the inbox is said
+    /// once and quarantined (the audit's N13).
+    func testPathsAndOptionsThatCannotWorkAreRefused() throws {
+        try importReference()
+        let fifo = directory.appendingPathComponent("fifo.csv").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let named = try ddkpi(["ingest", "--feed", "sales-audit", fifo])
+        XCTAssertEqual(named.status, 2)
+        XCTAssertTrue(named.stderr.contains("fifo.csv: skipped, a FIFO and not a regular file"), named.stderr)
+        let nan = try ddkpi(["--lock-timeout", "nan", "ingest", fifo])
+        XCTAssertEqual(nan.status, 2)
+        XCTAssertTrue(nan.stderr.contains("--lock-timeout"), nan.stderr)
+
+        let inbox = directory.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: inbox.appendingPathComponent("SalesAudit_link.csv").path, withDestinationPath: "/nonexistent/x.csv")
+        let typo = directory.appendingPathComponent("typo/deep/ar").path
+        let quarantine = directory.appendingPathComponent("qu").path
+        let refused = try ddkpi(["ingest", "--inbox", inbox.path, "--archive", typo, "--quarantine", quarantine])
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertTrue(refused.stderr.contains("--archive \(typo): its parent folder"), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("typo").path))
+
+        let archive = directory.appendingPathComponent("ar").path
+        let first = try ddkpi(["ingest", "--inbox", inbox.path, "--archive", archive, "--quarantine", quarantine])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(first.stderr.contains("SalesAudit_link.csv: skipped, a link to nothing"), first.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: inbox.path), [])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: quarantine).sorted(),
+            ["SalesAudit_link.csv", "SalesAudit_link.csv.reason.txt"])
+        let second = try ddkpi(["ingest", "--inbox", inbox.path, "--archive", archive, "--quarantine", quarantine])
+        XCTAssertEqual(second.stderr, "", "said once")
+    }
+
     func testFailedFileExitsOneAndTheRestCommits() throws {
         try onEachBackend {
             try importReference()

@@ -28,13 +28,27 @@ public struct Inbox: Sendable {
         case stay
     }
 
-    /// The inbox at `folder`; creates the archive and quarantine folders when they are missing.
+    /// The inbox at `folder`; creates the archive and quarantine folders when they are missing,
+    /// but not their parents: a mistyped path is refused rather than made.
     public init(folder: String, archive: String, quarantine: String) throws {
         self.folder = URL(fileURLWithPath: folder)
         self.archive = URL(fileURLWithPath: archive)
         self.quarantine = URL(fileURLWithPath: quarantine)
-        for target in [self.archive, self.quarantine] {
-            try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        for (option, target) in [("--archive", self.archive), ("--quarantine", self.quarantine)] {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: target.path, isDirectory: &isFolder), isFolder.boolValue {
+                continue
+            }
+            let parent = target.deletingLastPathComponent()
+            guard FileManager.default.fileExists(atPath: parent.path, isDirectory: &isFolder), isFolder.boolValue else {
+                throw InboxFolderMissing(
+                    option: option, path: target.path, reason: "its parent folder \(parent.path) does not exist")
+            }
+            do {
+                try FileManager.default.createDirectory(at: target, withIntermediateDirectories: false)
+            } catch {
+                throw InboxFolderMissing(option: option, path: target.path, reason: "it cannot be created")
+            }
         }
     }
 
@@ -92,7 +106,16 @@ public struct Inbox: Sendable {
     public func run(
         ingest: (String) -> IngestOutcome, report: (IngestOutcome) -> Void, skipped: (SkippedPath) -> Void = { _ in }
     ) throws -> OutsideFailure? {
-        for path in try candidateFiles(skipped: skipped) {
+        var dangling: [SkippedPath] = []
+        let files = try candidateFiles { passed in
+            skipped(passed)
+            if passed.kind == .missing { dangling.append(passed) }
+        }
+        // A link to nothing would be warned about every night: it is said once, then quarantined.
+        for link in dangling {
+            try file(link.path, to: .quarantine(reason: link.description + "\n"))
+        }
+        for path in files {
             let outcome = ingest(path)
             report(outcome)
             try file(path, to: Self.destination(for: outcome))
@@ -111,4 +134,13 @@ public struct Inbox: Sendable {
         }
         return candidate
     }
+}
+
+/// An archive or quarantine folder that is not there and cannot be made.
+public struct InboxFolderMissing: Error, CustomStringConvertible, Sendable {
+    public let option: String
+    public let path: String
+    public let reason: String
+
+    public var description: String { "\(option) \(path): \(reason)" }
 }

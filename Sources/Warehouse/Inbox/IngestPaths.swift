@@ -4,9 +4,10 @@ import Foundation
 /// folder as its visible regular files in name order. The cron inbox lists its files the same way.
 public enum IngestPaths {
     /// Files as given, folders as their visible regular files in name order (no hidden files,
-    /// no subfolders, no `.reason.txt` or `.alarms.json` files); throws `MissingIngestPath` for a path that is not there.
-    /// Only regular files are taken (SPEC section 5): a FIFO, device or socket, or a link to one,
-    /// goes to `skipped` and is never opened.
+    /// no subfolders, no `.reason.txt` or `.alarms.json` files); throws `MissingIngestPath` for a
+    /// path that is not there, and `SkippedPath` for a path named on its own that is not a
+    /// regular file. Only regular files are taken (SPEC section 5): a FIFO, device or socket, or
+    /// a link to one or to nothing, in a folder goes to `skipped` and is never opened.
     public static func files(_ paths: [String], skipped: (SkippedPath) -> Void = { _ in }) throws -> [String] {
         var files: [String] = []
         func take(_ path: String) {
@@ -19,7 +20,10 @@ public enum IngestPaths {
                 throw MissingIngestPath(path: path)
             }
             guard isFolder.boolValue else {
-                take(path)
+                // A path named on its own must be a regular file: anything else is a mistake.
+                let kind = FileKind(path)
+                guard kind == .regular else { throw SkippedPath(path: path, kind: kind) }
+                files.append(path)
                 continue
             }
             let names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
@@ -73,12 +77,14 @@ public enum FileKind: String, Sendable {
 }
 
 /// A path an ingest passed over because it is not a regular file.
-public struct SkippedPath: Sendable, CustomStringConvertible {
+public struct SkippedPath: Error, Sendable, CustomStringConvertible {
     public let path: String
     public let kind: FileKind
 
     public var description: String {
-        "\(path): skipped, a \(kind.rawValue) and not a regular file (only regular files are ingested)"
+        kind == .missing
+            ? "\(path): skipped, a link to nothing (only regular files are ingested)"
+            : "\(path): skipped, a \(kind.rawValue) and not a regular file (only regular files are ingested)"
     }
 }
 

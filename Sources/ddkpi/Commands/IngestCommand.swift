@@ -101,6 +101,10 @@ struct IngestCommand: ParsableCommand {
             }
         } catch let missing as MissingIngestPath {
             throw ValidationError(missing.description)
+        } catch let notAFile as SkippedPath {
+            throw ValidationError(notAFile.description)
+        } catch let folder as InboxFolderMissing {
+            throw ValidationError(folder.description)
         }
         printer.summary()
         if let rejects { try printer.writeRejects(to: rejects) }

@@ -34,7 +34,7 @@ struct IngestPrinter {
         if let error = outcome.error { fields["error"] = .string(error) }
         if !outcome.alarms.isEmpty {
             fields["alarms"] = .int(outcome.alarms.count)
-            fields["alarmsAccepted"] = .string(String(outcome.alarmsAccepted))
+            fields["alarmsAccepted"] = .bool(outcome.alarmsAccepted)
         }
         if outcome.status == .failed || outcome.status == .held {
             log.error("ingest.file", fields: fields)

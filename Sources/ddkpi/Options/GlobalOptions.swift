@@ -16,6 +16,12 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: "How many seconds a write command waits for another one's ingest lock before it exits 3.")
     var lockTimeout: Double = 60
 
+    func validate() throws {
+        guard lockTimeout.isFinite, lockTimeout >= 0 else {
+            throw ValidationError("--lock-timeout: expected a number of seconds of 0 or more, not \(lockTimeout)")
+        }
+    }
+
     func configuration() throws -> Configuration { try Configuration.load(path: config) }
 
     /// `--db`, then `DDKPI_DB`, then the config file's `database`, then `./ddkpi.sqlite`.
