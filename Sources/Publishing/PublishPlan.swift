@@ -53,12 +53,25 @@ public struct PublishPlan: Sendable {
         }
     }
 
+    /// The longest pack name, in UTF-8 bytes: with the hidden names a publish writes beside a
+    /// pack (`PackFolder`), within the usual 255-byte limit of a file name.
+    static let maximumNameBytes = 200
+
+    /// Whether `name` can name a pack's folder on its own: no path separator, no control
+    /// character, not hidden (a publish's own working names start with a dot), not too long.
+    static func isFolderName(_ name: String) -> Bool {
+        !name.isEmpty && !name.hasPrefix(".") && !name.contains("/") && name.utf8.count <= maximumNameBytes
+            && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
     private static func pack(_ table: TOMLTable, at: (String?) -> String) throws -> Pack {
         for key in table.keys where !["name", "stores", "region", "all", "reports", "formats"].contains(key) {
             throw PlanError("\(at(key)): unknown key \"\(key)\"; expected name, stores, region, all, reports, formats")
         }
-        guard let name = table["name"]?.string, !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
-            throw PlanError("\(at("name")): name: expected a folder name (no \"/\")")
+        guard let name = table["name"]?.string, isFolderName(name) else {
+            throw PlanError(
+                "\(at("name")): name: expected a folder name of at most \(maximumNameBytes) bytes, "
+                    + "not starting with \".\", without \"/\" or control characters")
         }
         let scopes = ["stores", "region", "all"].filter { table.contains(key: $0) }
         guard scopes.count == 1 else {

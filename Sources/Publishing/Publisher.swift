@@ -101,31 +101,54 @@ public struct Publisher {
         let result = PackResult(name: pack.name, files: names + ["manifest.json"], banner: banner)
         if dryRun { return result }
 
-        let folder = URL(fileURLWithPath: directory).appendingPathComponent(pack.name)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try PackFolder(name: pack.name, in: directory)
+        do {
+            try write(
+                pack, stores: stores, names: names, verdicts: verdicts, banner: banner, quarter: quarter, asOf: asOf,
+                into: folder, browser: browser)
+            try folder.install()
+        } catch {
+            folder.discard()
+            throw error
+        }
+        return result
+    }
+
+    /// Writes the pack's documents and manifest into its staging folder; a document that cannot
+    /// be written is named in the error.
+    private func write(
+        _ pack: PublishPlan.Pack, stores: [String], names: [String], verdicts: [FreshnessRow], banner: String?,
+        quarter: FiscalQuarter, asOf: CivilDate, into folder: PackFolder, browser: Browser
+    ) throws {
         let options = DocumentOptions(
             neutralBand: neutralBand, dataThrough: try engine.dataThrough(pack.scope, notAfter: asOf), banner: banner)
         for report in pack.reports {
             let document = try PackDocument(
                 report, engine: engine, scope: pack.scope, quarter: quarter, asOf: asOf, options: options)
             for format in pack.formats {
-                try document.write(
-                    format,
-                    to: folder.appendingPathComponent(
-                        "\(fileStem(report, quarter: quarter, asOf: asOf)).\(format.rawValue)"
-                    ).path, browser: browser.open)
+                let name = "\(fileStem(report, quarter: quarter, asOf: asOf)).\(format.rawValue)"
+                do {
+                    try document.write(format, to: folder.path(of: name), browser: browser.open)
+                } catch let error as PlanError {
+                    throw error
+                } catch {
+                    throw PackWriteError(path: "\(pack.name)/\(name)", error: error)
+                }
             }
         }
         var files: [(name: String, bytes: UInt64, sha256: String)] = []
         for name in names {
-            let (digest, size) = try SHA256.ofFile(folder.appendingPathComponent(name).path)
+            let (digest, size) = try SHA256.ofFile(folder.path(of: name))
             files.append((name, size, digest))
         }
         let manifest = Manifest(
             pack: pack.name, period: quarter.label, asOf: asOf, scope: Self.scopeText(pack.scope), files: files,
             freshness: verdicts, alarms: try alarmCount(stores, DateRange(start: quarter.range.start, end: asOf)))
-        try Data(manifest.json.utf8).write(to: folder.appendingPathComponent("manifest.json"))
-        return result
+        do {
+            try Data(manifest.json.utf8).write(to: URL(fileURLWithPath: folder.path(of: "manifest.json")))
+        } catch {
+            throw PackWriteError(path: "\(pack.name)/manifest.json", error: error)
+        }
     }
 
     /// `review-2025Q2`, `kpi-2025-06-30`, `employees-2025-06-30-QTD`, `merch-vendor-2025Q2`.

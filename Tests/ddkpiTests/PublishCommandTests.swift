@@ -103,6 +103,55 @@ extension GoldenReportTests {
         XCTAssertFalse(FileManager.default.fileExists(atPath: try scratchPath("dry")), "a dry run writes nothing")
     }
 
+    /// A re-published pack folder holds exactly its manifest's files (the audit's N5), and a
+    /// link already at a pack's or a document's place is replaced, never written through (N9).
+    func testARepublishedPackHoldsOnlyItsFilesAndLinksAreNotFollowed() throws {
+        let database = try sampleDatabase()
+        let out = try scratchPath("packs-swap")
+        func publish(_ plan: String) throws -> CommandRunner.Result {
+            let path = try scratchPath("swap.toml")
+            try plan.write(toFile: path, atomically: true, encoding: .utf8)
+            return try CommandRunner.ddkpi([
+                "--db", database, "publish", "--plan", path, "--out", out, "--as-of", "2025-06-15",
+            ])
+        }
+        let wide = "[[pack]]\nname = \"natick\"\nall = true\nreports = [\"review\", \"kpi\"]\nformats = [\"html\"]\n"
+        XCTAssertEqual(try publish(wide).status, 0)
+        let narrow = "[[pack]]\nname = \"natick\"\nstores = [\"08\"]\nreports = [\"kpi\"]\nformats = [\"html\"]\n"
+        XCTAssertEqual(try publish(narrow).status, 0)
+        let manager = FileManager.default
+        XCTAssertEqual(
+            try manager.contentsOfDirectory(atPath: out).sorted(), ["natick"], "no working folder is left behind")
+        XCTAssertEqual(
+            try manager.contentsOfDirectory(atPath: "\(out)/natick").sorted(), ["kpi-2025-06-15.html", "manifest.json"])
+
+        // A document's name that is a link to a file outside: the link is replaced, the file kept.
+        let victim = try scratchPath("victim.txt")
+        try "precious".write(toFile: victim, atomically: true, encoding: .utf8)
+        try manager.removeItem(atPath: "\(out)/natick/kpi-2025-06-15.html")
+        try manager.createSymbolicLink(atPath: "\(out)/natick/kpi-2025-06-15.html", withDestinationPath: victim)
+        XCTAssertEqual(try publish(narrow).status, 0)
+        XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious")
+        // A pack folder that is a link to a folder outside: the pack lands in --out.
+        let elsewhere = try scratchPath("elsewhere")
+        try manager.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        try manager.removeItem(atPath: "\(out)/natick")
+        try manager.createSymbolicLink(atPath: "\(out)/natick", withDestinationPath: elsewhere)
+        XCTAssertEqual(try publish(narrow).status, 0)
+        XCTAssertEqual(try manager.contentsOfDirectory(atPath: elsewhere), [])
+        XCTAssertNil(try? manager.destinationOfSymbolicLink(atPath: "\(out)/natick"), "a folder, no longer a link")
+        XCTAssertEqual(
+            try manager.contentsOfDirectory(atPath: "\(out)/natick").sorted(), ["kpi-2025-06-15.html", "manifest.json"])
+
+        // Names a folder cannot safely take are refused with the plan's line (N13).
+        for name in ["a\\nb", String(repeating: "a", count: 300), ".hidden"] {
+            let refused = try publish(
+                "[[pack]]\nname = \"\(name)\"\nstores = [\"08\"]\nreports = [\"kpi\"]\nformats = [\"html\"]\n")
+            XCTAssertEqual(refused.status, 2, name)
+            XCTAssertTrue(refused.stderr.contains("swap.toml line 2: name: expected a folder name"), refused.stderr)
+        }
+    }
+
     /// Every file's text holds no other store's name or `NN Name`, no associate who did not
     /// work at the pack's stores in the quarter (by name: the samples' ids are short numbers
     /// that prices contain), and no `All stores`.

@@ -64,6 +64,9 @@ struct PublishCommand: ParsableCommand {
             packs = try publisher.publish(parsed, period: period, to: out, dryRun: dryRun)
         } catch let error as PlanError {
             throw ConfigurationError(error.description)
+        } catch let error as PackWriteError {
+            Diagnostics.error("\(out)/\(error.description)")
+            throw ExitCode(ExitStatus.inputFailed)
         }
         for pack in packs {
             print("\(pack.name)/: " + pack.files.joined(separator: ", ") + (pack.banner.map { " — \($0)" } ?? ""))
