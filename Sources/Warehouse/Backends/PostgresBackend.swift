@@ -87,13 +87,14 @@ final class PostgresBackend: WarehouseBackend {
     func ingestTransaction(_ body: (any SQLSession) throws -> Bool) throws { try transaction(body) }
 
     /// Runs `body` with the connection to itself, reconnecting first if the last use lost it
-    /// (its temporary staging tables went with it).
+    /// (its temporary staging tables went with it); a failed reconnection throws libpq's
+    /// `PostgresError`, which says the server is to blame.
     private func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         if !connection.isConnected {
             stagingTables.removeAll()
-            do { try connection.reconnect() } catch { throw WarehouseError(message: "\(error)") }
+            try connection.reconnect()
         }
         return try body(connection)
     }
