@@ -18,10 +18,13 @@ public final class PostgresConnection {
     private var sentSQL: String?
     /// The server's URL as messages show it (password hidden).
     public let location: String
+    /// The URL as given, kept to hide its password wherever libpq echoes it.
+    private let url: String
 
     /// Connects to `url` (`postgresql://…`, with libpq's usual parameters such as `sslmode`).
     public init(url: String) throws {
-        location = PostgresURL.redacted(url)
+        location = PostgresURL.masked(url)
+        self.url = url
         guard CLibPQ_load() != nil else {
             throw PostgresError(
                 message: "cannot connect to \(location): libpq.so.5 could not be loaded (apt-get install libpq5)",
@@ -34,7 +37,7 @@ public final class PostgresConnection {
             let reason = Self.message(CLibPQ_PQerrorMessage(connection))
             CLibPQ_PQfinish(connection)
             throw PostgresError(
-                message: "cannot connect to \(location): \(PostgresURL.redacted(reason))", sqlState: nil)
+                message: "cannot connect to \(location): \(PostgresURL.redacted(reason, about: url))", sqlState: nil)
         }
         handle = connection
         // Quiet notices (they would go to standard error).
@@ -146,7 +149,7 @@ public final class PostgresConnection {
         guard isConnected else {
             throw PostgresError(
                 message:
-                    "cannot reconnect to \(location): \(PostgresURL.redacted(Self.message(CLibPQ_PQerrorMessage(handle))))",
+                    "cannot reconnect to \(location): \(PostgresURL.redacted(Self.message(CLibPQ_PQerrorMessage(handle)), about: url))",
                 sqlState: nil)
         }
         try execute("SET client_min_messages = warning")
@@ -196,7 +199,8 @@ public final class PostgresConnection {
                 field("M").map { primary in [primary, field("D")].compactMap { $0 }.joined(separator: ": ").oneLine }
                 ?? Self.message(CLibPQ_PQresultErrorMessage(result))
             CLibPQ_PQclear(result)
-            throw PostgresError(message: "PostgreSQL: \(lostOr(PostgresURL.redacted(message)))", sqlState: state)
+            throw PostgresError(
+                message: "PostgreSQL: \(lostOr(PostgresURL.redacted(message, about: url)))", sqlState: state)
         }
         return PostgresResult(result)
     }

@@ -102,4 +102,64 @@ final class PostgresConnectionTests: XCTestCase {
         typed.insert(contentsOf: ":p@ss:w/rd", at: at)
         XCTAssertEqual(try PostgresConnection(url: typed).execute("SELECT 1").int64(row: 0, column: 0), 1)
     }
+
+    /// Issue 42, N3: a password `Tail<c>SECRET`, for every printable ASCII character `c`, is
+    /// hidden whole in every message naming the database, libpq's own included.
+    func testNoPrintableCharacterLetsAPasswordShow() throws {
+        var passwords = (UInt8(0x20)...UInt8(0x7E)).map { "Tail\(Character(UnicodeScalar($0)))SECRET" }
+        passwords += ["Tail%zzSECRET", "Tail%00SECRET", "Tail%4SECRET", "p@ss:w/rd@SECRET", "Tail?x=1@SECRET"]
+        for password in passwords {
+            let url = "postgresql://ddkpi:\(password)@127.0.0.1:1/ddkpi?connect_timeout=2"
+            let shown = "postgresql://ddkpi:***@127.0.0.1:1/ddkpi?connect_timeout=2"
+            XCTAssertEqual(PostgresURL.masked(url), shown, password)
+            XCTAssertEqual(DatabaseLocation(url).description, shown, password)
+            XCTAssertEqual(PostgresURL.password(in: url), password)
+            XCTAssertEqual(
+                PostgresURL.redacted("cannot connect to \(url): refused"), "cannot connect to \(shown): refused",
+                password)
+            XCTAssertThrowsError(try PostgresConnection(url: url), password) { error in
+                let text = "\(error)"
+                XCTAssertFalse(text.contains("SECRET"), text)
+                XCTAssertTrue(text.hasPrefix("cannot connect to \(shown): "), text)
+                if password.contains("%00") {
+                    XCTAssertTrue(text.hasSuffix("forbidden value %00 in percent-encoded value: \"***\""), text)
+                } else {
+                    XCTAssertTrue(text.contains("port 1 failed: Connection refused"), "libpq went to the host: \(text)")
+                }
+            }
+        }
+        XCTAssertEqual(
+            PostgresURL.masked("postgresql://u@h/db?password=Tail SECRET&sslmode=require"),
+            "postgresql://u@h/db?password=***&sslmode=require")
+        XCTAssertEqual(
+            PostgresURL.redacted("host=h password='Tail SECRET' dbname=d"), "host=h password=*** dbname=d")
+        XCTAssertEqual(
+            PostgresURL.url("postgresql://u:a?b@h/db", searchPath: "s"),
+            "postgresql://u:a?b@h/db?options=-csearch_path%3Ds")
+        XCTAssertEqual(
+            PostgresURL.forLibpq("postgresql://u:Tail%zz/SECRET@h/db?application_name=a%b&options=-cx%3Dy"),
+            "postgresql://u:Tail%25zz%2FSECRET@h/db?application_name=a%25b&options=-cx%3Dy")
+    }
+
+    /// Issue 42, N3: such passwords reach the server as typed (SCRAM authentication on a cluster
+    /// of the test's own), and a wrong one is refused without showing it.
+    func testPasswordsWithAnyPrintableCharacterSignIn() throws {
+        let server = try ThrowawayPostgres()
+        let admin = try PostgresConnection(url: server.url)
+        try admin.execute("CREATE ROLE ddkpi_pw LOGIN")
+        try server.requirePassword(of: "ddkpi_pw")
+        guard let at = server.url.range(of: "postgres@") else { return XCTFail(server.url) }
+        let place = server.url[at.upperBound...]
+        for byte in UInt8(0x20)...UInt8(0x7E) {
+            let password = "Tail\(Character(UnicodeScalar(byte)))SECRET"
+            try admin.execute("ALTER ROLE ddkpi_pw PASSWORD '\(password.replacingOccurrences(of: "'", with: "''"))'")
+            let connection = try PostgresConnection(url: "postgresql://ddkpi_pw:\(password)@\(place)")
+            XCTAssertEqual(try connection.execute("SELECT current_user").text(row: 0, column: 0), "ddkpi_pw", password)
+            XCTAssertThrowsError(try PostgresConnection(url: "postgresql://ddkpi_pw:\(password)x@\(place)")) { error in
+                let text = "\(error)"
+                XCTAssertFalse(text.contains("SECRET"), text)
+                XCTAssertTrue(text.contains("password authentication failed for user \"ddkpi_pw\""), text)
+            }
+        }
+    }
 }

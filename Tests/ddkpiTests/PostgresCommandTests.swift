@@ -109,6 +109,22 @@ final class PostgresCommandTests: XCTestCase {
         }
     }
 
+    /// Issue 42, N3: whatever printable character a password holds, neither a text nor a JSON
+    /// log shows it.
+    func testNoPrintableCharacterLetsAPasswordIntoTheLogs() throws {
+        for byte in UInt8(0x20)...UInt8(0x7E) {
+            let password = "Tail\(Character(UnicodeScalar(byte)))SECRET"
+            let url = "postgresql://ddkpi:\(password)@127.0.0.1:1/ddkpi"
+            for arguments in [["ingest", "--log-format", "json", "x.csv"], ["kpi", "--as-of", "2025-06-15"]] {
+                let result = try CommandRunner.ddkpi(["--db", url] + arguments)
+                XCTAssertEqual(result.status, 2, password)
+                XCTAssertFalse(result.stderr.contains("SECRET") || result.stdout.contains("SECRET"), result.stderr)
+                XCTAssertTrue(
+                    result.stderr.contains("cannot connect to postgresql://ddkpi:***@127.0.0.1:1/ddkpi"), result.stderr)
+            }
+        }
+    }
+
     func testAMissingDatabaseExitsTwoAndSaysSo() throws {
         let server = try TestPostgres.url()
         guard let slash = server.range(of: "/", options: .backwards) else { return XCTFail(server) }

@@ -43,7 +43,7 @@ final class PostgresBackend: WarehouseBackend {
         guard result.rowCount > 0 else { return }
         let tables = (0..<result.rowCount).compactMap { result.text(row: $0, column: 1) }
         let schema = result.text(row: 0, column: 0) ?? "?"
-        throw WarehouseError.notAWarehouse("the schema \(schema) of \(PostgresURL.redacted(url))", tables: tables)
+        throw WarehouseError.notAWarehouse("the schema \(schema) of \(PostgresURL.masked(url))", tables: tables)
     }
 
     /// Whether `ddkpi_migrations` is on the search path.
