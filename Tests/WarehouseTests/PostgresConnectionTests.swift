@@ -1,3 +1,5 @@
+import Foundation
+import Logging
 import PostgresClient
 import TestSupport
 import Warehouse
@@ -162,4 +164,64 @@ final class PostgresConnectionTests: XCTestCase {
             }
         }
     }
+
+    /// Issue 42, N10: the server's warnings go to the connection's logger as `postgresql notice`
+    /// events, never raw to standard error (where libpq's default processor wrote them).
+    func testServerNoticesGoToTheLoggerNotToStandardError() throws {
+        let url = try TestPostgres.url()
+        let captured = CapturedEvents()
+        let logger = Logger(label: "test", factory: { _ in CapturingLogHandler(store: captured) })
+        let connection = try PostgresConnection(url: url, logger: logger)
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stderrPath = directory.appendingPathComponent("stderr.txt").path
+        let file = open(stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let saved = dup(2)
+        XCTAssertTrue(file >= 0 && saved >= 0)
+        fflush(stderr)
+        dup2(file, 2)
+        let ran = Result { try connection.execute("DO $$ BEGIN RAISE WARNING 'ddkpi notice probe %', 42; END $$") }
+        fflush(stderr)
+        dup2(saved, 2)
+        close(saved)
+        close(file)
+        _ = try ran.get()
+        let written = try String(contentsOfFile: stderrPath, encoding: .utf8)
+        XCTAssertEqual(written, "", "nothing raw on standard error")
+        let events = captured.events
+        XCTAssertEqual(events.count, 1)
+        XCTAssertEqual(events.first?.level, .warning)
+        XCTAssertEqual(events.first?.message, "postgresql notice")
+        XCTAssertEqual(events.first?.metadata["message"], .string("ddkpi notice probe 42"))
+        XCTAssertEqual(events.first?.metadata["severity"], .string("WARNING"))
+        XCTAssertEqual(events.first?.metadata["sqlState"], .string("01000"))
+    }
+}
+
+/// What a `CapturingLogHandler` was given.
+private final class CapturedEvents: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [(level: Logger.Level, message: String, metadata: Logger.Metadata)] = []
+
+    var events: [(level: Logger.Level, message: String, metadata: Logger.Metadata)] {
+        lock.withLock { stored }
+    }
+
+    func append(_ event: LogEvent) {
+        lock.withLock { stored.append((event.level, "\(event.message)", event.metadata ?? [:])) }
+    }
+}
+
+/// A swift-log handler that keeps every event for the test to look at.
+private struct CapturingLogHandler: LogHandler {
+    let store: CapturedEvents
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) { store.append(event) }
 }

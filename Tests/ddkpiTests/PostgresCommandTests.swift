@@ -125,6 +125,44 @@ final class PostgresCommandTests: XCTestCase {
         }
     }
 
+    /// Issue 42, N10: a warning the server sends mid-run is a JSON line under `--log-format json`
+    /// (every standard error line is one) and a `ddkpi: warning:` line in text.
+    func testServerWarningsAreLoggedInTheLogFormat() throws {
+        let url = try TestWarehouses.postgresWarehouseURL()
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stores = TestPaths.packageRoot.appendingPathComponent("SampleFeeds/reference/stores.csv").path
+        XCTAssertEqual(try CommandRunner.ddkpi(["--db", url, "stores", "import", stores]).status, 0)
+        try PostgresConnection(url: url).executeScript(
+            """
+            CREATE FUNCTION ddkpi_warn() RETURNS trigger LANGUAGE plpgsql AS
+                $$ BEGIN RAISE WARNING 'ddkpi notice probe'; RETURN NEW; END $$;
+            CREATE TRIGGER ddkpi_warn BEFORE INSERT ON ingest_run FOR EACH ROW EXECUTE FUNCTION ddkpi_warn();
+            """)
+        for (day, format) in [("01", "json"), ("02", "text")] {
+            let file = try TestPaths.write(
+                Array("Store,Date,Net Sales,Transactions,Items\n08,2025-07-\(day),7000.00,21,35\n".utf8),
+                named: "SalesAudit_2025-07-\(day).csv", in: directory)
+            let result = try CommandRunner.ddkpi(["--db", url, "ingest", "--log-format", format, file])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let lines = result.stderr.split(separator: "\n")
+            if format == "json" {
+                XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") }, result.stderr)
+                XCTAssertTrue(
+                    lines.contains {
+                        $0.contains("\"event\":\"postgresql notice\"") && $0.contains("\"level\":\"warning\"")
+                            && $0.contains("\"message\":\"ddkpi notice probe\"")
+                    }, result.stderr)
+            } else {
+                XCTAssertTrue(
+                    lines.contains(
+                        "ddkpi: warning: postgresql notice: ddkpi notice probe (severity WARNING, sqlState 01000)"),
+                    result.stderr)
+            }
+            XCTAssertFalse(result.stderr.contains("WARNING:  "), result.stderr)
+        }
+    }
+
     func testAMissingDatabaseExitsTwoAndSaysSo() throws {
         let server = try TestPostgres.url()
         guard let slash = server.range(of: "/", options: .backwards) else { return XCTFail(server) }
