@@ -9,10 +9,8 @@ import Foundation
 /// quotes included; libpq itself would end it at the first `@` or `/` and read the rest as the
 /// host, showing it in its error.
 public enum PostgresURL {
-    /// `text` with every PostgreSQL URL's password hidden, and every `password=` parameter's.
-    ///
-    /// `text` may be a message with URLs in it, which end at a space or a quote after their host
-    /// part; `masked(_:)` is for a URL on its own.
+    /// `text`, a message with URLs in it (each ending at a space or a quote after its host
+    /// part), with every URL's password and every `password=` parameter's value hidden.
     public static func redacted(_ text: String) -> String {
         redact(text, wholeURL: false)
     }
@@ -151,9 +149,8 @@ public enum PostgresURL {
     }
 
     /// The credentials (`user` or `user:password`) of the URL whose authority starts at `start`:
-    /// up to the first `@` on the line that a host part follows (see the type's comment); `nil`
-    /// without. In a message (not `wholeURL`) the URL may end after its host part at a space,
-    /// a quote or punctuation.
+    /// up to the first `@` on the line that a host part follows (see the type's comment), which
+    /// in a message (not `wholeURL`) may end at a space, a quote or punctuation; `nil` without.
     private static func credentials(in text: String, from start: String.Index, wholeURL: Bool) -> Range<
         String.Index
     >? {

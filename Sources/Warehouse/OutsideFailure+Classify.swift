@@ -8,11 +8,8 @@ extension OutsideFailure {
     /// classes 08 connection, 25 a read-only or otherwise unusable transaction, 53 insufficient
     /// resources, 57 operator intervention, and 42501 a role without the privilege) is the
     /// server's; a deadlock or lock (40, 55), a full or failing disk, or SQLite busy, locked,
-    /// full, I/O or read-only errors are the environment's.
-    ///
-    /// With `file`, the path of a file none of whose rows had been read when the error was
-    /// raised, any database error that does not name the file is outside it too: nothing of the
-    /// file had reached the database yet.
+    /// full, I/O or read-only errors are the environment's; and with `file`, a file none of whose
+    /// rows had been read, any database error that does not name it is outside it too.
     init?(classifying error: Error, beforeTheFirstRowOf file: String? = nil) {
         if let cause = Self(classifyingByCode: error) {
             self = cause
