@@ -62,7 +62,7 @@ let package = Package(
         // Wrong-data checks (SPEC section 18): pure detectors over series the warehouse loads.
         .target(name: "Checks", dependencies: ["CivilCalendar", "OutputText", "Threads", "Feeds"]),
         // The libpq connection the PostgreSQL backend talks through (SPEC section 14).
-        .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
+        .target(name: "PostgresClient", dependencies: ["CLibPQ", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "Warehouse",
             dependencies: [
@@ -144,7 +144,7 @@ let package = Package(
             name: "WarehouseTests",
             dependencies: [
                 "CivilCalendar", "Warehouse", "PostgresClient", "TestSupport", "SheetFixtures",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

@@ -32,6 +32,7 @@ typedef struct {
     char *(*getvalue)(const PGresult *res, int tup_num, int field_num);
     int (*getlength)(const PGresult *res, int tup_num, int field_num);
     int (*getisnull)(const PGresult *res, int tup_num, int field_num);
+    PQnoticeReceiver (*setNoticeReceiver)(PGconn *conn, PQnoticeReceiver proc, void *arg);
 } CLibPQ_API;
 
 /// The loaded table and whether loading succeeded (function-local, so that the one copy lives
@@ -72,6 +73,7 @@ static inline void CLibPQ_loadOnce(void) {
     CLIBPQ_BIND(getvalue, PQgetvalue)
     CLIBPQ_BIND(getlength, PQgetlength)
     CLIBPQ_BIND(getisnull, PQgetisnull)
+    CLIBPQ_BIND(setNoticeReceiver, PQsetNoticeReceiver)
 #undef CLIBPQ_BIND
     CLibPQ_state()->loaded = 1;
 }
@@ -109,4 +111,5 @@ static inline char *CLibPQ_PQcmdTuples(PGresult *res) { return CLibPQ_state()->a
 static inline char *CLibPQ_PQgetvalue(const PGresult *res, int tup_num, int field_num) { return CLibPQ_state()->api.getvalue(res, tup_num, field_num); }
 static inline int CLibPQ_PQgetlength(const PGresult *res, int tup_num, int field_num) { return CLibPQ_state()->api.getlength(res, tup_num, field_num); }
 static inline int CLibPQ_PQgetisnull(const PGresult *res, int tup_num, int field_num) { return CLibPQ_state()->api.getisnull(res, tup_num, field_num); }
+static inline PQnoticeReceiver CLibPQ_PQsetNoticeReceiver(PGconn *conn, PQnoticeReceiver proc, void *arg) { return CLibPQ_state()->api.setNoticeReceiver(conn, proc, arg); }
 #endif

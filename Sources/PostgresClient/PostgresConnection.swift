@@ -1,5 +1,6 @@
 import CLibPQ
 import Foundation
+import Logging
 
 /// A PostgreSQL error: what the server or libpq said, with any password in it hidden.
 public struct PostgresError: Error, CustomStringConvertible, Sendable {
@@ -18,10 +19,17 @@ public final class PostgresConnection {
     private var sentSQL: String?
     /// The server's URL as messages show it (password hidden).
     public let location: String
+    /// The URL as given, kept to hide its password wherever libpq echoes it.
+    private let url: String
+    /// Where the server's notices and warnings go instead of libpq's standard error.
+    private let notices: NoticeLog
 
-    /// Connects to `url` (`postgresql://…`, with libpq's usual parameters such as `sslmode`).
-    public init(url: String) throws {
-        location = PostgresURL.redacted(url)
+    /// Connects to `url` (`postgresql://…`, with libpq's usual parameters such as `sslmode`);
+    /// the server's notices and warnings go to `logger` as `postgresql notice` events.
+    public init(url: String, logger: Logger = Logger(label: "ddkpi.postgresql")) throws {
+        location = PostgresURL.masked(url)
+        self.url = url
+        notices = NoticeLog(logger: logger)
         guard CLibPQ_load() != nil else {
             throw PostgresError(
                 message: "cannot connect to \(location): libpq.so.5 could not be loaded (apt-get install libpq5)",
@@ -34,9 +42,10 @@ public final class PostgresConnection {
             let reason = Self.message(CLibPQ_PQerrorMessage(connection))
             CLibPQ_PQfinish(connection)
             throw PostgresError(
-                message: "cannot connect to \(location): \(PostgresURL.redacted(reason))", sqlState: nil)
+                message: "cannot connect to \(location): \(PostgresURL.redacted(reason, about: url))", sqlState: nil)
         }
         handle = connection
+        notices.receive(from: connection)
         // Quiet notices (they would go to standard error).
         try execute("SET client_min_messages = warning")
     }
@@ -146,7 +155,7 @@ public final class PostgresConnection {
         guard isConnected else {
             throw PostgresError(
                 message:
-                    "cannot reconnect to \(location): \(PostgresURL.redacted(Self.message(CLibPQ_PQerrorMessage(handle))))",
+                    "cannot reconnect to \(location): \(PostgresURL.redacted(Self.message(CLibPQ_PQerrorMessage(handle)), about: url))",
                 sqlState: nil)
         }
         try execute("SET client_min_messages = warning")
@@ -196,7 +205,8 @@ public final class PostgresConnection {
                 field("M").map { primary in [primary, field("D")].compactMap { $0 }.joined(separator: ": ").oneLine }
                 ?? Self.message(CLibPQ_PQresultErrorMessage(result))
             CLibPQ_PQclear(result)
-            throw PostgresError(message: "PostgreSQL: \(lostOr(PostgresURL.redacted(message)))", sqlState: state)
+            throw PostgresError(
+                message: "PostgreSQL: \(lostOr(PostgresURL.redacted(message, about: url)))", sqlState: state)
         }
         return PostgresResult(result)
     }
@@ -207,9 +217,7 @@ public final class PostgresConnection {
     }
 
     /// libpq's message on one line (see `oneLine`).
-    private static func message(_ text: UnsafePointer<CChar>?) -> String {
-        text.map { String(cString: $0).oneLine } ?? "unknown error"
-    }
+    private static func message(_ text: UnsafePointer<CChar>?) -> String { PostgresConnectionMessage.text(text) }
 
     /// Appends `value` in COPY's text format: `\N` for NULL; backslash, tab, newline and
     /// carriage return escaped.
@@ -233,6 +241,46 @@ public final class PostgresConnection {
             default: buffer.append(byte)
             }
         }
+    }
+}
+
+/// The server's notices and warnings (`RAISE WARNING`, `terminating connection …`) as log
+/// events rather than libpq's raw lines on standard error (SPEC section 15: under
+/// `--log-format json` every line there is JSON).
+private final class NoticeLog {
+    let logger: Logger
+
+    init(logger: Logger) { self.logger = logger }
+
+    /// Routes `connection`'s notices here; this object must outlive the connection.
+    func receive(from connection: OpaquePointer) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        _ = CLibPQ_PQsetNoticeReceiver(
+            connection,
+            { context, result in
+                guard let context, let result else { return }
+                Unmanaged<NoticeLog>.fromOpaque(context).takeUnretainedValue().log(result)
+            }, context)
+    }
+
+    /// Logs one notice: its severity, SQLSTATE and message (with any URL password hidden).
+    private func log(_ result: OpaquePointer) {
+        let field = { (code: Character) in
+            CLibPQ_PQresultErrorField(result, Int32(code.asciiValue ?? 0)).map { String(cString: $0) }
+        }
+        let severity = field("V") ?? field("S") ?? "NOTICE"
+        let text = field("M").map { $0.oneLine } ?? PostgresConnectionMessage.text(CLibPQ_PQresultErrorMessage(result))
+        var metadata: Logger.Metadata = [
+            "severity": .string(severity), "message": .string(PostgresURL.redacted(text)),
+        ]
+        if let state = field("C") { metadata["sqlState"] = .string(state) }
+        let level: Logger.Level
+        switch severity {
+        case "DEBUG", "LOG": level = .debug
+        case "INFO", "NOTICE": level = .info
+        default: level = .warning
+        }
+        logger.log(level: level, "postgresql notice", metadata: metadata)
     }
 }
 
@@ -274,6 +322,14 @@ public final class PostgresResult {
 
     /// A value as an integer; `nil` for NULL or text that is not one.
     public func int64(row: Int, column: Int) -> Int64? { text(row: row, column: column).flatMap { Int64($0) } }
+}
+
+/// libpq's messages as ddkpi shows them.
+private enum PostgresConnectionMessage {
+    /// libpq's message on one line (see `oneLine`).
+    static func text(_ text: UnsafePointer<CChar>?) -> String {
+        text.map { String(cString: $0).oneLine } ?? "unknown error"
+    }
 }
 
 extension String {

@@ -22,7 +22,7 @@ public enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .sqlite(let path): return path
-        case .postgres(let url): return PostgresURL.redacted(url)
+        case .postgres(let url): return PostgresURL.masked(url)
         }
     }
 }

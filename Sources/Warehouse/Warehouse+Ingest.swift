@@ -107,6 +107,8 @@ extension Warehouse {
             outcome.error = "\(error)"
             return outcome
         }
+        // Whether a row of the file has been read: a database error before it is not the file's.
+        var rowRead = false
         do {
             let prepared = try prepare()
             outcome.feed = prepared.feed
@@ -114,7 +116,7 @@ extension Warehouse {
                 func write(_ session: some SQLSession) throws -> Bool {
                     try writeFile(
                         session, path: path, prepared: prepared, options: options, check: check, started: started,
-                        outcome: &outcome)
+                        outcome: &outcome, rowRead: &rowRead)
                 }
                 // Called with the concrete session, the per-row work (the writer, the gate) is
                 // specialised for it; through `any SQLSession` every row would look up type
@@ -143,7 +145,7 @@ extension Warehouse {
                 outcome.status = .failed
                 outcome.counts = UpsertCounts()
                 outcome.error = (failure as? IngestFailure)?.message ?? "\(failure)"
-                outcome.outsideFailure = OutsideFailure(classifying: failure)
+                outcome.outsideFailure = OutsideFailure(classifying: failure, beforeTheFirstRowOf: rowRead ? nil : path)
             }
             if !options.dryRun, let fingerprint = check.fingerprint {
                 outcome.runID = try? recordAttempt(outcome, path: path, fingerprint: fingerprint, started: started)
@@ -158,17 +160,19 @@ extension Warehouse {
         return outcome
     }
 
-    /// Reads the file and writes its records and ledger row in the caller's transaction;
-    /// returns whether to commit (not for a dry run). Throws to roll everything back.
+    /// Reads the file and writes its records and ledger row in the caller's transaction, setting
+    /// `rowRead` once the first record has been read; returns whether to commit (not for a dry
+    /// run). Throws to roll everything back.
     private func writeFile(
         _ session: some SQLSession, path: String, prepared: PreparedFeed, options: IngestOptions, check: DuplicateCheck,
-        started: String, outcome: inout IngestOutcome
+        started: String, outcome: inout IngestOutcome, rowRead: inout Bool
     ) throws -> Bool {
         let runID = try insertRun(session, path: path, feed: prepared.feed, started: started)
         var writer = try RecordWriter(session, table: prepared.feed.table, runID: runID)
         var records = 0
         var gate = options.checks.map { FileGate(feed: prepared.feed, settings: $0) }
         let result = try prepared.read { record, row in
+            rowRead = true
             records += 1
             if records % 1024 == 0, check.isReady { try check.run(session) }
             try gate?.add(record, run: runID, session)

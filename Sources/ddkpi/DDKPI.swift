@@ -1,5 +1,6 @@
 import ArgumentParser
 import KPI
+import Logging
 import OutputText
 import SheetDump
 import SheetStream
@@ -31,6 +32,9 @@ struct DDKPI: ParsableCommand {
     /// failed, 2 usage or configuration error, 3 lock held, 4 a feed late or missing (`status`) or
     /// an alarm (`check`).
     static func main() {
+        // The libraries' loggers (the PostgreSQL server's notices) write in the command's log format.
+        let format = LogFormat(arguments: CommandLine.arguments)
+        LoggingSystem.bootstrap { _ in ProcessLogHandler(format: format) }
         do {
             var command = try parseAsRoot()
             try command.run()

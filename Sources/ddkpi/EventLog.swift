@@ -94,6 +94,36 @@ struct JSONLineLogHandler: LogHandler {
     private static func quoted(_ text: String) -> String { JSONText.quoted(ControlCharacters.escaped(text)) }
 }
 
+/// What the libraries' loggers write (`main` bootstraps swift-log with it), the PostgreSQL
+/// server's notices among them: under `json` the event log's JSON lines, in text one
+/// `ddkpi: LEVEL: EVENT: MESSAGE` line with control characters escaped.
+struct ProcessLogHandler: LogHandler {
+    let format: LogFormat
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        if format == .json {
+            return JSONLineLogHandler(metadata: metadata, logLevel: logLevel).log(event: event)
+        }
+        let fields = metadata.merging(event.metadata ?? [:]) { $1 }
+        var text = "\(event.message)"
+        if let message = fields["message"] { text += ": \(message)" }
+        let others = fields.keys.sorted().filter { $0 != "message" }.compactMap { key in
+            fields[key].map { "\(key) \($0)" }
+        }
+        if !others.isEmpty { text += " (" + others.joined(separator: ", ") + ")" }
+        let level = event.level >= .error ? "error" : event.level == .warning ? "warning" : "note"
+        var bytes = Array("ddkpi: \(level): \(ControlCharacters.escaped(text))\n".utf8)
+        _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+}
+
 extension Logger.MetadataValue {
     /// A whole number as JSON writes it (unquoted).
     static func int(_ value: Int) -> Logger.MetadataValue { .stringConvertible(value) }

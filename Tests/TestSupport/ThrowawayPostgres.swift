@@ -1,4 +1,5 @@
 import Foundation
+import PostgresClient
 import XCTest
 
 #if canImport(Glibc)
@@ -71,6 +72,23 @@ public final class ThrowawayPostgres {
         var status: Int32 = 0
         waitpid(pid, &status, 0)
         guard status == 0 else { throw XCTSkip("could not start a PostgreSQL cluster (see \(folder)/log)") }
+    }
+
+    /// Makes `role` sign in with a password (SCRAM) over loopback, every other role keeping
+    /// trust, and waits until the server has reloaded its rules.
+    public func requirePassword(of role: String) throws {
+        let rules = folder + "/data/pg_hba.conf"
+        let current = try String(contentsOfFile: rules, encoding: .utf8)
+        try ("host all \(role) 127.0.0.1/32 scram-sha-256\n" + current).write(
+            toFile: rules, atomically: false, encoding: .utf8)
+        try Self.check(
+            CommandRunner.run("runuser", ["-u", "postgres", "--", bin + "/pg_ctl", "-D", folder + "/data", "reload"]))
+        let withoutPassword = url.replacingOccurrences(of: "postgres@", with: "\(role)@")
+        for _ in 0..<100 {
+            guard (try? PostgresConnection(url: withoutPassword)) != nil else { return }
+            usleep(50_000)
+        }
+        throw XCTSkip("the server did not take the password rule for \(role)")
     }
 
     /// Stops the server at once, as a crash or an operator would (`pg_ctl stop -m immediate`).

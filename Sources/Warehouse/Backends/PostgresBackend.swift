@@ -43,7 +43,7 @@ final class PostgresBackend: WarehouseBackend {
         guard result.rowCount > 0 else { return }
         let tables = (0..<result.rowCount).compactMap { result.text(row: $0, column: 1) }
         let schema = result.text(row: 0, column: 0) ?? "?"
-        throw WarehouseError.notAWarehouse("the schema \(schema) of \(PostgresURL.redacted(url))", tables: tables)
+        throw WarehouseError.notAWarehouse("the schema \(schema) of \(PostgresURL.masked(url))", tables: tables)
     }
 
     /// Whether `ddkpi_migrations` is on the search path.
@@ -87,13 +87,14 @@ final class PostgresBackend: WarehouseBackend {
     func ingestTransaction(_ body: (any SQLSession) throws -> Bool) throws { try transaction(body) }
 
     /// Runs `body` with the connection to itself, reconnecting first if the last use lost it
-    /// (its temporary staging tables went with it).
+    /// (its temporary staging tables went with it); a failed reconnection throws libpq's
+    /// `PostgresError`, which says the server is to blame.
     private func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         if !connection.isConnected {
             stagingTables.removeAll()
-            do { try connection.reconnect() } catch { throw WarehouseError(message: "\(error)") }
+            try connection.reconnect()
         }
         return try body(connection)
     }
