@@ -10,32 +10,9 @@ import TOMLKit
 /// TOML, through TOMLKit: the spec's file is `ddkpi.toml`, and TOML's tables map directly onto
 /// "aliases per feed and field" without the indentation traps of YAML.
 ///
-/// ```toml
-/// database = "warehouse.sqlite"
-/// week_start = "monday"              # weekday weeks start on
-/// fiscal_year_start_month = 1
-/// day_first_dates = false            # read 03/04/2025 as 3 April
-/// reject_threshold = 0.05
-/// [aliases.sales-audit]
-/// totalSales = ["Net Revenue"]
-/// [file_patterns]
-/// outbound-calls = ["dialer"]
-/// [freshness]                        # days after which a feed is late
-/// sales-audit = 2
-/// [check]                            # wrong-data checks (SPEC section 18)
-/// z = 5                              # robust z-score of an outlier
-/// tolerance = 0.005                  # reconcile: share of sales (and at least $1.00)
-/// closed = ["12-25", "2025-07-04"]   # days stores may be closed
-/// reconcile_merch = false
-/// on_ingest = "warn"                 # or "hold": commit nothing of a file with an alarm
-/// [documents]
-/// neutral_band = 0.005               # changes under 0.5 % are not coloured (or "0.5%")
-/// [calendar]                         # SPEC section 21
-/// kind = "gregorian"                 # or "nrf-454", "445", "544"
-/// ly = "date"                        # or "weekday" (the default for the retail kinds)
-/// [comp]
-/// enabled = false                    # comp:region:NAME and comp:ALL scopes in kpi and review
-/// ```
+/// Every key this loader accepts, each at its default with a one-line comment, is in
+/// `docs/ddkpi.example.toml`; `ConfigTemplateTests` loads that file here, and an unknown key is
+/// an error, so the example and this loader cannot drift apart.
 struct Configuration {
     var databasePath: String?
     var feedOptions = FeedOptions()
