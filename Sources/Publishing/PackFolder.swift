@@ -84,9 +84,11 @@ public struct PackWriteError: Error, CustomStringConvertible {
     /// The error of writing `path`: the operating system's reason when there is one (a full
     /// disk), else the writer's own message.
     init(path: String, error: Error) {
-        let system = error as NSError
-        let underlying = system.userInfo[NSUnderlyingErrorKey] as? NSError
-        if let posix = [underlying, system].compactMap({ $0 }).first(where: { $0.domain == NSPOSIXErrorDomain }) {
+        let underlying =
+            (error as? CocoaError)?.underlying ?? (error as NSError).userInfo[NSUnderlyingErrorKey] as? Error
+        if let posix = [underlying, error].compactMap({ $0.map { $0 as NSError } }).first(where: {
+            $0.domain == NSPOSIXErrorDomain
+        }) {
             self.init(path: path, reason: String(cString: strerror(Int32(posix.code))))
         } else {
             self.init(path: path, reason: "\(error)")

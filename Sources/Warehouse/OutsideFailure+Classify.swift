@@ -10,7 +10,7 @@ extension OutsideFailure {
     /// server's; a deadlock or lock (40, 55), a full or failing disk, or SQLite busy, locked,
     /// full, I/O or read-only errors are the environment's; and with `file`, a file none of whose
     /// rows had been read, any database error that does not name it is outside it too.
-    init?(classifying error: Error, beforeTheFirstRowOf file: String? = nil) {
+    public init?(classifying error: Error, beforeTheFirstRowOf file: String? = nil) {
         if let cause = Self(classifyingByCode: error) {
             self = cause
             return

@@ -136,6 +136,12 @@ extension IngestCommand {
         } catch let refused as UndoRefused {
             Diagnostics.error(refused.message)
             throw ExitCode(ExitStatus.usage)
+        } catch {
+            // A full or failing disk exits 1, as the same failure of an ingest does; the undo's
+            // transaction rolled back whole.
+            guard OutsideFailure(classifying: error) == .environment else { throw error }
+            Diagnostics.error("run \(run) was not undone (nothing changed): \(error)")
+            throw ExitCode(ExitStatus.inputFailed)
         }
     }
 }
