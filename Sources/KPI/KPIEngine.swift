@@ -38,7 +38,9 @@ public struct KPIEngine {
     /// Week-, month-, quarter- and year-to-date as of a day, each with its LY.
     public func kpi(asOf: CivilDate, filter: ScopeFilter) throws -> KPIReport {
         let periods = calendar.toDatePeriods(asOf).map {
-            ReportPeriod(label: $0.label, range: $0.elapsed, lastYear: $0.lastYear, full: $0.full)
+            ReportPeriod(
+                label: $0.label, range: $0.elapsed, lastYear: $0.lastYear, full: $0.full, projects: true,
+                isCut: false, hasGoal: $0.label != "WTD" && $0.elapsed.end < $0.full.end)
         }
         guard let year = periods.last, try warehouse.hasData(from: year.range.start, through: asOf) else {
             throw KPIError(
@@ -50,25 +52,79 @@ public struct KPIEngine {
 
     /// The quarterly business review: each month of the quarter and the quarter, with the
     /// whole month or quarter a year earlier as LY (the same-numbered fiscal ones in a retail
-    /// calendar).
-    public func review(quarter: FiscalQuarter, filter: ScopeFilter) throws -> KPIReport {
-        guard try warehouse.hasData(from: quarter.range.start, through: quarter.range.end) else {
-            throw KPIError(
-                "no data in \(quarter.label) (\(quarter.range.start.iso8601) to \(quarter.range.end.iso8601))")
+    /// calendar), counted up to the as-of date (SPEC section 22).
+    ///
+    /// The as-of date is `asOf` (inside the quarter), else the earlier of the quarter's last day
+    /// and the latest sales-audit day of the filter's stores. Before the quarter's last day the
+    /// quarter runs: later months are left out, and the month containing the as-of date and the
+    /// quarter are cut there, with kpi's month- and quarter-to-date LY and the targets of the
+    /// same days.
+    public func review(quarter: FiscalQuarter, asOf requested: CivilDate? = nil, filter: ScopeFilter) throws
+        -> KPIReport
+    {
+        let span = "\(quarter.range.start.iso8601) to \(quarter.range.end.iso8601)"
+        let asOf: CivilDate
+        if let requested {
+            guard quarter.range.contains(requested) else {
+                throw KPIError("--as-of \(requested.iso8601) is not in \(quarter.label) (\(span))")
+            }
+            asOf = requested
+        } else {
+            let latest = try dataThrough(filter, notAfter: quarter.range.end)
+            if let latest, latest < quarter.range.start {
+                throw KPIError("no data in \(quarter.label) (\(span)): data through \(latest.iso8601)")
+            }
+            asOf = latest ?? quarter.range.end
         }
-        let periods =
-            quarter.months.map { ReportPeriod(label: $0.label, range: $0.range, lastYear: $0.lastYear, full: nil) }
-            + [ReportPeriod(label: quarter.label, range: quarter.range, lastYear: quarter.lastYear, full: nil)]
-        return KPIReport(kind: .review(quarter: quarter.label), scopes: try compute(periods, filter: filter))
+        guard try warehouse.hasData(from: quarter.range.start, through: asOf) else {
+            throw KPIError("no data in \(quarter.label) (\(span))")
+        }
+        return KPIReport(
+            kind: .review(quarter: quarter.label),
+            scopes: try compute(reviewPeriods(quarter, asOf: asOf), filter: filter),
+            asOf: asOf)
     }
 
-    /// A period of a report: its days, last year's (`nil`: none), and for `kpi` the whole
-    /// period (projections).
-    private struct ReportPeriod {
+    /// The review's periods as of `asOf`: whole months and quarter, or, before the quarter's last
+    /// day, the months up to `asOf` with the one containing it and the quarter cut there, their
+    /// LY the days `kpi` compares month and quarter to date with.
+    func reviewPeriods(_ quarter: FiscalQuarter, asOf: CivilDate) -> [ReportPeriod] {
+        let whole = { (label: String, range: DateRange, lastYear: DateRange) in
+            ReportPeriod(
+                label: label, range: range, lastYear: lastYear, full: nil, projects: false, isCut: false,
+                hasGoal: false)
+        }
+        let toDate = calendar.toDatePeriods(asOf)
+        guard asOf < quarter.range.end, let monthToDate = toDate.first(where: { $0.label == "MTD" }),
+            let quarterToDate = toDate.first(where: { $0.label == "QTD" })
+        else {
+            return quarter.months.map { whole($0.label, $0.range, $0.lastYear) }
+                + [whole(quarter.label, quarter.range, quarter.lastYear)]
+        }
+        let cut = { (label: String, range: DateRange, toDate: ToDatePeriod) in
+            ReportPeriod(
+                label: label, range: DateRange(start: range.start, end: asOf), lastYear: toDate.lastYear, full: range,
+                projects: false, isCut: true, hasGoal: true)
+        }
+        return quarter.months.compactMap { month in
+            if month.range.end <= asOf { return whole(month.label, month.range, month.lastYear) }
+            return month.range.contains(asOf) ? cut(month.label, month.range, monthToDate) : nil
+        } + [cut(quarter.label, quarter.range, quarterToDate)]
+    }
+
+    /// A period of a report: its days, last year's (`nil`: none), and the whole period when it
+    /// is cut before its end or projected (kpi).
+    struct ReportPeriod {
         let label: String
         let range: DateRange
         let lastYear: DateRange?
         let full: DateRange?
+        /// Whether metrics carry their projection (kpi's periods, SPEC section 11).
+        let projects: Bool
+        /// Whether the period is a review period cut at its as-of date (`"running": true`).
+        let isCut: Bool
+        /// Whether additive metrics with a whole-period target say what it takes (SPEC section 22).
+        let hasGoal: Bool
     }
 
     private func compute(_ periods: [ReportPeriod], filter: ScopeFilter) throws -> [ScopeValues] {
@@ -143,14 +199,22 @@ public struct KPIEngine {
             metrics: MetricDefinition.all.enumerated().map { index, metric in
                 var value = Self.value(
                     of: metric, actual: actual, ly: ly, target: withTargets ? grid.target(metric: index, members) : nil)
-                if withTargets, let full = period.full, let actual = value.actual, metric.isAdditive {
-                    value.projection = Projection(
-                        actual: actual, elapsedDays: period.range.days, fullDays: full.days,
-                        elapsedTarget: value.target,
-                        fullTarget: grid.fullTarget(metric: index, members))
+                guard withTargets, let full = period.full, metric.isAdditive else { return value }
+                let fullTarget = grid.fullTarget(metric: index, members)
+                let projection = value.actual.map {
+                    Projection(
+                        actual: $0, elapsedDays: period.range.days, fullDays: full.days, elapsedTarget: value.target,
+                        fullTarget: fullTarget)
+                }
+                if period.projects { value.projection = projection }
+                if period.hasGoal, let fullTarget {
+                    value.full = FullPeriodGoal(
+                        end: full.end, target: fullTarget, actual: value.actual, projection: projection,
+                        elapsedDays: period.range.days, remainingDays: full.days - period.range.days)
                 }
                 return value
-            })
+            },
+            whole: period.isCut ? period.full : nil)
     }
 
     static func value(

@@ -11,6 +11,43 @@ public struct MetricValue: Sendable, Equatable {
     public var pctVsLY: Double?
     /// The period-end projection, for additive metrics of `kpi` (SPEC section 11); `nil` otherwise.
     public var projection: Projection?
+    /// What the whole period needs, while it runs (SPEC section 22); `nil` otherwise.
+    public var full: FullPeriodGoal?
+}
+
+/// An additive metric's whole-period target seen from a running period (SPEC section 22): where
+/// the to-date pace lands and what it takes to reach the target in the days left.
+public struct FullPeriodGoal: Sendable, Equatable {
+    /// The whole period's last day.
+    public var end: CivilDate
+    /// The target of the whole period.
+    public var target: Double
+    /// The to-date actual projected to the period's end (SPEC section 11); `nil` without an actual.
+    public var projection: Projection?
+    /// `max(0, target − actual)`; `nil` without an actual.
+    public var needed: Double?
+    /// The days after the last day counted to the period's end.
+    public var remainingDays: Int
+    /// The actual so far, per day counted (to compare with `neededPerDay`); `nil` without an actual.
+    public var actualPerDay: Double?
+
+    /// `needed / remainingDays`; `nil` when no day remains or without an actual.
+    public var neededPerDay: Double? {
+        guard let needed, remainingDays > 0 else { return nil }
+        return needed / Double(remainingDays)
+    }
+
+    /// The goal of a period `elapsed` of whose days are counted, `remainingDays` left to `end`.
+    public init(
+        end: CivilDate, target: Double, actual: Double?, projection: Projection?, elapsedDays: Int, remainingDays: Int
+    ) {
+        self.end = end
+        self.target = target
+        self.projection = projection
+        self.needed = actual.map { max(0, target - $0) }
+        self.remainingDays = remainingDays
+        self.actualPerDay = actual.flatMap { elapsedDays > 0 ? $0 / Double(elapsedDays) : nil }
+    }
 }
 
 /// A scope's metrics over one period.
@@ -23,6 +60,12 @@ public struct PeriodValues: Sendable {
     public var metrics: [MetricValue]
     /// For a comp scope (SPEC section 21), how many stores were comparable over the period.
     public var comparableStores: Int?
+    /// The whole period when `range` is cut before its end (a running period, SPEC section 22);
+    /// `nil` for a whole period.
+    public var whole: DateRange?
+
+    /// Whether the period is cut at the as-of date before its end.
+    public var isRunning: Bool { whole != nil }
 }
 
 /// One scope: a store, a region or the company.
@@ -43,4 +86,13 @@ public struct KPIReport: Sendable {
 
     public var kind: Kind
     public var scopes: [ScopeValues]
+    /// The review's as-of date (SPEC section 22): the last day its periods count; `nil` for kpi,
+    /// whose kind names it.
+    public var asOf: CivilDate?
+
+    public init(kind: Kind, scopes: [ScopeValues], asOf: CivilDate? = nil) {
+        self.kind = kind
+        self.scopes = scopes
+        self.asOf = asOf
+    }
 }

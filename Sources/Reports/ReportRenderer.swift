@@ -80,7 +80,7 @@ public struct ReportRenderer {
                 return "\(ControlCharacters.escaped(scope.title)) — as of \(asOf)\n" + toDateTable(scope)
             case .review(let quarter):
                 return "\(ControlCharacters.escaped(scope.title)) — \(quarter) review\n" + monthTable(scope) + "\n"
-                    + quarterTable(scope)
+                    + quarterTable(scope) + goalLine(scope)
             }
         }.joined(separator: "\n")
     }
@@ -125,7 +125,9 @@ public struct ReportRenderer {
     private func monthTable(_ scope: ScopeValues) -> String {
         var table = TextTable()
         let months = scope.periods.dropLast()
-        for (index, period) in months.enumerated() { table.group(period.label, from: 1 + index * 3, span: 3) }
+        for (index, period) in months.enumerated() {
+            table.group(GoalText.periodLabel(period), from: 1 + index * 3, span: 3)
+        }
         table.add(["Metric"] + months.flatMap { _ in ["actual", "vs target", "vs LY"] })
         for (index, metric) in MetricDefinition.all.enumerated() {
             table.add(
@@ -145,7 +147,7 @@ public struct ReportRenderer {
     private func quarterTable(_ scope: ScopeValues) -> String {
         guard let quarter = scope.periods.last else { return "" }
         var table = TextTable()
-        table.group(quarter.label, from: 1, span: 5)
+        table.group(GoalText.periodLabel(quarter), from: 1, span: 5)
         table.add(["Metric", "actual", "target", "vs target", "LY", "vs LY"])
         for (index, metric) in MetricDefinition.all.enumerated() {
             let value = quarter.metrics[index]
@@ -157,6 +159,15 @@ public struct ReportRenderer {
             ])
         }
         return table.render(colour: ChangeColour.painter(colour))
+    }
+
+    /// Review: for a running quarter, what it takes to reach the quarter's sales target (SPEC
+    /// section 22); empty for a whole quarter or a scope without a sales target.
+    private func goalLine(_ scope: ScopeValues) -> String {
+        guard let quarter = scope.periods.last, quarter.isRunning, let sales = quarter.metrics.first,
+            let definition = MetricDefinition.all.first, let text = GoalText.whatItTakes(sales, definition.format)
+        else { return "" }
+        return "\(definition.label) \(GoalText.periodLabel(quarter)): \(text)\n"
     }
 
     /// `MM-DD` of an ISO date.
@@ -172,14 +183,21 @@ public struct ReportRenderer {
         let header =
             isKPI
             ? "scope,period,start,end,metric,actual,target,pct_to_target,ly,pct_vs_ly,projected,projected_pct_to_target"
-            : "scope,period,metric,actual,target,pct_to_target,ly,pct_vs_ly"
+            : "scope,period,metric,actual,target,pct_to_target,ly,pct_vs_ly,end,full_target,projected,needed,needed_per_day"
         // Each scope's lines stand alone: a thousand stores' are written on two cores.
         let blocks = report.scopes.mapInTwoHalves { scope in
             scope.periods.flatMap { period in
                 let dates = isKPI ? [period.range.start.iso8601, period.range.end.iso8601] : []
                 return zip(period.metrics, MetricDefinition.all).map { metric, definition in
                     var values = Self.plainFields(metric, definition).map { $0.value ?? "" }
-                    if isKPI { values += Self.projectionFields(metric, definition).map { $0.value ?? "" } }
+                    if isKPI {
+                        values += Self.projectionFields(metric, definition).map { $0.value ?? "" }
+                    } else {
+                        values +=
+                            [period.range.end.iso8601]
+                            + Self.fullFields(metric.full, definition).filter { Self.csvFullFields.contains($0.name) }
+                            .map { $0.value ?? "" }
+                    }
                     return ([scope.scope, period.label] + dates + [metric.key] + values).joined(separator: ",")
                 }
             }.joined(separator: "\n")
@@ -210,24 +228,47 @@ public struct ReportRenderer {
         ]
     }
 
+    /// The `full` fields the review CSV repeats, in its column order (`full_target,projected,needed,needed_per_day`).
+    private static let csvFullFields: Set<String> = ["target", "projected", "needed", "neededPerDay"]
+
+    /// A running period's `full` object as JSON writes it (SPEC section 22), by its JSON names
+    /// in order; every value `nil` when there is none.
+    static func fullFields(_ full: FullPeriodGoal?, _ definition: MetricDefinition) -> [(name: String, value: String?)]
+    {
+        let money = { (value: Double?) in value.map { NumberText.plain($0, definition.format) } }
+        return [
+            ("end", full.map { "\"\($0.end.iso8601)\"" }), ("target", full.map { NumberText.plain($0.target) }),
+            ("projected", money(full?.projection?.value)),
+            ("projectedPctToTarget", full?.projection?.pctToTarget.map { NumberText.plain($0) }),
+            ("needed", money(full?.needed)), ("neededPerDay", money(full?.neededPerDay)),
+            ("remainingDays", full.map { String($0.remainingDays) }),
+        ]
+    }
+
     // MARK: - JSON
 
     /// SPEC section 8's shape: `{"asOf":…,"scopes":[{"scope":"08","periods":{"WTD":{"start":…,"end":…,"metrics":{…}}}}]}`
     /// (the review has `"quarter"` instead of `"asOf"`); keys in a fixed order, `null` for no value.
     private func json(_ report: KPIReport) -> String {
         var out: String
+        let isReview: Bool
         switch report.kind {
-        case .kpi(let asOf): out = "{\"asOf\":\"\(asOf)\",\"scopes\":["
-        case .review(let quarter): out = "{\"quarter\":\"\(quarter)\",\"scopes\":["
+        case .kpi(let asOf):
+            out = "{\"asOf\":\"\(asOf)\",\"scopes\":["
+            isReview = false
+        case .review(let quarter):
+            let asOf = report.asOf.map { "\"\($0.iso8601)\"" } ?? "null"
+            out = "{\"quarter\":\"\(quarter)\",\"asOf\":\(asOf),\"scopes\":["
+            isReview = true
         }
         // Each scope's object stands alone: a thousand stores' are written on two cores.
-        let objects = report.scopes.mapInTwoHalves(Self.json)
+        let objects = report.scopes.mapInTwoHalves { Self.json($0, isReview: isReview) }
         for (scopeIndex, object) in objects.enumerated() { out += (scopeIndex > 0 ? ",\n" : "\n") + object }
         return out + "\n]}\n"
     }
 
-    /// One scope's JSON object (`{"scope":…,"periods":{…}}`).
-    private static func json(_ scope: ScopeValues) -> String {
+    /// One scope's JSON object (`{"scope":…,"periods":{…}}`); a review's periods say whether they run.
+    private static func json(_ scope: ScopeValues, isReview: Bool) -> String {
         var out = "{\"scope\":\(JSONText.quoted(scope.scope)),\"periods\":{"
         for (periodIndex, period) in scope.periods.enumerated() {
             out +=
@@ -237,13 +278,20 @@ public struct ReportRenderer {
                 $0.map { "\"\($0.iso8601)\"" } ?? "null"
             }
             out += "\"lyStart\":\(lastYear[0]),\"lyEnd\":\(lastYear[1]),"
+            if isReview { out += "\"running\":\(period.isRunning)," }
             if let stores = period.comparableStores { out += "\"stores\":\(stores)," }
             out += "\"metrics\":{"
             out += zip(period.metrics, MetricDefinition.all).map { metric, definition in
                 var fields = Self.plainFields(metric, definition)
                 if metric.projection != nil { fields += Self.projectionFields(metric, definition) }
+                let full =
+                    metric.full == nil
+                    ? ""
+                    : ",\"full\":{"
+                        + Self.fullFields(metric.full, definition).map { "\"\($0.name)\":\($0.value ?? "null")" }
+                        .joined(separator: ",") + "}"
                 return "\(JSONText.quoted(metric.key)):{"
-                    + fields.map { "\"\($0.name)\":\($0.value ?? "null")" }.joined(separator: ",") + "}"
+                    + fields.map { "\"\($0.name)\":\($0.value ?? "null")" }.joined(separator: ",") + full + "}"
             }.joined(separator: ",")
             out += "}}"
         }

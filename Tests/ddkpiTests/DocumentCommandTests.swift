@@ -11,7 +11,7 @@ extension GoldenReportTests {
         let summary = try CommandRunner.ddkpi(["dump", try sampleWorkbook(), "--sheet", "Summary", "--format", "csv"])
         XCTAssertEqual(summary.status, 0, summary.stderr)
         let csv = try CommandRunner.ddkpi(["--db", database, "review", "--quarter", "2025Q2", "--format", "csv"])
-        let quarterRows = Self.fields(csv.stdout).filter { $0.count == 8 && $0[1] == "2025Q2" }
+        let quarterRows = Self.fields(csv.stdout).filter { $0.count == 13 && $0[1] == "2025Q2" }
         // The table of every scope × metric follows the headline cards and the ranked stores.
         let sheetRows = Array(try XCTUnwrap(Self.fields(summary.stdout).split { $0.first == "Scope" }.last))
         XCTAssertEqual(sheetRows.count, quarterRows.count)

@@ -86,14 +86,15 @@ final class FiscalSampleTests: XCTestCase {
             json.contains("\"FY2025-M04\":{\"start\":\"2025-05-04\",\"end\":\"2025-05-31\",\"lyStart\":\"2024-05-05\""))
         let csv = try run(database, ["review", "--quarter", "2025Q2", "--format", "csv"])
         let compQuarter = csv.split(separator: "\n").first { $0.hasPrefix("comp:ALL,FY2025Q2,totalSales,") }
-        XCTAssertEqual(compQuarter, "comp:ALL,FY2025Q2,totalSales,4300360.11,,,4120493.91,0.04365161165837028")
+        XCTAssertEqual(
+            compQuarter, "comp:ALL,FY2025Q2,totalSales,4300360.11,,,4120493.91,0.04365161165837028,2025-08-02,,,,")
         XCTAssertTrue(json.contains("{\"scope\":\"comp:ALL\",\"periods\":{"))
         XCTAssertTrue(json.contains("\"stores\":5,"), "31, 32, 33, 35 and 37")
         let q1 = try run(database, ["review", "--quarter", "2025Q1", "--format", "json"])
         let compQ1 = try XCTUnwrap(q1.range(of: "{\"scope\":\"comp:ALL\"").map { q1[$0.lowerBound...] })
         XCTAssertTrue(
             compQ1.contains(
-                "\"FY2025Q1\":{\"start\":\"2025-02-02\",\"end\":\"2025-05-03\",\"lyStart\":\"2024-02-04\",\"lyEnd\":\"2024-05-04\",\"stores\":6,"
+                "\"FY2025Q1\":{\"start\":\"2025-02-02\",\"end\":\"2025-05-03\",\"lyStart\":\"2024-02-04\",\"lyEnd\":\"2024-05-04\",\"running\":false,\"stores\":6,"
             ), "Waterbury still open")
     }
 

@@ -173,7 +173,8 @@ final class GoldenReportTests: XCTestCase {
             ]).status, 0)
         XCTAssertTrue(
             try String(contentsOfFile: output, encoding: .utf8).hasPrefix(
-                "scope,period,metric,actual,target,pct_to_target,ly,pct_vs_ly\n08,2025-04,totalSales,"))
+                "scope,period,metric,actual,target,pct_to_target,ly,pct_vs_ly,end,full_target,projected,needed,needed_per_day\n08,2025-04,totalSales,"
+            ))
     }
 
     func testReportUsageErrorsExitTwo() throws {

@@ -55,7 +55,10 @@ private struct ReportPage {
         let top = report.topScope
         return .section(
             .class("scope summary"),
-            .h2(.text("\(top?.title ?? "Stores") — \(quarter) at a glance")),
+            .h2(
+                .text(
+                    "\(top?.title ?? "Stores") — \(report.scopes.first?.periods.last.map(GoalText.periodLabel) ?? quarter) at a glance"
+                )),
             .unwrap(top) { cards($0, comparable: report.topComparableScope) },
             .div(
                 .class("row"),
@@ -87,6 +90,12 @@ private struct ReportPage {
                             .group(.dt("Pace"), changeItem(pace))
                         }
                     ),
+                    .unwrap(
+                        definition.key == "totalSales" && quarter.isRunning
+                            ? GoalText.whatItTakes(value, definition.format) : nil
+                    ) {
+                        .p(.class("goal"), .text($0))
+                    },
                     .unwrap(definition.key == "totalSales" ? comp : nil) { comp in
                         .p(
                             .text("Comparable stores (\(comp.comparableStores ?? 0)): "),
@@ -99,9 +108,11 @@ private struct ReportPage {
             })
     }
 
-    /// For a running quarter (data through a day before its end), where an additive metric lands
-    /// against its target at the current rate (SPEC section 11's linear pace).
+    /// For a running quarter, where an additive metric lands against the whole quarter's target
+    /// (SPEC sections 11 and 22); for a whole quarter with data through a day before its end, the
+    /// linear pace to the quarter's target.
     private func pace(_ value: MetricValue, _ definition: MetricDefinition, range: DateRange) -> Double? {
+        if let full = value.full { return full.projection?.pctToTarget }
         guard definition.isAdditive, let through = options.dataThrough, through < range.end, through >= range.start,
             let actual = value.actual
         else { return nil }
@@ -123,8 +134,10 @@ private struct ReportPage {
                 label: scope.title, value: sales?.pctToTarget, note: "vs LY " + NumberText.change(sales?.pctVsLY),
                 noteValue: sales?.pctVsLY)
         }
+        let running = report.scopes.first?.periods.last.flatMap { $0.isRunning ? GoalText.periodLabel($0) : nil }
         var chart = DivergingBarChart(
-            title: "Stores by quarter sales % to target", valueTitle: "% to target", rows: rows)
+            title: running.map { "Stores by sales % to target, \($0)" } ?? "Stores by quarter sales % to target",
+            valueTitle: "% to target", rows: rows)
         chart.neutralBand = options.neutralBand
         return chart
     }
@@ -161,7 +174,7 @@ private struct ReportPage {
     private func quarterTable(_ scope: ScopeValues) -> Node<HTML.BodyContext> {
         guard let quarter = scope.periods.last else { return .empty }
         return table(
-            caption: "\(scope.title) — \(quarter.label)",
+            caption: "\(scope.title) — \(GoalText.periodLabel(quarter))",
             groups: [],
             columns: ["Actual", "Target", "vs target", "LY", "vs LY"],
             cells: { index, metric in
@@ -177,7 +190,7 @@ private struct ReportPage {
         let months = Array(scope.periods.dropLast())
         return table(
             caption: "\(scope.title) — by month",
-            groups: months.map { ($0.label, 3) },
+            groups: months.map { (GoalText.periodLabel($0), 3) },
             columns: months.flatMap { _ in ["Actual", "vs target", "vs LY"] },
             cells: { index, metric in
                 months.flatMap { month in

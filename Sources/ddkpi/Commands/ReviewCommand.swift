@@ -8,14 +8,20 @@ struct ReviewCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var quarter: QuarterOptions
+    @Option(help: "The last day included, inside the quarter (YYYY-MM-DD; default: the latest sales-audit day).")
+    var asOf: String?
     @OptionGroup var scope: ScopeOptions
     @OptionGroup var output: OutputOptions<ReviewOutputFormat>
+
+    func validate() throws { _ = try asOf.map(AsOfOptions.day) }
 
     func run() throws {
         let context = try ReportContext(global: global)
         let fiscal = try quarter.fiscalQuarter(in: context.engine.calendar)
+        let review = try context.engine.review(
+            quarter: fiscal, asOf: try asOf.map(AsOfOptions.day), filter: scope.filter)
         try output.emit(
-            try context.engine.review(quarter: fiscal, filter: scope.filter),
-            options: try context.documentOptions(scope.filter, through: fiscal.range.end, for: output))
+            review,
+            options: try context.documentOptions(scope.filter, through: review.asOf ?? fiscal.range.end, for: output))
     }
 }
