@@ -57,7 +57,8 @@ final class PublishPlanTests: XCTestCase {
             ("", "packs.toml line 1: no [[pack]] table; expected at least one pack"),
             (
                 Self.pack.replacingOccurrences(of: "name = \"08-natick\"", with: "name = \"../up\""),
-                "packs.toml line 2: name: expected a folder name (no \"/\")"
+                "packs.toml line 2: name: expected a folder name of at most 200 bytes, not starting with \".\", "
+                    + "without \"/\" or control characters"
             ),
         ]
         for (text, expected) in cases {

@@ -421,6 +421,36 @@ final class HistoryAndUndoTests: XCTestCase {
         }
     }
 
+    /// A bad associate or merch file undone alone after the next nights' files re-stamped the
+    /// same names (the audit's N7): the later files hold the names, which stay.
+    func testAnAssociateOrMerchFileUndoneAloneAfterLaterNightsNamedTheSame() throws {
+        try onEachBackend {
+            let header = "Store #,Business Date,Emp #,Salesperson,Net Sales,Trans,Items Sold\n"
+            let bad = try XCTUnwrap(
+                ingest(
+                    "Employee_day1.csv", header + "08,7/1/2025,0042,Ava Adams,10000.00,1,1\n", as: .employeePerformance
+                )
+                .runID)
+            for day in 2...3 {
+                ingest(
+                    "Employee_day\(day).csv", header + "08,7/\(day)/2025,0042,Ava Adams,100.00,1,1\n",
+                    as: .employeePerformance)
+            }
+            let vendors = "Store,Date,Vendor #,Vendor Name,Net Sales,Units Sold\n"
+            let badMerch = try XCTUnwrap(
+                ingest("Vendor_day1.csv", vendors + "08,2025-07-01,V100,Pandora,9999.00,1\n", as: .merchSales).runID)
+            ingest("Vendor_day2.csv", vendors + "08,2025-07-02,V100,Pandora,100.00,1\n", as: .merchSales)
+
+            XCTAssertEqual(try warehouse.undo(run: bad, cascade: false).runs, [bad])
+            XCTAssertEqual(try warehouse.undo(run: badMerch, cascade: false).runs, [badMerch])
+            XCTAssertEqual(try warehouse.employeeNames(), ["0042": "Ava Adams"])
+            XCTAssertEqual(try warehouse.vendorNames().values.sorted(), ["Pandora"])
+            XCTAssertEqual(
+                try warehouse.rows("SELECT date FROM employee_report ORDER BY date", columns: 1),
+                [["2025-07-02"], ["2025-07-03"]])
+        }
+    }
+
     func testAnAssociateFileUndoneLeavesTheNamesAsTheyWere() throws {
         try onEachBackend {
             ingest(
