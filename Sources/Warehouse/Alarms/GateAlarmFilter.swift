@@ -12,6 +12,8 @@ enum GateAlarmFilter {
         guard !own.isEmpty, let table = FeedTables.table(for: feed), let history = HistoryTable.named(table.name),
             let period = history.period, history.key == [period.dateColumn, "store_code"]
         else { return own }
+        // Only the alarms' own keys are kept, so memory follows the alarms, not the file.
+        let alarmed = Set(own.map { StoreDateKey(store: $0.store, date: $0.days.start.iso8601) })
         var resent = Set<StoreDateKey>()
         try session.scan(
             """
@@ -20,7 +22,10 @@ enum GateAlarmFilter {
             WHERE earlier.\(HistoryTable.replacedByColumn) = ?
                 AND \(RunHistorySplit.sameValues(history.dataColumns, "held", "earlier"))
             """, [.integer(run)]
-        ) { row in resent.insert(StoreDateKey(store: row.text(0), date: row.text(1))) }
+        ) { row in
+            let key = StoreDateKey(store: row.text(0), date: row.text(1))
+            if alarmed.contains(key) { resent.insert(key) }
+        }
         guard !resent.isEmpty else { return own }
         return own.filter { !resent.contains(StoreDateKey(store: $0.store, date: $0.days.start.iso8601)) }
     }
