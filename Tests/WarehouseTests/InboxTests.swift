@@ -17,6 +17,9 @@ final class InboxTests: XCTestCase {
         directory = try TestPaths.temporaryDirectory()
         let folder = directory.appendingPathComponent("inbox")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // The archive and quarantine are made, their parent is not (a mistyped path is refused).
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("done"), withIntermediateDirectories: true)
         inbox = try Inbox(
             folder: folder.path, archive: directory.appendingPathComponent("done/archive").path,
             quarantine: directory.appendingPathComponent("done/quarantine").path)
