@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
         .testTarget(
             name: "SheetStreamTests",
-            dependencies: ["SheetStream", "SheetDump", "OutputText", "SheetFixtures", "TestSupport"]
+            dependencies: ["SheetStream", "SheetDump", "OutputText", "SheetFixtures", "TestSupport", "Threads"]
         ),
         .testTarget(name: "SheetFixturesTests", dependencies: ["SheetFixtures", "SheetStream", "TestSupport"]),
         .testTarget(name: "ChecksTests", dependencies: ["CivilCalendar", "Checks", "Feeds", "SheetFixtures"]),

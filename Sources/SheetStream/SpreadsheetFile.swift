@@ -1,3 +1,5 @@
+import Threads
+
 /// An XLSX workbook or a CSV file behind one interface: its sheets and their rows.
 ///
 /// `.xlsx`, `.xlsm`, `.xltx` and `.xltm` files, and any file that starts with a zip or OLE
@@ -55,10 +57,15 @@ public enum SpreadsheetFile {
     /// Reads the rows of `sheet` on a background thread and hands them to `body` on this one
     /// (see `BatchPipeline`): parsing, and making CSV fields into `String` cells, overlap with
     /// what `body` does with each row. Each row is `body`'s to keep, though one it does not
-    /// keep lends its storage to a later row (no allocation per row).
-    public func readRowsConcurrently(of sheet: SheetInfo, _ body: (Row) throws -> Void) throws {
+    /// keep lends its storage to a later row (no allocation per row). `batchSize` rows cross
+    /// the threads at a time, so a small one makes a short file's rows cross them in batches
+    /// too, and `worker` reads them instead of a thread started for this read.
+    public func readRowsConcurrently(
+        of sheet: SheetInfo, batchSize: Int = BatchPipeline.defaultBatchSize, on worker: WorkerThread? = nil,
+        _ body: (Row) throws -> Void
+    ) throws {
         try BatchPipeline.run(
-            blank: Row(number: 0, cells: []),
+            batchSize: max(1, batchSize), blank: Row(number: 0, cells: []), on: worker,
             recycling: { emit in
                 try withoutActuallyEscaping(emit) { emit in
                     switch self {

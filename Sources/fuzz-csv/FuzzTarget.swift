@@ -6,9 +6,10 @@ import FuzzSupport
 #endif
 
 /// libFuzzer target: the CSV reader on arbitrary bytes (a file in /dev/shm), read with its fast
-/// path for simple records and through the state machine alone (a third of the inputs split by
-/// their first byte, the rest by the sniffed delimiter); any difference in the rows, the
-/// warnings or the error is a finding (the process aborts on it).
+/// path for simple records, through the state machine alone, and on a reading thread that hands
+/// rows to this one in small batches (a third of the inputs split by their first byte, the rest
+/// by the sniffed delimiter); any difference in the rows, the warnings or the error is a finding
+/// (the process aborts on it).
 #if FUZZING
     /// The entry point SwiftPM links the executable against, handing control to libFuzzer.
     @_cdecl("fuzz_csv_main")
@@ -23,10 +24,16 @@ import FuzzSupport
         // A third of the inputs are split by their first byte, whatever it is; the rest by the
         // sniffed delimiter.
         let delimiter = size % 3 == 0 ? data?.pointee : nil
-        let fast = FuzzEntryPoints.readCSV(path: path, fastPath: true, delimiter: delimiter)
-        let stateMachine = FuzzEntryPoints.readCSV(path: path, fastPath: false, delimiter: delimiter)
-        if fast != stateMachine {
-            let report = "divergence:\n  fast path:     \(fast)\n  state machine: \(stateMachine)\n"
+        // Chunks small enough for a short input to cross their boundaries, and batches of one to
+        // three records: every record boundary, or every second or third, crosses the threads,
+        // which a batch of the default size would not in a short input.
+        let chunkSize = 16 << (2 * (size / 9 % 4))
+        let batchSize = size / 3 % 3 + 1
+        let (fast, stateMachine, concurrent) = FuzzEntryPoints.readCSV(
+            path: path, delimiter: delimiter, chunkSize: chunkSize, batchSize: batchSize)
+        if fast != stateMachine || concurrent != fast {
+            let report =
+                "divergence:\n  fast path:     \(fast)\n  state machine: \(stateMachine)\n  two threads:   \(concurrent)\n"
             _ = report.withCString { write(2, $0, strlen($0)) }
             abort()
         }

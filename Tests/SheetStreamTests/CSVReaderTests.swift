@@ -240,9 +240,10 @@ final class CSVReaderTests: XCTestCase {
         ]
         for (index, bytes) in inputs.enumerated() {
             let path = try TestPaths.write(bytes, named: "agree\(index).csv", in: directory)
-            let fast = FuzzEntryPoints.readCSV(path: path, fastPath: true)
-            XCTAssertEqual(fast, FuzzEntryPoints.readCSV(path: path, fastPath: false), "input \(index)")
-            XCTAssertEqual(fast.numbers.first, 1, "input \(index)")
+            let read = FuzzEntryPoints.readCSV(path: path, batchSize: 1)
+            XCTAssertEqual(read.fast, read.stateMachine, "input \(index)")
+            XCTAssertEqual(read.fast, read.concurrent, "input \(index)")
+            XCTAssertEqual(read.fast.numbers.first, 1, "input \(index)")
         }
         // Delimiters a caller may give that the fast path must leave alone (NUL, LF, a byte that
         // can split a UTF-8 sequence), and CRLF line ends, lone CRs and a CR in quotes.
@@ -254,9 +255,9 @@ final class CSVReaderTests: XCTestCase {
         ]
         for (index, (bytes, delimiter)) in given.enumerated() {
             let path = try TestPaths.write(bytes, named: "given\(index).csv", in: directory)
-            XCTAssertEqual(
-                FuzzEntryPoints.readCSV(path: path, fastPath: true, delimiter: delimiter),
-                FuzzEntryPoints.readCSV(path: path, fastPath: false, delimiter: delimiter), "given \(index)")
+            let read = FuzzEntryPoints.readCSV(path: path, delimiter: delimiter, batchSize: 1)
+            XCTAssertEqual(read.fast, read.stateMachine, "given \(index)")
+            XCTAssertEqual(read.fast, read.concurrent, "given \(index)")
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SheetFixtures
 import TestSupport
+import Threads
 import XCTest
 
 @testable import SheetStream
@@ -43,6 +44,54 @@ final class ConcurrentRowsTests: XCTestCase {
         }.joined(separator: "\n")
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         try assertKeptRowsEqualSequentialRows(path: path, expectedCount: Self.rows.count)
+    }
+
+    /// A batch size forces a hand-over between the threads at every record boundary (1), or at
+    /// every second, third and so on: the rows, and the error that ends a file inside a quoted
+    /// field, are the same as read on one thread, on a thread started per read or reused.
+    func testAForcedSplitAtEveryBoundaryReadsTheSameRows() throws {
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputs = [
+            "a,b\n1,2\n3,4\n",
+            "a,b\r\n\"multi\nline\",1\r\n\"x\"\"y\",\"\r\n\"\r\n,\n\nlast",
+            "h\n\"one\ntwo\nthree\"\n\"\"\n4\n\"5\n6\"",
+            // The rows before the error reach the consumer however they were batched.
+            "a,b\n1,2\n\"open\nstill open",
+        ]
+        let worker = try WorkerThread()
+        for (index, text) in inputs.enumerated() {
+            let path = try TestPaths.write(Array(text.utf8), named: "split\(index).csv", in: folder)
+            let file = try SpreadsheetFile.open(path: path)
+            let sheet = try XCTUnwrap(file.sheets.first)
+            let sequential = Self.rowsAndError { body in try file.readRows(of: sheet, body) }
+            XCTAssertGreaterThan(sequential.rows.count, 1, "input \(index)")
+            for batchSize in 1...sequential.rows.count + 1 {
+                for reader in [nil, worker] {
+                    let split = Self.rowsAndError { body in
+                        try file.readRowsConcurrently(of: sheet, batchSize: batchSize, on: reader, body)
+                    }
+                    XCTAssertEqual(split.rows.count, sequential.rows.count, "input \(index), batches of \(batchSize)")
+                    XCTAssertTrue(
+                        zip(split.rows, sequential.rows).allSatisfy { $0.number == $1.number && $0.cells == $1.cells },
+                        "input \(index), batches of \(batchSize)")
+                    XCTAssertEqual(split.error, sequential.error, "input \(index), batches of \(batchSize)")
+                }
+            }
+        }
+    }
+
+    /// The rows a read hands over, kept, and the description of the error that ended it.
+    private static func rowsAndError(_ read: (@escaping (Row) throws -> Void) throws -> Void) -> (
+        rows: [Row], error: String?
+    ) {
+        var rows: [Row] = []
+        do {
+            try read { rows.append($0) }
+            return (rows, nil)
+        } catch {
+            return (rows, "\(error)")
+        }
     }
 
     private func assertKeptRowsEqualSequentialRows(

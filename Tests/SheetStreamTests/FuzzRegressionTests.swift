@@ -23,6 +23,21 @@ final class FuzzRegressionTests: XCTestCase {
         }
     }
 
+    func testCSVReproducersReadTheSameEveryWay() throws {
+        let files = inputs.filter { ($0 as NSString).lastPathComponent.hasPrefix("csv_") }
+        XCTAssertFalse(files.isEmpty)
+        for path in files {
+            for chunkSize in [16, 64, 256, 1024] {
+                for batchSize in 1...3 {
+                    let read = FuzzEntryPoints.readCSV(path: path, chunkSize: chunkSize, batchSize: batchSize)
+                    let context = "\(path), chunks of \(chunkSize), batches of \(batchSize)"
+                    XCTAssertEqual(read.fast, read.stateMachine, context)
+                    XCTAssertEqual(read.fast, read.concurrent, context)
+                }
+            }
+        }
+    }
+
     func testAnInvalidUTF8AttributeNameIsAnError() throws {
         let bytes = Array(
             try Data(

@@ -16,16 +16,19 @@ public struct CSVOptions: Sendable {
     public var maxFields: Int
     /// How many bytes are read from the file at a time.
     public var chunkSize: Int
+    /// How many bytes from the start of the file the delimiter is sniffed from (at least one chunk).
+    public var sniffSampleSize: Int
 
     public init(
         delimiter: UInt8? = nil, maxFieldBytes: Int = 1 << 20, maxRecordBytes: Int = 8 << 20, maxFields: Int = 16_384,
-        chunkSize: Int = 256 << 10
+        chunkSize: Int = 256 << 10, sniffSampleSize: Int = 64 << 10
     ) {
         self.delimiter = delimiter
         self.maxFieldBytes = maxFieldBytes
         self.maxRecordBytes = maxRecordBytes
         self.maxFields = maxFields
         self.chunkSize = chunkSize
+        self.sniffSampleSize = sniffSampleSize
     }
 }
 
@@ -44,7 +47,7 @@ public final class CSVReader {
     /// The delimiter in use (given or sniffed).
     public let delimiter: UInt8
     /// Warnings such as the Windows-1252 fallback, each naming its first place.
-    public private(set) var warnings: [String] = []
+    public internal(set) var warnings: [String] = []
 
     private let descriptor: Int32
     private let bomLength: Int
@@ -63,7 +66,7 @@ public final class CSVReader {
                 message: "cannot open: \(String(cString: strerror(errno)))")
         }
         descriptor = fd
-        let sampleSize = max(options.chunkSize, 64 << 10)
+        let sampleSize = max(options.chunkSize, options.sniffSampleSize)
         // One byte more than the sample tells whether the sample is the whole file.
         var chunk = [UInt8](repeating: 0, count: sampleSize + 1)
         do {

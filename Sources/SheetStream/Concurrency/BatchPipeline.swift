@@ -9,7 +9,7 @@ import Threads
 ///
 /// An error on either side stops both: a consumer error closes the queue, so the producer's
 /// next `emit` throws; a producer error ends the queue and is rethrown after the consumer has
-/// taken what was queued before it.
+/// taken every element made before it.
 ///
 /// Inlinable, so that a caller in another module gets code specialized for its element type:
 /// unspecialized, each element cost a lookup of generic metadata (`Optional<Element>`), about
@@ -19,15 +19,18 @@ public enum BatchPipeline {
         @usableFromInline init() {}
     }
 
+    /// The elements a batch holds unless a caller asks for fewer.
+    public static let defaultBatchSize = 256
+
     /// Runs `produce` (which hands each element to `emit`) on a background thread and `consume`
     /// on this one; returns what `produce` returned.
     @inlinable public static func run<Element, Output>(
-        batchSize: Int = 256, depth: Int = 8,
+        batchSize: Int = defaultBatchSize, depth: Int = 8,
         produce: @escaping (_ emit: (Element) throws -> Void) throws -> Output,
         consume: (Element) throws -> Void
     ) throws -> Output {
         try run(
-            batchSize: batchSize, depth: depth, blank: nil,
+            batchSize: batchSize, depth: depth, blank: nil, on: nil,
             recycling: { fill in try produce { element in try fill { $0 = element } } },
             consume: { (element: inout Element?) in if let element { try consume(element) } })
     }
@@ -39,9 +42,10 @@ public enum BatchPipeline {
     /// `consume` gets each element in its slot (`inout`, whatever it leaves there is refilled):
     /// an element passed by value was copied out of the batch first, a retain and a release
     /// of a row's cells per element on the consumer's thread, whose reference count the
-    /// producer's thread had just written.
+    /// producer's thread had just written. `worker`, when given, runs the producer instead of a
+    /// thread started for this run.
     @inlinable public static func run<Element, Output>(
-        batchSize: Int = 256, depth: Int = 8, blank: Element,
+        batchSize: Int = defaultBatchSize, depth: Int = 8, blank: Element, on worker: WorkerThread? = nil,
         recycling produce: @escaping (_ emit: (_ fill: (inout Element) -> Void) throws -> Void) throws -> Output,
         consume: (inout Element) throws -> Void
     ) throws -> Output {
@@ -49,21 +53,35 @@ public enum BatchPipeline {
         // At most depth + 2 batches exist (queued, filling, consuming), so returning one never waits.
         let spare = BlockingQueue<RecyclingBatch<Element>>(capacity: depth + 2)
         var produced: Result<Output, Error> = .failure(Closed())
-        let producer = try BackgroundThread {
+        let producerBody = {
             var batch = RecyclingBatch(capacity: batchSize, blank: blank)
             produced = Result {
-                let output = try produce { fill in
-                    batch.add(fill)
-                    if batch.count == batchSize {
-                        guard queue.push(batch) else { throw Closed() }
-                        batch = spare.tryPop() ?? RecyclingBatch(capacity: batchSize, blank: blank)
-                        batch.restart()
+                let output: Output
+                do {
+                    output = try produce { fill in
+                        batch.add(fill)
+                        if batch.count == batchSize {
+                            guard queue.push(batch) else { throw Closed() }
+                            batch = spare.tryPop() ?? RecyclingBatch(capacity: batchSize, blank: blank)
+                            batch.restart()
+                        }
                     }
+                } catch {
+                    // The elements made before the error still reach the consumer, as they would unbatched.
+                    if batch.count > 0 { _ = queue.push(batch) }
+                    throw error
                 }
                 if batch.count > 0, !queue.push(batch) { throw Closed() }
                 return output
             }
             queue.close()
+        }
+        let joinProducer: () -> Void
+        if let worker {
+            worker.start(producerBody)
+            joinProducer = worker.wait
+        } else {
+            joinProducer = try BackgroundThread(producerBody).join
         }
         do {
             while var batch = queue.pop() {
@@ -72,10 +90,10 @@ public enum BatchPipeline {
             }
         } catch {
             queue.close()
-            producer.join()
+            joinProducer()
             throw error
         }
-        producer.join()
+        joinProducer()
         return try produced.get()
     }
 }

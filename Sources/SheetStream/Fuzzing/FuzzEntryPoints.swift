@@ -1,3 +1,5 @@
+import Threads
+
 /// The readers on raw input, for the fuzz targets (`Sources/fuzz-*`): each runs one reader to
 /// its end or its first error. An error is a correct answer to hostile input; only a crash, a
 /// hang, a leak or (for the differential target) a disagreement is a finding.
@@ -33,21 +35,35 @@
         public var error = ""
     }
 
-    /// What reading the CSV file at `path` to its end gives, in 1 KiB chunks (records and fields
-    /// across chunk boundaries are where a streaming parser goes wrong, and small chunks make
-    /// every input short of a few hundred bytes cross some; the default 256 KiB ones also cost
-    /// 5 ms a read under ASan). `fastPath` off reads every record through the state machine
-    /// alone. The limits are small (64-byte fields, 256-byte records, 16 fields), so that short
-    /// inputs reach them; `delimiter` `nil` sniffs one.
-    public static func readCSV(path: String, fastPath: Bool, delimiter: UInt8? = nil) -> CSVOutcome {
+    /// The reading thread of every CSV input, since starting one per input costs more than reading it.
+    private static let csvWorker = try? WorkerThread()
+
+    /// What reading the CSV file at `path` gives with the fast path, through the state machine
+    /// alone, and on a reading thread handing rows over `batchSize` at a time.
+    public static func readCSV(path: String, delimiter: UInt8? = nil, chunkSize: Int = 1024, batchSize: Int) -> (
+        fast: CSVOutcome, stateMachine: CSVOutcome, concurrent: CSVOutcome
+    ) {
+        // One reader for the three reads, its delimiter sniffed once (from a small sample: a large
+        // one is a cost paid on every input), reading small chunks under small limits, so that
+        // short inputs cross chunk boundaries, where a streaming parser goes wrong, and reach them.
         let options = CSVOptions(
-            delimiter: delimiter, maxFieldBytes: 64, maxRecordBytes: 256, maxFields: 16, chunkSize: 1024)
-        var outcome = CSVOutcome()
+            delimiter: delimiter, maxFieldBytes: 64, maxRecordBytes: 256, maxFields: 16, chunkSize: max(1, chunkSize),
+            sniffSampleSize: 1024)
+        let reader: CSVReader
         do {
-            let reader = try CSVReader(path: path, options: options)
+            reader = try CSVReader(path: path, options: options)
+        } catch {
+            let failed = CSVOutcome(error: "\(error)")
+            return (failed, failed, failed)
+        }
+        let file = SpreadsheetFile.csv(reader)
+        let sheets = file.sheets
+        func read(fastPath: Bool, _ readRows: (_ body: (Row) throws -> Void) throws -> Void) -> CSVOutcome {
             reader.readsSimpleRecordsFast = fastPath
+            reader.warnings = []
+            var outcome = CSVOutcome()
             do {
-                try reader.readRows { row in
+                try readRows { row in
                     outcome.numbers.append(row.number)
                     outcome.cells.append(row.cells)
                 }
@@ -55,10 +71,17 @@
                 outcome.error = "\(error)"
             }
             outcome.warnings = reader.warnings
-        } catch {
-            outcome.error = "\(error)"
+            return outcome
         }
-        return outcome
+        return (
+            read(fastPath: true) { try reader.readRows($0) },
+            read(fastPath: false) { try reader.readRows($0) },
+            read(fastPath: true) { body in
+                for sheet in sheets {
+                    try file.readRowsConcurrently(of: sheet, batchSize: batchSize, on: csvWorker, body)
+                }
+            }
+        )
     }
 
     /// Runs `XMLScanner` alone over `bytes`, with a handler that only looks at the events.
