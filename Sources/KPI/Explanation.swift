@@ -64,18 +64,23 @@ public struct Explanation: Sendable {
     public var servedByRollups: [String]
     /// The merged target (`nil` for LY, or when a part has none).
     public var target: Double?
+    /// `value / target − 1`, as `kpi` prints it (`nil` for LY or without a target).
+    public var pctToTarget: Double?
+    /// Pace to goal: where the to-date value lands at the period's end (SPEC section 11; `nil`
+    /// for LY, ratios and the review's periods).
+    public var projection: Projection?
     public var parts: [TargetPart]
 }
 
 extension KPIEngine {
     /// Explains one metric of one scope over one period.
     public func explain(_ request: ExplainRequest) throws -> Explanation {
-        guard let index = MetricDefinition.all.firstIndex(where: { $0.key == request.metric }) else {
-            throw KPIError(
-                "unknown metric \"\(request.metric)\"; known metrics: \(MetricDefinition.all.map(\.key).joined(separator: ", "))"
-            )
+        guard let metric = MetricDefinition.named(request.metric),
+            let index = MetricDefinition.all.firstIndex(where: { $0.key == metric.key })
+        else {
+            let known = MetricDefinition.all.map { "\($0.key) (\($0.label))" }
+            throw KPIError("unknown metric \"\(request.metric)\"; known metrics: \(known.joined(separator: ", "))")
         }
-        let metric = MetricDefinition.all[index]
         let report: KPIReport
         let label: String
         switch request.period {
@@ -106,6 +111,8 @@ extension KPIEngine {
             components: Self.measures(of: metric).map { ($0, total[keyPath: $0.path]) }, stores: scope.stores,
             servedByRollups: warehouse.monthsServedByRollups(from: range.start, through: range.end),
             target: request.lastYear ? nil : value.target,
+            pctToTarget: request.lastYear ? nil : value.pctToTarget,
+            projection: request.lastYear ? nil : value.projection,
             parts: request.lastYear
                 ? [] : try targetParts(metric, stores: scope.stores, months: goalMonths, measures: measures))
     }

@@ -248,17 +248,35 @@ struct Scope {
     /// Whether the scope is one store (not a region, the company or a comp scope).
     var isStore: Bool { !id.hasPrefix("region:") && id != "ALL" && !isComparable }
 
-    /// The comp scopes after the regular `scopes` of `filter`: `comp:region:NAME` for each region
-    /// of their stores, by name, then `comp:ALL`, over the filtered stores.
+    /// The comp scopes after the regular `scopes` of `filter`, one for each of its totals: for
+    /// the company, `comp:region:NAME` for each region by name, then `comp:ALL`; for a region,
+    /// that region's; for named stores, `comp:ALL` over them, titled with their codes.
     static func comparable(_ filter: ScopeFilter, scopes: [Scope], stores directory: [StoreRecord]) -> [Scope] {
         let included = Set(scopes.filter(\.isStore).flatMap(\.stores))
         let stores = directory.filter { included.contains($0.code) }.sorted { $0.code < $1.code }
-        let regions = Dictionary(grouping: stores.filter { $0.region != nil }) { $0.region ?? "" }
-        return regions.keys.sorted().map { name in
-            Scope(
-                id: "comp:region:\(name)", title: "Region \(name), comparable stores",
-                stores: (regions[name] ?? []).map(\.code), isComparable: true)
-        } + [Scope(id: "comp:ALL", title: "All comparable stores", stores: stores.map(\.code), isComparable: true)]
+        switch filter {
+        case .all:
+            let regions = Dictionary(grouping: stores.filter { $0.region != nil }) { $0.region ?? "" }
+            return regions.keys.sorted().map { name in
+                regionComparable(name, stores: (regions[name] ?? []).map(\.code))
+            } + [Scope(id: "comp:ALL", title: "All comparable stores", stores: stores.map(\.code), isComparable: true)]
+        case .region:
+            return scopes.filter { $0.id.hasPrefix("region:") }.map {
+                regionComparable(String($0.id.dropFirst("region:".count)), stores: $0.stores)
+            }
+        case .stores:
+            let codes = stores.map(\.code)
+            return [
+                Scope(
+                    id: "comp:ALL", title: "Comparable stores of \(codes.joined(separator: ", "))", stores: codes,
+                    isComparable: true)
+            ]
+        }
+    }
+
+    /// A region's comp scope over `stores`.
+    private static func regionComparable(_ name: String, stores: [String]) -> Scope {
+        Scope(id: "comp:region:\(name)", title: "Region \(name), comparable stores", stores: stores, isComparable: true)
     }
 
     /// Stores by code, then regions by name, then `ALL` (SPEC section 7).

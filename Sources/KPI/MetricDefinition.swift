@@ -63,6 +63,18 @@ public struct MetricDefinition: Sendable {
             key: "outboundCalls", label: "Outbound calls", formula: .sum(\.calls, unit: 1), format: .count),
     ]
 
+    /// The metric a person names by its JSON key or by the label the tables print (`Sales`,
+    /// `avg sale`, `CCP%`), ignoring case and spaces.
+    public static func named(_ name: String) -> MetricDefinition? {
+        let wanted = folded(name)
+        return all.first { folded($0.key) == wanted || folded($0.label) == wanted }
+    }
+
+    /// A name lower-cased without spaces, as `named` compares it.
+    private static func folded(_ name: String) -> String {
+        String(name.lowercased().filter { !$0.isWhitespace })
+    }
+
     /// Whether the metric is a sum (projected, prorated) rather than a ratio.
     public var isAdditive: Bool { formula.denominator == nil }
 

@@ -113,3 +113,21 @@ struct StoreTargets {
             amount: monthly.target * Double(part.part.days) / Double(part.month.days))
     }
 }
+
+extension KPIEngine {
+    /// What to tell a person whose goals name months of the other calendar, which no target
+    /// reads (`349 goals are calendar months, but the calendar is nrf-454: …`); `nil` when none do.
+    public func goalsOfTheOtherCalendar() throws -> String? {
+        let counts = try warehouse.goalMonthKinds()
+        switch calendar.kind {
+        case .gregorian where counts.fiscal > 0:
+            return "\(counts.fiscal) goal\(counts.fiscal == 1 ? " is a fiscal month" : "s are fiscal months") (FY2025-M04)"
+                + ", but the calendar is gregorian: no target uses them; import goals by calendar month (YYYY-MM)"
+        case .retail(let retail) where counts.calendar > 0:
+            return "\(counts.calendar) goal\(counts.calendar == 1 ? " is a calendar month" : "s are calendar months") (YYYY-MM)"
+                + ", but the calendar is \(retail.pattern.rawValue): no target uses them; import fiscal-period goals (FY2025-M04)"
+        default:
+            return nil
+        }
+    }
+}

@@ -30,6 +30,9 @@ public struct ExplainRenderer {
                 + "\"period\":\(JSONText.quoted(explanation.period)),\"ly\":\(explanation.lastYear),"
                 + "\"start\":\"\(explanation.range.start.iso8601)\",\"end\":\"\(explanation.range.end.iso8601)\","
                 + "\"value\":\(explanation.value.map { NumberText.plain($0, metric.format) } ?? "null"),"
+                + "\"pctToTarget\":\(explanation.pctToTarget.map { NumberText.plain($0) } ?? "null"),"
+                + "\"projected\":\(explanation.projection.map { NumberText.plain($0.value, metric.format) } ?? "null"),"
+                + "\"projectedPctToTarget\":\(explanation.projection?.pctToTarget.map { NumberText.plain($0) } ?? "null"),"
                 + "\"formula\":\(JSONText.quoted(explanation.formula)),\"components\":{\(components.joined(separator: ","))},"
                 + "\"rollupMonths\":[\(explanation.servedByRollups.map(JSONText.quoted).joined(separator: ","))],"
                 + "\"rows\":["
@@ -38,8 +41,9 @@ public struct ExplainRenderer {
                 "\(metric.label) (\(metric.key))\(explanation.lastYear ? ", last year" : ""), \(explanation.title), "
                     + "\(explanation.period) \(explanation.range.start.iso8601) to \(explanation.range.end.iso8601): "
                     + NumberText.formatted(explanation.value, metric.format),
-                "Formula: \(explanation.formula)",
             ]
+            if let against = Self.againstTarget(explanation) { lines.append(against) }
+            lines.append("Formula: \(explanation.formula)")
             for component in explanation.components {
                 lines.append("  \(component.measure.rawValue) = \(Self.shown(component.value, component.measure))")
             }
@@ -119,6 +123,21 @@ public struct ExplainRenderer {
             if explanation.parts.isEmpty { lines.append("  (no goals for these stores and months)") }
             return lines.map { $0 + "\n" }.joined()
         }
+    }
+
+    /// `Target $746,000: ▲ +4.2% to target; pace ▲ +4.2% (projected $1,069,000)`, as the kpi
+    /// table shows the same cells; `nil` for LY.
+    static func againstTarget(_ explanation: Explanation) -> String? {
+        guard !explanation.lastYear else { return nil }
+        let metric = explanation.metric
+        guard let target = explanation.target else { return "Target: none" }
+        var line =
+            "Target \(NumberText.formatted(target, metric.format)): \(NumberText.change(explanation.pctToTarget)) to target"
+        if let projection = explanation.projection {
+            line +=
+                "; pace \(NumberText.change(projection.pctToTarget)) (projected \(NumberText.formatted(projection.value, metric.format)))"
+        }
+        return line
     }
 
     /// An exact integer as a JSON number, or as a decimal string beyond 2^53.

@@ -95,7 +95,7 @@ public struct ReportRenderer {
         for (period, hasPace) in zip(scope.periods, paced) {
             let range =
                 "\(period.label) \(Self.short(period.range.start.iso8601))–\(Self.short(period.range.end.iso8601))"
-                + (period.comparableStores.map { " · \($0) stores" } ?? "")
+                + (period.comparableStores.map { " · \($0) store\($0 == 1 ? "" : "s")" } ?? "")
             let span = hasPace ? 3 : 2
             table.group(range, from: column, span: span)
             column += span

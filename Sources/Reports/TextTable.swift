@@ -71,9 +71,11 @@ public struct TextTable {
         for row in rows {
             for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.width) }
         }
+        // A group's title keeps a space on each side, so that two titles never run together.
         for (title, first, span) in groups where first + span <= columns {
             let available = widths[first..<(first + span)].reduce(0, +) + (span - 1) * gap
-            if title.count > available { widths[first + span - 1] += title.count - available }
+            let needed = title.count + 2
+            if needed > available { widths[first + span - 1] += needed - available }
         }
         var lines: [String] = []
         if !groups.isEmpty {

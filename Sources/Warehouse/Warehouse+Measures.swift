@@ -294,6 +294,15 @@ extension Warehouse {
         }
     }
 
+    /// How many goals name a calendar month (`YYYY-MM`) and how many a fiscal month (`FY2025-M04`).
+    public func goalMonthKinds() throws -> (calendar: Int, fiscal: Int) {
+        try backend.read { session in
+            let all = try session.integer("SELECT COUNT(*) FROM goal", []) ?? 0
+            let fiscal = try session.integer("SELECT COUNT(*) FROM goal WHERE period LIKE 'FY%'", []) ?? 0
+            return (Int(all - fiscal), Int(fiscal))
+        }
+    }
+
     /// Goals whose period is one of `months` (`YYYY-MM`).
     public func goals(months: Set<String>) throws -> [GoalRecord] {
         guard !months.isEmpty else { return [] }

@@ -101,10 +101,15 @@ final class ComparableStoreTests: XCTestCase {
             }
             XCTAssertEqual(
                 stores["comp:region:West"]?.periods.first { $0.label == "YTD" }?.comparableStores, 1, "05 alone")
-            // A filter keeps comp to the filtered stores.
+            // A filter keeps comp to the filtered stores, one comp scope per total the filter shows.
             let east = try engine.kpi(asOf: day("2025-06-17"), filter: .region("East"))
-            XCTAssertEqual(east.scopes.map(\.scope), ["01", "02", "03", "region:East", "comp:region:East", "comp:ALL"])
+            XCTAssertEqual(east.scopes.map(\.scope), ["01", "02", "03", "region:East", "comp:region:East"])
+            XCTAssertEqual(east.scopes.last?.title, "Region East, comparable stores")
             XCTAssertEqual(east.scopes.last?.periods.last?.comparableStores, 2, "YTD: 01 and 02")
+            let named = try engine.kpi(asOf: day("2025-06-17"), filter: .stores(["02", "05"]))
+            XCTAssertEqual(named.scopes.map(\.scope), ["02", "05", "comp:ALL"])
+            XCTAssertEqual(named.scopes.last?.title, "Comparable stores of 02, 05")
+            XCTAssertEqual(named.scopes.last?.periods.last?.comparableStores, 2, "YTD: 02 and 05")
             // Off by default: no comp scopes.
             let plain = try KPIEngine(warehouse: warehouse, calendar: calendar).kpi(
                 asOf: day("2025-06-17"), filter: .all)

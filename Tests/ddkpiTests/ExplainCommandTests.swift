@@ -22,9 +22,10 @@ final class ExplainCommandTests: XCTestCase {
         XCTAssertEqual(text.status, 0, text.stderr)
         let lines = text.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.first, "Avg sale (avgAds), 08 Natick (East), 2025-05 2025-05-01 to 2025-05-31: $324.03")
-        XCTAssertEqual(lines[1], "Formula: avgAds = Σ salesCents ÷ (Σ transactions × 100)")
-        XCTAssertEqual(lines[2], "  salesCents = 33,536,621 ($335,366.21)")
-        XCTAssertEqual(lines[3], "  transactions = 1,035")
+        XCTAssertEqual(lines[1], "Target $330.00: ▼ −1.8% to target")
+        XCTAssertEqual(lines[2], "Formula: avgAds = Σ salesCents ÷ (Σ transactions × 100)")
+        XCTAssertEqual(lines[3], "  salesCents = 33,536,621 ($335,366.21)")
+        XCTAssertEqual(lines[4], "  transactions = 1,035")
         XCTAssertTrue(
             lines.contains(
                 "  store_report 08 2025-05-01: salesCents 1,336,687 ($13,366.87), transactions 38 (sales_audit_2025H1.xlsx, sheet Daily Sales, row 725, run 14)"
@@ -48,11 +49,40 @@ final class ExplainCommandTests: XCTestCase {
         XCTAssertEqual(target["value"] as? Double, 330)
     }
 
+    func testAMetricIsNamedByItsTableLabelAndShownAgainstTargetWithPace() throws {
+        let database = directory.appendingPathComponent("w.sqlite").path
+        try GoldenReportTests.ingestSamples(into: database)
+        let period = ["--store", "08", "--as-of", "2025-06-15", "--period", "QTD"]
+
+        for name in ["Sales", "sales", "totalSales"] {
+            let text = try ddkpi(database, ["explain", "--metric", name, "--limit", "0"] + period)
+            XCTAssertEqual(text.status, 0, text.stderr)
+            let lines = text.stdout.split(separator: "\n").map(String.init)
+            XCTAssertEqual(lines.first, "Sales (totalSales), 08 Natick (East), QTD 2025-04-01 to 2025-06-15: $777,302")
+            XCTAssertEqual(lines[1], "Target $746,000: ▲ +4.2% to target; pace ▲ +4.2% (projected $930,991)")
+        }
+        let kpi = try ddkpi(database, ["kpi", "--as-of", "2025-06-15", "--store", "08"])
+        XCTAssertTrue(kpi.stdout.contains("$777,302   ▲ +4.2%  ▲ +4.2%"), "the same cells as kpi's table: \(kpi.stdout)")
+
+        let json = try ddkpi(database, ["explain", "--metric", "Sales", "--format", "json"] + period)
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(document["projected"] as? Double, 930_990.92)
+        XCTAssertEqual(try XCTUnwrap(document["pctToTarget"] as? Double), 777_301.88 / 746_000 - 1, accuracy: 1e-12)
+        XCTAssertEqual(document["projectedPctToTarget"] as? Double, document["pctToTarget"] as? Double)
+
+        let ratio = try ddkpi(database, ["explain", "--metric", "ccp %", "--all", "--quarter", "2025Q2", "--limit", "0"])
+        XCTAssertEqual(ratio.status, 0, ratio.stderr)
+        XCTAssertTrue(ratio.stdout.hasPrefix("CCP % (ccpPct), All stores, 2025Q2"), ratio.stdout)
+    }
+
     func testUsageErrorsExitTwo() throws {
         let database = directory.appendingPathComponent("w.sqlite").path
         try GoldenReportTests.ingestSamples(into: database)
         for (arguments, message) in [
-            (["--metric", "sales", "--all", "--as-of", "2025-06-15", "--period", "MTD"], "unknown metric \"sales\""),
+            (
+                ["--metric", "salez", "--all", "--as-of", "2025-06-15", "--period", "MTD"],
+                "unknown metric \"salez\"; known metrics: totalSales (Sales), avgAds (Avg sale)"
+            ),
             (
                 ["--metric", "upt", "--store", "08", "--all", "--as-of", "2025-06-15", "--period", "MTD"],
                 "exactly one of"

@@ -135,4 +135,29 @@ final class FiscalSampleTests: XCTestCase {
         let count = try CommandRunner.ddkpi(["--db", database, "runs", "--format", "json"])
         XCTAssertTrue(count.stdout.contains("\"failed\""), count.stdout)
     }
+
+    /// Goals of the other calendar feed no target: every report says so once on standard error,
+    /// with their count, rather than blanking the targets silently (issue 43).
+    func testGoalsOfTheOtherCalendarAreNamedOnce() throws {
+        let fiscal = try sampleDatabase()
+        let gregorian = try CommandRunner.ddkpi(["--db", fiscal, "kpi", "--as-of", "2025-06-17"])
+        XCTAssertEqual(gregorian.status, 0, gregorian.stderr)
+        XCTAssertEqual(
+            gregorian.stderr,
+            "ddkpi: warning: 291 goals are fiscal months (FY2025-M04), but the calendar is gregorian: no target uses them; import goals by calendar month (YYYY-MM)\n"
+        )
+
+        let calendarGoals = try GoldenReportTests.sample.path()
+        for command in [["kpi", "--as-of", "2025-06-15"], ["review", "--quarter", "2025Q2"]] {
+            let retail = try CommandRunner.ddkpi(["--db", calendarGoals, "--config", Self.config] + command)
+            XCTAssertEqual(retail.status, 0, retail.stderr)
+            XCTAssertEqual(
+                retail.stderr,
+                "ddkpi: warning: 349 goals are calendar months (YYYY-MM), but the calendar is nrf-454: no target uses them; import fiscal-period goals (FY2025-M04)\n"
+            )
+        }
+
+        let matching = try CommandRunner.ddkpi(["--db", fiscal, "--config", Self.config, "kpi", "--as-of", "2025-06-17"])
+        XCTAssertEqual(matching.stderr, "", "goals of the calendar in use: nothing to say")
+    }
 }

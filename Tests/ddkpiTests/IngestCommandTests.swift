@@ -62,8 +62,10 @@ final class IngestCommandTests: XCTestCase {
             XCTAssertTrue(lines.dropLast().allSatisfy { $0.hasPrefix("ok ") }, first.stdout)
             XCTAssertTrue(
                 first.stdout.contains(
-                    "sales_audit_2025H1_resend_corrected.csv  feed=sales-audit read=180 inserted=0 updated=2 unchanged=178"
+                    "sales_audit_2025H1_resend_corrected.csv  run=15  feed=sales-audit read=180 inserted=0 updated=2 unchanged=178"
                 ), first.stdout)
+            XCTAssertTrue(
+                first.stderr.contains("sales_audit_2025H1.xlsx: 3 alarms (see ddkpi check --run 14)"), first.stderr)
             XCTAssertEqual(
                 lines.last,
                 "14 files: 14 ok, 0 failed, 0 duplicate; 36927 rows read, 22439 inserted, 2 updated, 0 rejected")

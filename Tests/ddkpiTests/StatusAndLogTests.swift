@@ -233,7 +233,7 @@ final class StatusAndLogTests: XCTestCase {
         XCTAssertEqual(lines.count, 2, "one status line and the summary: \(result.stdout)")
         XCTAssertEqual(
             lines.first.map(String.init),
-            "ok        sales_audit_0701.csv\\nok        forged.csv  feed=sales-audit read=1\\x1b[2K\\r\\x7f  feed=sales-audit read=1 inserted=1 updated=0 unchanged=0 skipped=0 rejected=0"
+            "ok        sales_audit_0701.csv\\nok        forged.csv  feed=sales-audit read=1\\x1b[2K\\r\\x7f  run=6  feed=sales-audit read=1 inserted=1 updated=0 unchanged=0 skipped=0 rejected=0"
         )
 
         let failing = try write("export\n\u{1B}]0;title\u{07}.csv", "a,b\n")
@@ -243,7 +243,7 @@ final class StatusAndLogTests: XCTestCase {
         XCTAssertEqual(failed.stderr.split(separator: "\n").count, 1, failed.stderr)
         XCTAssertTrue(
             failed.stderr.contains("export\\n\\x1b]0;title\\x07.csv: cannot tell which feed this is"), failed.stderr)
-        XCTAssertTrue(failed.stdout.hasPrefix("failed    export\\n\\x1b]0;title\\x07.csv  feed=?"), failed.stdout)
+        XCTAssertTrue(failed.stdout.hasPrefix("failed    export\\n\\x1b]0;title\\x07.csv  run=7  feed=?"), failed.stdout)
 
         let json = try ddkpi(["ingest", "--log-format", "json", "--force", failing])
         let logged = try events(json.stderr)

@@ -16,7 +16,7 @@ struct ExplainCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "The metric's key, as in kpi's JSON (totalSales, avgAds, upt, ccpPct, gpPct, creditApps, …).")
+    @Option(help: "The metric: its key in kpi's JSON (totalSales, avgAds, …) or its label in the tables (Sales, \"Avg sale\", …).")
     var metric: String
 
     @Option(help: "One store.")

@@ -17,6 +17,7 @@ struct IngestPrinter {
         outcomes.append(outcome)
         var line =
             outcome.status.rawValue.padded(to: 10) + ControlCharacters.escaped(FeedFileReader.fileName(outcome.path))
+        if let run = outcome.runID { line += "  run=\(run)" }
         line += "  feed=\(outcome.feed?.rawValue ?? "?") read=\(outcome.read) inserted=\(outcome.counts.inserted)"
         line += " updated=\(outcome.counts.updated) unchanged=\(outcome.counts.unchanged) skipped=\(outcome.skipped)"
         line += " rejected=\(outcome.rejected)"
@@ -31,6 +32,7 @@ struct IngestPrinter {
             "unchanged": .int(outcome.counts.unchanged), "skipped": .int(outcome.skipped),
             "rejected": .int(outcome.rejected),
         ]
+        if let run = outcome.runID { fields["run"] = .int(Int(run)) }
         if let error = outcome.error { fields["error"] = .string(error) }
         if !outcome.alarms.isEmpty {
             fields["alarms"] = .int(outcome.alarms.count)
@@ -68,15 +70,18 @@ struct IngestPrinter {
                 ])
         }
         guard !log.isStructured else { return }
+        let file = ControlCharacters.escaped(outcome.path)
         for alarm in outcome.alarms.prefix(5) {
             let days =
                 alarm.kind.isSpan ? "\(alarm.days.start.iso8601)…\(alarm.days.end.iso8601)" : alarm.days.start.iso8601
             Diagnostics.warning(
-                "alarm: \(alarm.kind.rawValue) store \(alarm.store) \(days) \(alarm.metric): \(alarm.note)")
+                "\(file): alarm: \(alarm.kind.rawValue) store \(alarm.store) \(days) \(alarm.metric): \(alarm.note)")
         }
-        if outcome.alarms.count > 5 {
-            Diagnostics.warning("… and \(outcome.alarms.count - 5) more alarms (see ddkpi check --run RUN)")
-        }
+        guard !outcome.alarms.isEmpty else { return }
+        let more = outcome.alarms.count > 5 ? ", \(outcome.alarms.count - 5) not shown" : ""
+        // A held file wrote nothing, so only a committed run's alarms can be checked again.
+        let seeAll = outcome.status == .ok ? outcome.runID.map { " (see ddkpi check --run \($0))" } ?? "" : ""
+        Diagnostics.warning("\(file): \(outcome.alarms.count) alarm\(outcome.alarms.count == 1 ? "" : "s")\(more)\(seeAll)")
         if outcome.alarmsAccepted {
             Diagnostics.warning(
                 "\(outcome.path): loaded with \(outcome.alarms.count) alarms accepted (--accept-alarms)")

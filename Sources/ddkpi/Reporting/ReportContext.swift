@@ -14,6 +14,7 @@ struct ReportContext {
             warehouse: try global.openWarehouse(configuration), calendar: configuration.calendar,
             comparableStores: configuration.comparableStores)
         neutralBand = configuration.neutralBand
+        if let unused = try engine.goalsOfTheOtherCalendar() { Diagnostics.warning(unused) }
     }
 
     /// The documents' options for a report over `filter` ending on `end`: the neutral band and
