@@ -2,13 +2,12 @@
 import PackageDescription
 
 /// The executables people run and time link the Swift runtime and Foundation statically in
-/// release builds: no toolchain library is loaded and relocated at start, which takes
-/// `ddkpi --help` from 13 to 8 ms, `ddkpi kpi` about 5 ms sooner to its answer and the CSV
-/// reading child from 6 to 4 ms of start-up (README, Benchmarks). `-static-stdlib` links the
+/// release builds, so that no toolchain library is loaded and relocated at start
+/// (docs/decisions.md#static-swift-runtime-in-release-builds). `-static-stdlib` links the
 /// runtime; the Foundation archives are named because the library modules that import Foundation
 /// are compiled against the shared toolchain, whose modules name only their shared libraries.
 /// Release only: a debug build's test bundle links the executables' modules too, and XCTest has
-/// no static library. Linux only: Darwin has no static Swift runtime.
+/// no static library.
 let staticSwiftRuntime: [LinkerSetting] = [
     .unsafeFlags(
         [
@@ -21,7 +20,6 @@ let staticSwiftRuntime: [LinkerSetting] = [
 
 let package = Package(
     name: "ddkpi",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "ddkpi", targets: ["ddkpi"]),
         .executable(name: "ddkpi-bench", targets: ["ddkpi-bench"]),
@@ -37,7 +35,7 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // Intel ISA-L: zip entries' inflate and CRC-32 (2.9 times zlib's on a sheet's XML; README).
+        // Intel ISA-L: zip entries' inflate and CRC-32 (docs/decisions.md#inflating-with-isa-l).
         .systemLibrary(name: "CISAL", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -73,7 +71,9 @@ let package = Package(
         .target(name: "KPI", dependencies: ["CivilCalendar", "Threads", "Warehouse", "Feeds"]),
         .target(
             name: "Reports",
-            dependencies: ["CivilCalendar", "OutputText", "Threads", "Feeds", "Checks", "KPI", "CXLSXWriter", "Plot"]),
+            dependencies: [
+                "CivilCalendar", "OutputText", "Threads", "Feeds", "Checks", "Warehouse", "KPI", "CXLSXWriter", "Plot",
+            ]),
         .target(
             name: "Publishing",
             dependencies: ["CivilCalendar", "OutputText", "Feeds", "Warehouse", "KPI", "Reports", "TOMLKit"]),
@@ -120,7 +120,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])],
             linkerSettings: staticSwiftRuntime
         ),
-        // libFuzzer targets (README, Fuzzing): built normally they only say how to build them.
+        // libFuzzer targets (docs/fuzzing.md): built normally they only say how to build them.
         .target(name: "FuzzSupport"),
         .executableTarget(name: "fuzz-xlsx", dependencies: ["FuzzSupport", "SheetStream"]),
         .executableTarget(name: "fuzz-xmlscanner", dependencies: ["FuzzSupport", "SheetStream"]),
@@ -139,29 +139,34 @@ let package = Package(
         .testTarget(name: "SheetFixturesTests", dependencies: ["SheetFixtures", "SheetStream", "TestSupport"]),
         .testTarget(name: "ChecksTests", dependencies: ["CivilCalendar", "Checks", "Feeds", "SheetFixtures"]),
         .testTarget(name: "PublishingTests", dependencies: ["CivilCalendar", "Feeds", "KPI", "Publishing"]),
-        .testTarget(name: "FeedsTests", dependencies: ["CivilCalendar", "Feeds", "SheetFixtures", "TestSupport"]),
+        .testTarget(
+            name: "FeedsTests", dependencies: ["CivilCalendar", "Feeds", "SheetStream", "SheetFixtures", "TestSupport"]
+        ),
         .testTarget(
             name: "WarehouseTests",
             dependencies: [
-                "CivilCalendar", "Warehouse", "PostgresClient", "TestSupport", "SheetFixtures",
-                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+                "CivilCalendar", "SheetStream", "Feeds", "Checks", "Warehouse", "PostgresClient", "TestSupport",
+                "SheetFixtures", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "KPITests",
             dependencies: [
-                "CivilCalendar", "KPI", "Reports", "SheetFixtures", "TestSupport",
+                "CivilCalendar", "SheetStream", "Feeds", "Warehouse", "KPI", "Reports", "SheetFixtures", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
-            name: "ReportsTests", dependencies: ["CivilCalendar", "Reports", "KPI", "SheetStream", "TestSupport"]
+            name: "ReportsTests",
+            dependencies: ["CivilCalendar", "OutputText", "Reports", "KPI", "SheetStream", "TestSupport"]
         ),
         .testTarget(
             name: "ddkpiTests",
             // Depends on the executable so that `swift test` builds the binary it runs.
             dependencies: [
-                "ddkpi", "TestSupport", "SheetFixtures", "SheetStream", .product(name: "GRDB", package: "GRDB.swift"),
+                "ddkpi", "CivilCalendar", "SheetStream", "Feeds", "Warehouse", "PostgresClient", "TestSupport",
+                "SheetFixtures", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ]
