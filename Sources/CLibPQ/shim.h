@@ -2,8 +2,8 @@
 #define CLIBPQ_SHIM_H
 // libpq, PostgreSQL's client library (the shared-warehouse backend, SPEC section 14), loaded
 // with dlopen the first time a PostgreSQL warehouse is opened rather than linked: a process
-// that never talks to PostgreSQL does not map libpq and the 23 libraries it needs (about
-// 3.8 MiB of resident memory in every `ddkpi` command).
+// that never talks to PostgreSQL does not map libpq and the libraries it needs
+// (docs/decisions.md#measured-reasons-behind-the-code).
 #include <dlfcn.h>
 #include <pthread.h>
 #include <postgresql/libpq-fe.h>

@@ -7,7 +7,7 @@
 /// The current time as ISO 8601 in UTC with milliseconds, `2026-11-27T06:20:01.123Z` (the
 /// ledger's and the event log's timestamps), read with `clock_gettime` and `gmtime_r`.
 /// Foundation's `ISO8601DateFormatter` writes the same text, but its first use loads ICU's
-/// calendar data: about 2 ms of CPU in every `ddkpi ingest`.
+/// calendar data, a cost every `ddkpi ingest` would pay at start.
 public enum UTCTimestamp {
     /// Now.
     public static func now() -> String {

@@ -121,10 +121,12 @@ extension KPIEngine {
         let counts = try warehouse.goalMonthKinds()
         switch calendar.kind {
         case .gregorian where counts.fiscal > 0:
-            return "\(counts.fiscal) goal\(counts.fiscal == 1 ? " is a fiscal month" : "s are fiscal months") (FY2025-M04)"
+            return
+                "\(counts.fiscal) goal\(counts.fiscal == 1 ? " is a fiscal month" : "s are fiscal months") (FY2025-M04)"
                 + ", but the calendar is gregorian: no target uses them; import goals by calendar month (YYYY-MM)"
         case .retail(let retail) where counts.calendar > 0:
-            return "\(counts.calendar) goal\(counts.calendar == 1 ? " is a calendar month" : "s are calendar months") (YYYY-MM)"
+            return
+                "\(counts.calendar) goal\(counts.calendar == 1 ? " is a calendar month" : "s are calendar months") (YYYY-MM)"
                 + ", but the calendar is \(retail.pattern.rawValue): no target uses them; import fiscal-period goals (FY2025-M04)"
         default:
             return nil

@@ -40,7 +40,7 @@ public struct ExplainRenderer {
             var lines = [
                 "\(metric.label) (\(metric.key))\(explanation.lastYear ? ", last year" : ""), \(explanation.title), "
                     + "\(explanation.period) \(explanation.range.start.iso8601) to \(explanation.range.end.iso8601): "
-                    + NumberText.formatted(explanation.value, metric.format),
+                    + NumberText.formatted(explanation.value, metric.format)
             ]
             if let against = Self.againstTarget(explanation) { lines.append(against) }
             lines.append("Formula: \(explanation.formula)")

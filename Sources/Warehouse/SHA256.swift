@@ -5,9 +5,9 @@ import CCrypto
 #endif
 
 /// SHA-256 (FIPS 180-4) of files, for the ledger's duplicate detection, computed by the
-/// system's OpenSSL (libcrypto). OpenSSL uses the CPU's SHA instructions where it has them:
-/// 0.06 s for the 46 MB bench file, against 0.4 s for portable code (`sha256sum`) on one core
-/// that the ingest otherwise shares with the upserts.
+/// system's OpenSSL (libcrypto), which uses the CPU's SHA instructions where it has them, on a
+/// core the ingest otherwise shares with the upserts
+/// (docs/decisions.md#measured-reasons-behind-the-code).
 public final class SHA256 {
     private let context: OpaquePointer
 

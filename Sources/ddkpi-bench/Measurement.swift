@@ -65,7 +65,7 @@ struct Measurement {
     }
 
     /// The reading child: SheetStream alone, so its peak RSS is the reader's, not Foundation's
-    /// (which GRDB brings into `ddkpi` and `ddkpi-bench`: about 21 MiB before reading a byte).
+    /// (which GRDB brings into `ddkpi` and `ddkpi-bench` before a byte is read).
     static var reader: String { sibling("ddkpi-bench-read") }
 
     /// Runs a comparison tool; one that is missing or fails is reported and skipped.

@@ -62,7 +62,8 @@ final class ExplainCommandTests: XCTestCase {
             XCTAssertEqual(lines[1], "Target $746,000: ▲ +4.2% to target; pace ▲ +4.2% (projected $930,991)")
         }
         let kpi = try ddkpi(database, ["kpi", "--as-of", "2025-06-15", "--store", "08"])
-        XCTAssertTrue(kpi.stdout.contains("$777,302   ▲ +4.2%  ▲ +4.2%"), "the same cells as kpi's table: \(kpi.stdout)")
+        XCTAssertTrue(
+            kpi.stdout.contains("$777,302   ▲ +4.2%  ▲ +4.2%"), "the same cells as kpi's table: \(kpi.stdout)")
 
         let json = try ddkpi(database, ["explain", "--metric", "Sales", "--format", "json"] + period)
         let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
@@ -70,7 +71,8 @@ final class ExplainCommandTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(document["pctToTarget"] as? Double), 777_301.88 / 746_000 - 1, accuracy: 1e-12)
         XCTAssertEqual(document["projectedPctToTarget"] as? Double, document["pctToTarget"] as? Double)
 
-        let ratio = try ddkpi(database, ["explain", "--metric", "ccp %", "--all", "--quarter", "2025Q2", "--limit", "0"])
+        let ratio = try ddkpi(
+            database, ["explain", "--metric", "ccp %", "--all", "--quarter", "2025Q2", "--limit", "0"])
         XCTAssertEqual(ratio.status, 0, ratio.stderr)
         XCTAssertTrue(ratio.stdout.hasPrefix("CCP % (ccpPct), All stores, 2025Q2"), ratio.stdout)
     }

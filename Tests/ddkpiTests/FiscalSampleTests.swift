@@ -157,7 +157,9 @@ final class FiscalSampleTests: XCTestCase {
             )
         }
 
-        let matching = try CommandRunner.ddkpi(["--db", fiscal, "--config", Self.config, "kpi", "--as-of", "2025-06-17"])
+        let matching = try CommandRunner.ddkpi([
+            "--db", fiscal, "--config", Self.config, "kpi", "--as-of", "2025-06-17",
+        ])
         XCTAssertEqual(matching.stderr, "", "goals of the calendar in use: nothing to say")
     }
 }

@@ -243,7 +243,8 @@ final class StatusAndLogTests: XCTestCase {
         XCTAssertEqual(failed.stderr.split(separator: "\n").count, 1, failed.stderr)
         XCTAssertTrue(
             failed.stderr.contains("export\\n\\x1b]0;title\\x07.csv: cannot tell which feed this is"), failed.stderr)
-        XCTAssertTrue(failed.stdout.hasPrefix("failed    export\\n\\x1b]0;title\\x07.csv  run=7  feed=?"), failed.stdout)
+        XCTAssertTrue(
+            failed.stdout.hasPrefix("failed    export\\n\\x1b]0;title\\x07.csv  run=7  feed=?"), failed.stdout)
 
         let json = try ddkpi(["ingest", "--log-format", "json", "--force", failing])
         let logged = try events(json.stderr)

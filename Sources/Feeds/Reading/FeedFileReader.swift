@@ -59,9 +59,8 @@ public struct FeedFileReader {
     }
 
     /// Maps rows on the reading thread, straight from the reader's buffer, and hands the records
-    /// to `emit` on this one. For CSV, whose parsing leaves that thread mostly idle (about 0.06 s
-    /// of a 1M-row file's ingest): the mapping moves off the writing thread, and the 1M-row CSV
-    /// ingest measured 2.37–2.43 → 1.59–1.65 s (README, Benchmarks).
+    /// to `emit` on this one. For CSV, whose parsing leaves that thread mostly idle: the mapping
+    /// moves off the writing thread (docs/decisions.md#threads-of-one-ingest).
     private func mapWhileReading(
         _ file: SpreadsheetFile, _ sheet: SheetInfo, _ mapper: FeedRowMapper,
         emit: (FeedRecord, _ row: Int) throws -> Void
@@ -83,10 +82,9 @@ public struct FeedFileReader {
     }
 
     /// Maps rows on this thread as the reading thread hands them over. For XLSX, whose reading
-    /// already keeps a second core busy (XML on one thread, inflating on another): mapping on
-    /// the XML thread measured 2.2–2.8 % slower for the 1M-row ingest, in three interleaved runs;
-    /// tried again with the XML thread a fifth lighter (2026-11-27), 4.7 % slower (10 rounds,
-    /// 7.9 % more CPU): handing records across costs that thread more than the writer saves.
+    /// already keeps a second core busy (XML on one thread, inflating on another): handing
+    /// records across costs that thread more than the writer saves, measured twice
+    /// (docs/decisions.md#threads-of-one-ingest).
     private func mapAfterReading(
         _ file: SpreadsheetFile, _ sheet: SheetInfo, _ mapper: FeedRowMapper,
         emit: (FeedRecord, _ row: Int) throws -> Void

@@ -180,7 +180,9 @@ private struct ReviewWorkbook {
                 {
                     row += 1
                     try sheet.write("Sales, comparable stores", row: row, column: 0)
-                    try sheet.write("\(comp.comparableStores ?? 0) store\(comp.comparableStores == 1 ? "" : "s")", row: row, column: 1)
+                    try sheet.write(
+                        "\(comp.comparableStores ?? 0) store\(comp.comparableStores == 1 ? "" : "s")", row: row,
+                        column: 1)
                     try XLSXReport.writeValues(sales, metric.format, sheet: sheet, row: row, column: 2, styles: styles)
                 }
             }

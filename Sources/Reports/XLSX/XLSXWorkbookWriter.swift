@@ -37,9 +37,9 @@ final class XLSXWorkbookWriter {
 
     /// In constant-memory mode libxlsxwriter `calloc`s a 128 KiB cell array per sheet. Once glibc
     /// has freed a large mapped block (GRDB and the engine do), its dynamic mmap threshold grows
-    /// and such arrays come from the heap, zeroed page by page: 1,000 sheets cost 128 MiB of RSS.
-    /// A fixed threshold keeps them fresh mapped pages, which stay untouched (the 1,000-store
-    /// review of `ddkpi-bench documents`: 180 MiB peak RSS before, 68 MiB after).
+    /// and such arrays come from the heap, zeroed page by page, a sheet's worth of RSS each. A
+    /// fixed threshold keeps them fresh mapped pages, which stay untouched
+    /// (docs/decisions.md#measured-reasons-behind-the-code).
     private static let keepLargeAllocationsMapped: Void = {
         _ = CXLSXWriter_fixMmapThreshold(64 * 1024)
     }()

@@ -36,7 +36,7 @@ final class SharedStringsHandler: SAXHandler {
     private let limits: XLSXLimits
 
     /// What grows per item. As stored properties of the class, each mutation would pay a dynamic
-    /// exclusivity check (as `SheetHandler`'s would): 20 % of reading a million shared strings.
+    /// exclusivity check (as `SheetHandler`'s would; docs/decisions.md#exclusivity-checks-in-sheetstream).
     private struct Scratch {
         var strings: [String] = []
         var text: [UInt8] = []

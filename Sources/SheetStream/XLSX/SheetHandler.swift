@@ -209,8 +209,8 @@ final class SheetHandler: SAXHandler {
         } catch {
             // The read rethrows `rowError` itself; the parser's message is never shown. Not the
             // error's description: a consumer that stops early on purpose (the header search,
-            // once per file) threw a value whose description Swift builds by reflection,
-            // about 14 M instructions before the first row.
+            // once per file) threw a value whose description Swift builds by reflection, before
+            // the first row.
             rowError = error
             stop("the rows' consumer stopped the read")
         }

@@ -3,8 +3,8 @@
 ///
 /// Dates stay `YYYY-MM-DD` text, as in SQLite, so that both backends compare, group and print
 /// them alike; every text column is `COLLATE "C"` (byte order, as SQLite's `BINARY`: the same
-/// sort order on any server, and keys compared without the locale's rules, which made inserts
-/// 1.6× slower); money and percents are the same exact integers (`BIGINT`); the two weighted
+/// sort order on any server, and keys compared without the locale's rules, which slow inserts:
+/// docs/decisions.md#measured-reasons-behind-the-code); money and percents are the same exact integers (`BIGINT`); the two weighted
 /// rollup sums, which can pass 64 bits, are decimal text on both. The feed tables' store
 /// references are checked by each merge (`PostgresSession`) rather than by foreign keys.
 enum PostgresMigrations {

@@ -15,8 +15,8 @@ import PostgresClient
 /// for the writes (`settle`).
 ///
 /// The feed tables' store references are checked with each batch (one hashed anti-join),
-/// instead of by per-row foreign-key triggers: those cost 3.2 s per million rows here, more
-/// than the rest of the write.
+/// instead of by per-row foreign-key triggers, which cost more than the rest of the write
+/// (docs/decisions.md#no-foreign-key-to-store-on-postgresql).
 final class PostgresSession: SQLSession {
     let connection: PostgresConnection
     /// Staging tables created on this connection (they live as long as it does).

@@ -36,17 +36,16 @@ final class SQLiteBackend: WarehouseBackend {
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
-            // 32 MiB of page cache: a million-row file's upserts stay in memory (the default 2 MiB
-            // thrashed), within the ingest's memory budget.
+            // A page cache large enough for a million-row file's upserts to stay in memory (the
+            // default thrashed), within the ingest's memory budget.
             try db.execute(sql: "PRAGMA cache_size = -32768")
             // Statement journals (multi-row upserts keep one per statement) stay in memory instead
-            // of a file in /var/tmp, which cost a million-row ingest about 5 GB of writes.
+            // of a file in /var/tmp, which a million-row ingest wrote gigabytes to.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
             // 64 KiB pages, SQLite's largest, for new warehouses (an existing file keeps its
-            // own). A bulk ingest writes every page to the WAL and again at the checkpoint: a
-            // quarter as many pages as at 16 KiB take a quarter of the system calls (a million-row
-            // XLSX: pwrite 15,482 -> 3,907, pread 7,963 -> 2,168) for the same instructions in
-            // SQLite (callgrind); ingests are 1-10 % faster, reports no slower (README, decisions).
+            // own). A bulk ingest writes every page to the WAL and again at the checkpoint, so
+            // fewer, larger pages take fewer system calls for the same work
+            // (docs/decisions.md#without-rowid-tables-and-64-kib-pages).
             if !readOnly { try db.execute(sql: "PRAGMA page_size = 65536") }
         }
         return configuration
@@ -156,15 +155,16 @@ final class SQLiteBackend: WarehouseBackend {
     }
 
     /// Foreign keys are off for the ingest's transaction (the pragma takes effect only outside
-    /// one) and on again after it, however it ended: their lookup of `store` per row cost about
-    /// 0.13 s of CPU per million sales rows, and the writer checks the file's stores itself.
+    /// one) and on again after it, however it ended: their lookup of `store` per row is paid by
+    /// every row, and the writer checks the file's stores itself
+    /// (docs/decisions.md#foreign-keys-off-for-a-sqlite-ingest).
     /// Nothing else writes to a table with a foreign key in that transaction but rows that
     /// point at the run or the store it just wrote (ledger rows, a store's aliases).
     ///
     /// Secure delete is off for the transaction too, and back to what it was after it: Debian
     /// builds SQLite with it on (SQLite's own default is off,
     /// https://sqlite.org/pragma.html#pragma_secure_delete), which zeroes every page a B-tree
-    /// balance rebuilds, 2 % of a first load's writing thread (callgrind). What it would wipe in
+    /// balance rebuilds (docs/decisions.md#secure-delete-off-during-an-ingest). What it would wipe in
     /// an ingest is kept on purpose anyway: a replaced row and a replaced alias go to their
     /// history tables, and the store-month rollups are sums of the tables. Undo, which deletes,
     /// keeps it on. Each setting is restored however the transaction ended, even when the
@@ -195,8 +195,8 @@ final class SQLiteBackend: WarehouseBackend {
     /// waits for no reader (https://sqlite.org/c3ref/wal_checkpoint_v2.html), while the
     /// write-behind still runs. Left to SQLite, a big file's pages reached the database only
     /// when the last connection closed, after the write-behind had stopped, and its
-    /// `fdatasync` then waited for all of them: 25–36 ms of a million-row ingest's serial tail
-    /// (`strace -T`). A checkpoint that fails (an I/O error, another connection's checkpoint
+    /// `fdatasync` then waited for all of them at the end of the ingest
+    /// (docs/decisions.md#checkpoint-before-the-ingest-returns). A checkpoint that fails (an I/O error, another connection's checkpoint
     /// running) leaves the pages to that close, as before; the file's rows are committed and
     /// their WAL synced either way, so its error is not the ingest's.
     private static func checkpointWrittenBehind(_ db: Database) {

@@ -16,8 +16,7 @@ import GRDBSQLite
 /// plain `INSERT` with its default `ABORT`) keeps a statement journal, a copy of every page it
 /// changes that the transaction had changed before, to undo itself should a row fail; `FAIL`
 /// undoes nothing, and none is kept. Nothing is lost by that: a failed statement fails the file,
-/// whose transaction rolls back whole. (A million-row first load: about 0.4 G instructions,
-/// 3 % of the writing thread's, measured with callgrind.)
+/// whose transaction rolls back whole (docs/decisions.md#plain-inserts-for-new-keys).
 final class SQLiteSession: SQLSession {
     let db: Database
     /// Full-batch statements by table and kind, prepared once per session (their SQL is long).
@@ -112,7 +111,7 @@ final class SQLiteSession: SQLSession {
 
     /// The table's counts: its inserts told by the hook, or by its growth: the rows it has now,
     /// which for a table empty before are the `distinctKeys` the caller wrote, if it knows
-    /// them, and otherwise counted (at the end of a million-row file, 15 to 35 ms).
+    /// them, and otherwise counted (a scan of the table at the file's end).
     func upsertCounts(table: String, distinctKeys: Int?) throws -> UpsertCounts {
         guard let tally = tallies[table] else { return UpsertCounts() }
         guard countedByHook[table] == nil else { return tally.counts() }

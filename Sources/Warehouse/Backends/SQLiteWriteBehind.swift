@@ -10,13 +10,12 @@ import Threads
 /// transaction runs, so the `fdatasync`s of its commit and checkpoint find the pages already on
 /// their way instead of waiting for all of them at the end.
 ///
-/// A million-row file writes about 64 MB to the WAL and, at the checkpoint after its commit,
-/// as much to the database file; the kernel starts writing dirty pages back only after seconds
-/// or past a share of memory, so each `fdatasync` waited for the whole file: 48 ms for the WAL,
-/// 29 ms for the database, at the end of a 2-second ingest with nothing to overlap them. Every
-/// 10 ms `sync_file_range(SYNC_FILE_RANGE_WRITE)` starts the writeback of what is dirty by then
-/// (the method of PostgreSQL's `checkpoint_flush_after` and RocksDB's `bytes_per_sync`); both
-/// waits drop to about a millisecond. It only starts writes the kernel would make anyway:
+/// A big file writes its pages to the WAL and, at the checkpoint after its commit, as much to
+/// the database file; the kernel starts writing dirty pages back only after seconds or past a
+/// share of memory, so each `fdatasync` waited for the whole file at the end of the ingest with
+/// nothing to overlap it (docs/decisions.md#write-behind-of-the-file-and-wal). Every tick,
+/// `sync_file_range(SYNC_FILE_RANGE_WRITE)` starts the writeback of what is dirty by then (the
+/// method of PostgreSQL's `checkpoint_flush_after` and RocksDB's `bytes_per_sync`). It only starts writes the kernel would make anyway:
 /// durability still rests on SQLite's own `fdatasync`s, and a failed call changes nothing.
 ///
 /// It never opens or closes the files itself: closing any descriptor of the database file

@@ -16,7 +16,10 @@ struct ExplainCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "The metric: its key in kpi's JSON (totalSales, avgAds, …) or its label in the tables (Sales, \"Avg sale\", …).")
+    @Option(
+        help:
+            "The metric: its key in kpi's JSON (totalSales, avgAds, …) or its label in the tables (Sales, \"Avg sale\", …)."
+    )
     var metric: String
 
     @Option(help: "One store.")

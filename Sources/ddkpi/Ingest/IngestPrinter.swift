@@ -81,7 +81,8 @@ struct IngestPrinter {
         let more = outcome.alarms.count > 5 ? ", \(outcome.alarms.count - 5) not shown" : ""
         // A held file wrote nothing, so only a committed run's alarms can be checked again.
         let seeAll = outcome.status == .ok ? outcome.runID.map { " (see ddkpi check --run \($0))" } ?? "" : ""
-        Diagnostics.warning("\(file): \(outcome.alarms.count) alarm\(outcome.alarms.count == 1 ? "" : "s")\(more)\(seeAll)")
+        Diagnostics.warning(
+            "\(file): \(outcome.alarms.count) alarm\(outcome.alarms.count == 1 ? "" : "s")\(more)\(seeAll)")
         if outcome.alarmsAccepted {
             Diagnostics.warning(
                 "\(outcome.path): loaded with \(outcome.alarms.count) alarms accepted (--accept-alarms)")
