@@ -61,95 +61,23 @@ struct Configuration {
     init() {}
 
     init(table: TOMLTable, file: String) throws {
-        func fail(_ key: String, _ expected: String) -> ConfigurationError {
-            ConfigurationError("\(file): \(key): expected \(expected)")
-        }
         for key in table.keys {
             let value = table[key]
             switch key {
-            case "database":
-                guard let path = value?.string else { throw fail(key, "a path string") }
-                databasePath = path
-            case "week_start":
-                guard let name = value?.string?.lowercased(), let index = Self.weekdays.firstIndex(of: name) else {
-                    throw fail(key, "a weekday name such as \"monday\"")
-                }
-                feedOptions.weekStart = index
-            case "fiscal_year_start_month":
-                guard let month = value?.int, (1...12).contains(month) else { throw fail(key, "a month number 1-12") }
-                fiscalYearStartMonth = month
-            case "day_first_dates":
-                guard let flag = value?.bool else { throw fail(key, "true or false") }
-                feedOptions.dateText.dayFirst = flag
-            case "reject_threshold":
-                guard let fraction = value?.double ?? value?.int.map(Double.init), (0...1).contains(fraction) else {
-                    throw fail(key, "a fraction between 0 and 1, such as 0.05")
-                }
-                rejectThreshold = fraction
-            case "aliases":
-                guard let feeds = value?.table else { throw fail(key, "a table of feeds") }
-                for feedName in feeds.keys {
-                    guard let feed = FeedID(rawValue: feedName), let fields = feeds[feedName]?.table else {
-                        throw fail(
-                            "aliases.\(feedName)",
-                            "a feed id (\(FeedID.allCases.map(\.rawValue).joined(separator: ", "))) with a table of fields"
-                        )
-                    }
-                    for fieldName in fields.keys {
-                        guard let field = CanonicalField(name: fieldName),
-                            let names = fields[fieldName]?.array?.compactMap({ $0.string })
-                        else {
-                            throw fail(
-                                "aliases.\(feedName).\(fieldName)",
-                                "a canonical field name with a list of header strings")
-                        }
-                        feedOptions.extraAliases[feed, default: [:]][field, default: []].append(contentsOf: names)
-                    }
-                }
+            case "database", "week_start", "fiscal_year_start_month", "day_first_dates", "reject_threshold":
+                try readSetting(key, value, file: file)
+            case "aliases": try readAliases(try Self.table(value, key, "a table of feeds", file: file), file: file)
             case "freshness":
-                guard let feeds = value?.table else { throw fail(key, "a table of feed ids and days") }
-                for feedName in feeds.keys {
-                    guard let feed = FeedID(rawValue: feedName), FeedID.dataFeeds.contains(feed),
-                        let days = feeds[feedName]?.int, days >= 0
-                    else {
-                        throw fail(
-                            "freshness.\(feedName)",
-                            "a feed id (\(FeedID.dataFeeds.map(\.rawValue).joined(separator: ", "))) with a whole number of days"
-                        )
-                    }
-                    freshness.thresholds[feed] = days
-                }
+                try readFreshness(try Self.table(value, key, "a table of feed ids and days", file: file), file: file)
             case "file_patterns":
-                guard let feeds = value?.table else { throw fail(key, "a table of feeds") }
-                for feedName in feeds.keys {
-                    guard let feed = FeedID(rawValue: feedName),
-                        let tokens = feeds[feedName]?.array?.compactMap({ $0.string })
-                    else {
-                        throw fail("file_patterns.\(feedName)", "a feed id with a list of file-name tokens")
-                    }
-                    namePatterns += tokens.map { ($0.lowercased(), feed) }
-                }
+                try readFilePatterns(try Self.table(value, key, "a table of feeds", file: file), file: file)
             case "check":
-                guard let settings = value?.table else { throw fail(key, "a table of check settings") }
-                try readChecks(settings, file: file)
+                try readChecks(try Self.table(value, key, "a table of check settings", file: file), file: file)
             case "calendar":
-                guard let settings = value?.table else { throw fail(key, "a table with kind and ly") }
-                try readCalendar(settings, file: file)
-            case "comp":
-                guard let settings = value?.table else { throw fail(key, "a table with enabled") }
-                for name in settings.keys {
-                    guard name == "enabled", let flag = settings[name]?.bool else {
-                        throw fail("comp.\(name)", "enabled = true or false")
-                    }
-                    comparableStores = flag
-                }
+                try readCalendar(try Self.table(value, key, "a table with kind and ly", file: file), file: file)
+            case "comp": try readComp(try Self.table(value, key, "a table with enabled", file: file), file: file)
             case "documents":
-                guard let documents = value?.table else { throw fail(key, "a table with neutral_band") }
-                for name in documents.keys {
-                    guard name == "neutral_band", let band = Self.fraction(documents[name]), (0..<1).contains(band)
-                    else { throw fail("documents.\(name)", "neutral_band = a fraction such as 0.005, or \"0.5%\"") }
-                    neutralBand = band
-                }
+                try readDocuments(try Self.table(value, key, "a table with neutral_band", file: file), file: file)
             default:
                 throw ConfigurationError("\(file): unknown setting \"\(key)\"")
             }
@@ -160,6 +88,118 @@ struct Configuration {
             try feedOptions.validate()
         } catch {
             throw ConfigurationError("\(file): \(error)")
+        }
+    }
+}
+
+extension Configuration {
+    /// The error for `key` in `file` whose value is not what was expected.
+    fileprivate static func expected(_ key: String, _ expected: String, file: String) -> ConfigurationError {
+        ConfigurationError("\(file): \(key): expected \(expected)")
+    }
+
+    /// `value` as a TOML table, or the error naming `key` and what was expected.
+    fileprivate static func table(_ value: TOMLValueConvertible?, _ key: String, _ expected: String, file: String)
+        throws -> TOMLTable
+    {
+        guard let table = value?.table else { throw Self.expected(key, expected, file: file) }
+        return table
+    }
+
+    /// Reads one of the top-level settings.
+    private mutating func readSetting(_ key: String, _ value: TOMLValueConvertible?, file: String) throws {
+        let fail = { (expected: String) in Self.expected(key, expected, file: file) }
+        switch key {
+        case "database":
+            guard let path = value?.string else { throw fail("a path string") }
+            databasePath = path
+        case "week_start":
+            guard let name = value?.string?.lowercased(), let index = Self.weekdays.firstIndex(of: name) else {
+                throw fail("a weekday name such as \"monday\"")
+            }
+            feedOptions.weekStart = index
+        case "fiscal_year_start_month":
+            guard let month = value?.int, (1...12).contains(month) else { throw fail("a month number 1-12") }
+            fiscalYearStartMonth = month
+        case "day_first_dates":
+            guard let flag = value?.bool else { throw fail("true or false") }
+            feedOptions.dateText.dayFirst = flag
+        default:
+            guard let fraction = value?.double ?? value?.int.map(Double.init), (0...1).contains(fraction) else {
+                throw fail("a fraction between 0 and 1, such as 0.05")
+            }
+            rejectThreshold = fraction
+        }
+    }
+
+    /// Reads `[aliases]`: per feed, per canonical field, extra header strings.
+    private mutating func readAliases(_ feeds: TOMLTable, file: String) throws {
+        for feedName in feeds.keys {
+            guard let feed = FeedID(rawValue: feedName), let fields = feeds[feedName]?.table else {
+                throw Self.expected(
+                    "aliases.\(feedName)",
+                    "a feed id (\(FeedID.allCases.map(\.rawValue).joined(separator: ", "))) with a table of fields",
+                    file: file)
+            }
+            for fieldName in fields.keys {
+                guard let field = CanonicalField(name: fieldName),
+                    let names = fields[fieldName]?.array?.compactMap({ $0.string })
+                else {
+                    throw Self.expected(
+                        "aliases.\(feedName).\(fieldName)", "a canonical field name with a list of header strings",
+                        file: file)
+                }
+                feedOptions.extraAliases[feed, default: [:]][field, default: []].append(contentsOf: names)
+            }
+        }
+    }
+
+    /// Reads `[freshness]`: per data feed, the days after which it is late.
+    private mutating func readFreshness(_ feeds: TOMLTable, file: String) throws {
+        for feedName in feeds.keys {
+            guard let feed = FeedID(rawValue: feedName), FeedID.dataFeeds.contains(feed),
+                let days = feeds[feedName]?.int, days >= 0
+            else {
+                throw Self.expected(
+                    "freshness.\(feedName)",
+                    "a feed id (\(FeedID.dataFeeds.map(\.rawValue).joined(separator: ", "))) with a whole number of days",
+                    file: file)
+            }
+            freshness.thresholds[feed] = days
+        }
+    }
+
+    /// Reads `[file_patterns]`: per feed, the file-name tokens that name it.
+    private mutating func readFilePatterns(_ feeds: TOMLTable, file: String) throws {
+        for feedName in feeds.keys {
+            guard let feed = FeedID(rawValue: feedName),
+                let tokens = feeds[feedName]?.array?.compactMap({ $0.string })
+            else {
+                throw Self.expected(
+                    "file_patterns.\(feedName)", "a feed id with a list of file-name tokens", file: file)
+            }
+            namePatterns += tokens.map { ($0.lowercased(), feed) }
+        }
+    }
+
+    /// Reads `[comp]`: `enabled`.
+    private mutating func readComp(_ settings: TOMLTable, file: String) throws {
+        for name in settings.keys {
+            guard name == "enabled", let flag = settings[name]?.bool else {
+                throw Self.expected("comp.\(name)", "enabled = true or false", file: file)
+            }
+            comparableStores = flag
+        }
+    }
+
+    /// Reads `[documents]`: `neutral_band`.
+    private mutating func readDocuments(_ documents: TOMLTable, file: String) throws {
+        for name in documents.keys {
+            guard name == "neutral_band", let band = Self.fraction(documents[name]), (0..<1).contains(band) else {
+                throw Self.expected(
+                    "documents.\(name)", "neutral_band = a fraction such as 0.005, or \"0.5%\"", file: file)
+            }
+            neutralBand = band
         }
     }
 }
