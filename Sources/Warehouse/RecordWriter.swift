@@ -221,7 +221,7 @@ struct RecordWriter<Session: SQLSession> {
 /// The upserts of the reference tables (the feed tables' are declared in `FeedTables`).
 enum ReferenceUpserts {
     static let store = UpsertStatement(
-        table: "store", key: ["code"], values: ["name", "region", "status"] + StoreDatesMigration.columns,
+        table: "store", key: ["code"], values: ["name", "region", "status"] + V09StoreDates.columns,
         untracked: [HistoryTable.runColumn, HistoryTable.sourceRowColumn])
     static let goal = UpsertStatement(
         table: "goal", key: ["period", "scope", "metric", "date"], values: ["target"],

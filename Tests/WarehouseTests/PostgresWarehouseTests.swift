@@ -10,7 +10,14 @@ import XCTest
 /// SQLite ones, its lock is an advisory lock, and a connection lost mid-file leaves nothing.
 final class PostgresWarehouseTests: XCTestCase {
     func testMigrationsHaveTheSameNamesAsSQLitesAndLeaveNothingPending() throws {
-        XCTAssertEqual(PostgresMigrations.all.map(\.name), Warehouse.migrationNames)
+        XCTAssertEqual(
+            Warehouse.migrationNames,
+            [
+                "v1: stores and goals", "v1: ingest ledger", "v1: feed tables", "v2: feed tables keyed date first",
+                "v3: money in integer cents, percents in integer millionths", "v4: associates, vendors and categories",
+                "v5: store-month rollups", "v6: provenance and history", "v7: vendor names", "v8: alarms in the ledger",
+                "v9: store opening and closing dates", "v10: history rows built once each", "v11: undo runs",
+            ], "shipped steps keep their names: a warehouse records them")
         let location = DatabaseLocation.postgres(url: try TestWarehouses.postgresWarehouseURL())
         XCTAssertEqual(
             try Warehouse.pendingMigrations(at: location), Warehouse.migrationNames, "a new database lacks them all")
@@ -43,11 +50,11 @@ final class PostgresWarehouseTests: XCTestCase {
                     to_jsonb(OLD) || jsonb_build_object('replaced_by_run', NEW.ingest_run_id))).*;
                 RETURN NULL;
             END $$;
-            DELETE FROM ddkpi_migrations WHERE identifier = '\(HistoryFunctionMigration.name)';
+            DELETE FROM ddkpi_migrations WHERE identifier = '\(V10HistoryRowsBuiltOnce.name)';
             """)
         XCTAssertTrue(try body("store_report_history_keep").contains(").*"))
         let warehouse = try Warehouse(location: .postgres(url: url))
-        XCTAssertEqual(warehouse.appliedMigrations, [HistoryFunctionMigration.name])
+        XCTAssertEqual(warehouse.appliedMigrations, [V10HistoryRowsBuiltOnce.name])
         for table in HistoryTable.all {
             let definition = try body("\(table.history)_keep")
             XCTAssertTrue(definition.contains("SELECT * FROM jsonb_populate_record"), definition)

@@ -102,7 +102,7 @@ final class PostgresBackend: WarehouseBackend {
     func pendingMigrations() throws -> [String] {
         try withConnection { connection in
             let applied = try Self.appliedMigrations(connection)
-            return PostgresMigrations.all.map(\.name).filter { !applied.contains($0) }
+            return Schema.migrations.map(\.name).filter { !applied.contains($0) }
         }
     }
 
@@ -110,9 +110,9 @@ final class PostgresBackend: WarehouseBackend {
         try withConnection { connection in
             try connection.execute("CREATE TABLE IF NOT EXISTS ddkpi_migrations (identifier TEXT PRIMARY KEY NOT NULL)")
             let applied = try Self.appliedMigrations(connection)
-            for migration in PostgresMigrations.all where !applied.contains(migration.name) {
+            for migration in Schema.migrations where !applied.contains(migration.name) {
                 try connection.transaction {
-                    try connection.executeScript(migration.sql)
+                    try connection.executeScript(migration.postgresSQL)
                     try connection.execute("INSERT INTO ddkpi_migrations (identifier) VALUES ($1)", [migration.name])
                 }
             }

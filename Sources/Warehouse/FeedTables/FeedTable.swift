@@ -137,9 +137,10 @@ protocol FeedTableDescription {
 }
 
 extension FeedTableDescription {
-    /// `CREATE TABLE` for the table as declared (named `name` unless another is given): the
-    /// migration that adds a feed table, or rebuilds one, takes its DDL from here on both
-    /// backends; the dedup key is the primary key, `WITHOUT ROWID` on SQLite.
+    /// `CREATE TABLE` for the table as declared (named `name` unless another is given), which
+    /// the schema test compares with what the migrations built; a migration writes its DDL out
+    /// instead, since a declaration grows and a shipped step must not. The dedup key is the
+    /// primary key, `WITHOUT ROWID` on SQLite.
     func createTableSQL(_ backend: BackendKind, named tableName: String? = nil) -> String {
         let body =
             columnDefinitions(backend).map(\.definition) + ["PRIMARY KEY (\(keyColumnNames.joined(separator: ", ")))"]

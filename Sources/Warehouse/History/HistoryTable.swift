@@ -47,7 +47,7 @@ struct HistoryTable: Sendable {
                 period: nil),
             HistoryTable(
                 name: "store", key: ["code"],
-                values: ["name", "region", "status"] + StoreDatesMigration.columns + [runColumn, sourceRowColumn],
+                values: ["name", "region", "status"] + V09StoreDates.columns + [runColumn, sourceRowColumn],
                 period: nil),
             HistoryTable(
                 name: "vendor", key: ["vendor_key"], values: ["name", "name_as_of", runColumn, sourceRowColumn],

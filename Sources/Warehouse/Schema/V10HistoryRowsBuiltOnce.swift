@@ -9,7 +9,7 @@ import GRDB
 ///
 /// SQLite's triggers name their columns and build nothing: its step changes nothing, and is
 /// there so both backends record the same steps.
-enum HistoryFunctionMigration {
+enum V10HistoryRowsBuiltOnce: SchemaMigration {
     static let name = "v10: history rows built once each"
 
     /// The tables with history when this step shipped (a list of its own, not `HistoryTable.all`,
@@ -24,7 +24,7 @@ enum HistoryFunctionMigration {
     static var postgresSQL: String { tables.map(keepFunction).joined(separator: "\n") }
 
     /// The trigger function that keeps `table`'s replaced rows, in the form that builds each
-    /// row once: a later step that gives a table history (`HistoryMigration.postgresHistory`)
+    /// row once: a later step that gives a table history (`V06ProvenanceAndHistory.postgresHistory`)
     /// follows it with this.
     static func keepFunction(of table: String) -> String {
         let history = "\(table)_history"

@@ -3,7 +3,7 @@ import GRDB
 /// Migration "v11: undo runs" on both backends (SPEC section 16): an undo is a run of the
 /// ledger, with no path (`path` may be NULL), the run it undid (`undoes_run`) and the keys it
 /// deleted (`deleted`).
-enum UndoRunMigration {
+enum V11UndoRuns: SchemaMigration {
     static let name = "v11: undo runs"
 
     static let postgresSQL = """
