@@ -132,6 +132,13 @@ let package = Package(
             path: "Tests/TestSupport"),
         .testTarget(name: "CivilCalendarTests", dependencies: ["CivilCalendar"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
+        .testTarget(name: "OutputTextTests", dependencies: ["OutputText"]),
+        .testTarget(
+            name: "PostgresClientTests",
+            dependencies: [
+                "PostgresClient", "Warehouse", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "SheetStreamTests",
             dependencies: ["SheetStream", "SheetDump", "OutputText", "SheetFixtures", "TestSupport", "Threads"]

@@ -53,8 +53,8 @@ final class FeedTableSchemaTests: XCTestCase {
         }
     }
 
-    /// The DDL a migration adding a feed table would take from its declaration builds the same
-    /// table as the shipped migrations did.
+    /// Each table's declaration builds the same table as the shipped migrations did, so the
+    /// declaration and the schema cannot drift apart.
     func testCreateTableFromTheDeclarationBuildsTheMigratedTable() throws {
         try onEachBackend { warehouse, backend in
             for table in FeedTables.all {
