@@ -20,7 +20,7 @@ struct DDKPI: ParsableCommand {
             KPICommand.self,
             ReviewCommand.self, EmployeesCommand.self, MerchCommand.self, RollupsCommand.self, StatusCommand.self,
             CheckCommand.self, ExplainCommand.self,
-            PublishCommand.self, HistoryCommand.self, SheetsCommand.self, DumpCommand.self,
+            PublishCommand.self, HistoryCommand.self, SheetsCommand.self, HeadersCommand.self, DumpCommand.self,
         ]
     )
 

@@ -16,6 +16,10 @@ public struct FeedDefinition: Sendable {
     public var id: FeedID
     /// Normalised header key → field.
     public private(set) var aliases: [String: CanonicalField]
+    /// Each field's built-in header names, as written (what an error offers a person).
+    public private(set) var names: [CanonicalField: [String]]
+    /// The normalised keys the config file added (`addAliases`).
+    public private(set) var configAliases: Set<String> = []
     /// Accepted layouts: a header row must satisfy every requirement of one of them.
     public var layouts: [[FieldRequirement]]
     /// Normalised header keys any one of which marks a header row as this feed's when neither
@@ -29,6 +33,7 @@ public struct FeedDefinition: Sendable {
         self.id = id
         self.layouts = layouts
         self.signature = Set(signature.map(HeaderKey.normalize))
+        names = fields
         aliases = [:]
         for (field, names) in fields {
             for name in names { aliases[HeaderKey.normalize(name)] = field }
@@ -44,6 +49,7 @@ public struct FeedDefinition: Sendable {
                 throw AliasConflict(feed: id, alias: name, field: field, existing: other)
             }
             aliases[key] = field
+            configAliases.insert(key)
         }
     }
 

@@ -101,35 +101,69 @@ public struct FeedFileReader {
 
     /// The first visible worksheet (then hidden ones) with this feed's header in its first rows.
     func findHeader(in file: SpreadsheetFile) throws -> (SheetInfo, HeaderMap) {
+        let search = try searchHeader(in: file)
+        if let header = search.header, let sheet = search.sheet { return (sheet, header) }
+        let layouts = definition.layouts.map { layout in
+            layout.map { $0.anyOf.count == 1 ? $0.anyOf[0].name : "a weekday column" }.joined(separator: " + ")
+        }
+        let closest =
+            search.fit.map { fit in
+                let cells =
+                    options.errorsQuoteCells
+                    ? "headers seen: " + fit.columns.map(\.header).joined(separator: ", ")
+                    : "a row of \(fit.columns.count) columns"
+                return "row \(fit.row) of \(search.sheet?.name ?? "the file") comes closest (\(cells)): "
+                    + fit.explanation(quotingCells: options.errorsQuoteCells)
+            } ?? search.seen.described(quotingCells: options.errorsQuoteCells)
+        throw FeedError(
+            file: Self.fileName(file.path),
+            message:
+                "no \(definition.id.rawValue) header row in the first \(options.headerSearchRows) rows of any sheet: expected columns for \(layouts.joined(separator: " or ")); \(closest)"
+        )
+    }
+
+    /// Looks for this feed's header row as `findHeader` does, and says how the row found, or
+    /// else the row that came closest (the most columns naming a field), fits the feed.
+    public func searchHeader(in file: SpreadsheetFile) throws -> HeaderSearch {
         struct Found: Error { let header: HeaderMap }
         struct GiveUp: Error {}
         var seen = SeenHeaderRow()
+        var closest: (sheet: SheetInfo, fit: HeaderFit)?
         let sheets = file.sheets.filter(\.isWorksheet)
         for sheet in sheets.filter({ $0.state == .visible }) + sheets.filter({ $0.state != .visible }) {
             do {
                 try file.readRows(of: sheet) { row in
-                    if let header = HeaderMap.match(row, definition: definition) { throw Found(header: header) }
+                    if let header = HeaderMap.match(row, definition: definition) {
+                        closest = (sheet, HeaderFit(row, definition: definition))
+                        throw Found(header: header)
+                    }
                     seen.note(row)
+                    let fit = HeaderFit(row, definition: definition)
+                    if fit.fieldCount > (closest?.fit.fieldCount ?? 0) { closest = (sheet, fit) }
                     if row.number >= options.headerSearchRows { throw GiveUp() }
                 }
             } catch let found as Found {
-                return (sheet, found.header)
+                return HeaderSearch(sheet: sheet, header: found.header, fit: closest?.fit, seen: seen)
             } catch is GiveUp {
                 continue
             }
         }
-        let layouts = definition.layouts.map { layout in
-            layout.map { $0.anyOf.count == 1 ? $0.anyOf[0].name : "a weekday column" }.joined(separator: " + ")
-        }
-        throw FeedError(
-            file: Self.fileName(file.path),
-            message:
-                "no \(definition.id.rawValue) header row in the first \(options.headerSearchRows) rows of any sheet: expected columns for \(layouts.joined(separator: " or ")); \(seen.described(quotingCells: options.errorsQuoteCells))"
-        )
+        return HeaderSearch(sheet: closest?.sheet ?? sheets.first, header: nil, fit: closest?.fit, seen: seen)
     }
 
     /// The last path component of a path.
     public static func fileName(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
+}
+
+/// What a header search found: the header row and its sheet, or the row closest to one.
+public struct HeaderSearch {
+    /// The header's sheet, or the closest row's (the first worksheet when no row came close).
+    public var sheet: SheetInfo?
+    /// The header row, when found.
+    public var header: HeaderMap?
+    /// How the header row, or else the closest row, fits the feed; `nil` when no row named a field.
+    public var fit: HeaderFit?
+    let seen: SeenHeaderRow
 }
 
 /// A record on its way from the reading thread to the writing one, with its source row.
