@@ -283,7 +283,7 @@ struct Scope {
     static func resolve(_ filter: ScopeFilter, stores: [StoreRecord]) throws -> [Scope] {
         func storeScope(_ store: StoreRecord) -> Scope {
             Scope(
-                id: store.code, title: "\(store.code) \(store.name)" + (store.region.map { " (\($0))" } ?? ""),
+                id: store.code, title: store.title,
                 stores: [store.code])
         }
         let regions = Dictionary(grouping: stores.filter { $0.region != nil }) { $0.region ?? "" }

@@ -1,5 +1,6 @@
 import CivilCalendar
 import Feeds
+import Foundation
 import SheetStream
 import TestSupport
 import XCTest
@@ -203,6 +204,35 @@ final class FeedReadingTests: XCTestCase {
         }
         XCTAssertEqual(result.sheet, "Data")
         XCTAssertEqual(records, [.store(StoreRecord(code: "08", name: "Natick", region: "East"))])
+    }
+
+    /// A directory needs only codes (SPEC section 26); a status other than active or closed is
+    /// refused, naming both.
+    func testADirectoryOfCodesAloneAndItsStatusesNamed() throws {
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let options = FeedOptions()
+        let reader = FeedFileReader(
+            definition: options.definition(.stores), directory: StoreDirectory(stores: []), options: options)
+        var records: [FeedRecord] = []
+        let codes = try TestPaths.write(Array("Code\n8\n10\n".utf8), named: "stores.csv", in: folder)
+        _ = try reader.read(try SpreadsheetFile.open(path: codes)) { records.append($0) }
+        XCTAssertEqual(
+            records,
+            [
+                .store(StoreRecord(code: "08", name: "", region: nil)),
+                .store(StoreRecord(code: "10", name: "", region: nil)),
+            ])
+        XCTAssertEqual(StoreRecord(code: "08", name: "", region: nil).title, "08")
+        XCTAssertEqual(StoreRecord(code: "08", name: "Natick", region: "East").title, "08 Natick (East)")
+
+        let statuses = try TestPaths.write(
+            Array("Code,Status\n08,Closed\n10,open\n".utf8), named: "statuses.csv", in: folder)
+        records = []
+        let result = try reader.read(try SpreadsheetFile.open(path: statuses)) { records.append($0) }
+        XCTAssertEqual(records, [.store(StoreRecord(code: "08", name: "", region: nil, status: "closed"))])
+        XCTAssertEqual(result.rejects.map(\.reason), ["is not a store status (expected active or closed)"])
+        XCTAssertEqual(result.rejects.first?.value, "open")
     }
 
     func testStoresAndGoals() throws {

@@ -130,7 +130,7 @@ public enum FeedCatalog {
             .opened: ["Opened", "Open Date", "Opening Date", "Date Opened"],
             .closed: ["Closed", "Close Date", "Closing Date", "Date Closed"],
         ],
-        layouts: [[.field(.code), .field(.name)]])
+        layouts: [[.field(.code)]])
 
     static let goals = FeedDefinition(
         id: .goals,

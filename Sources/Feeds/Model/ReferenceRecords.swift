@@ -2,7 +2,11 @@ import CivilCalendar
 
 /// A store of the directory, with the names exports may use for it.
 public struct StoreRecord: Equatable, Sendable {
+    /// The statuses a store may have.
+    public static let statuses = ["active", "closed"]
+
     public var code: String
+    /// Empty when the directory gives none.
     public var name: String
     public var region: String?
     public var status: String
@@ -23,6 +27,11 @@ public struct StoreRecord: Equatable, Sendable {
         self.aliases = aliases
         self.opened = opened
         self.closed = closed
+    }
+
+    /// `08 Natick (East)`: the code, the name when there is one, and the region when there is one.
+    public var title: String {
+        (name.isEmpty ? code : "\(code) \(name)") + (region.map { " (\($0))" } ?? "")
     }
 }
 

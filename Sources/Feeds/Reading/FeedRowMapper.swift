@@ -201,8 +201,8 @@ struct FeedRowMapper {
 
     /// A store of the directory, with its aliases.
     private func storeRecord(_ fields: inout RowFields) -> FeedRecord? {
-        guard let code = fields.required(.code, Self.storeCode), let name = fields.required(.name, Self.text),
-            let region = fields.optional(.region, Self.text), let status = fields.optional(.status, Self.text),
+        guard let code = fields.required(.code, Self.storeCode), let name = fields.optional(.name, Self.text),
+            let region = fields.optional(.region, Self.text), let status = fields.optional(.status, Self.storeStatus),
             let aliases = fields.optional(.aliases, Self.text),
             let opened = fields.optional(.opened, { cache.date($0) }),
             let closed = fields.optional(.closed, { cache.date($0) })
@@ -214,7 +214,7 @@ struct FeedRowMapper {
         let aliasList = (aliases ?? "").split(separator: ";").compactMap { TextNormalizer.clean(String($0)) }
         return .store(
             StoreRecord(
-                code: code, name: name, region: region, status: status?.lowercased() ?? "active", aliases: aliasList,
+                code: code, name: name ?? "", region: region, status: status ?? "active", aliases: aliasList,
                 opened: opened, closed: closed))
     }
 
@@ -314,6 +314,17 @@ struct FeedRowMapper {
             return .failure(.invalid("is not a goal period: expected \(goalMonths.expected)"))
         }
         return .success((text.uppercased(), month))
+    }
+
+    /// `active` or `closed`, in any case.
+    private static func storeStatus(_ cell: Cell) -> Result<String, NormalizationFailure> {
+        guard let text = TextNormalizer.text(of: cell) else { return .failure(.missing) }
+        let status = text.lowercased()
+        guard StoreRecord.statuses.contains(status) else {
+            return .failure(
+                .invalid("is not a store status (expected \(StoreRecord.statuses.joined(separator: " or ")))"))
+        }
+        return .success(status)
     }
 
     private static func metric(_ cell: Cell) -> Result<String, NormalizationFailure> {
