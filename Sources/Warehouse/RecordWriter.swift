@@ -128,13 +128,14 @@ struct RecordWriter<Session: SQLSession> {
         try endRow()
     }
 
-    /// Writes what is still pending and the run's per-store counts, and returns the file's counts.
-    mutating func finish() throws -> UpsertCounts {
+    /// Writes what is still pending and the run's per-store counts, and returns the file's counts
+    /// and the run's history split of the file's table (empty when it wrote no history).
+    mutating func finish() throws -> (counts: UpsertCounts, split: RunHistorySplit) {
         try flush()
         try requireDirectoryStores()
         var counts = try session.upsertCounts(table: table, distinctKeys: keysDistinctSoFar ? stores.records : nil)
         try rollups.apply(session, storeCodes: stores.storeCodes, onlyInserts: counts.inserted == rowsWritten)
-        guard let history = HistoryTable.named(table), let fileUpsert else { return counts }
+        guard let history = HistoryTable.named(table), let fileUpsert else { return (counts, RunHistorySplit()) }
         let split =
             counts.updated + counts.unchanged == 0
             ? RunHistorySplit()
@@ -145,7 +146,7 @@ struct RecordWriter<Session: SQLSession> {
             counts.unchanged += resent
         }
         try RunStoreCounts.write(stores, of: runID, in: history, fileCounts: counts, split: split, session)
-        return counts
+        return (counts, split)
     }
 
     /// Fails the file when one of its rows names a store outside the directory (the readers

@@ -185,7 +185,8 @@ extension Warehouse {
         outcome.rejected = result.rejected
         outcome.rejects = result.rejects
         outcome.warnings = result.warnings
-        outcome.counts = try writer.finish()
+        let written = try writer.finish()
+        outcome.counts = written.counts
         outcome.sheet = result.sheet
         if result.rejectRate > options.rejectThreshold {
             throw IngestFailure(
@@ -195,7 +196,7 @@ extension Warehouse {
         }
         if let settings = options.checks, var gate {
             outcome.alarms = try GateAlarmFilter.fileAlarms(
-                try gate.alarms(session, in: self), feed: prepared.feed, run: runID, session)
+                try gate.alarms(session, in: self), feed: prepared.feed, run: runID, split: written.split, session)
             if !outcome.alarms.isEmpty {
                 if options.acceptAlarms {
                     outcome.alarmsAccepted = true

@@ -62,18 +62,21 @@ final class CheckCommandTests: XCTestCase {
         }
     }
 
-    /// Store 08's 2025-06-10 with its decimal shifted, in a nightly file of every store.
-    private func shiftedDay(_ database: String) throws -> String {
+    /// The `shifted` stores' `date` (store 08's 2025-06-10 unless told) with their decimal
+    /// shifted, in a nightly file of every store.
+    private func shiftedDay(_ database: String, date: String = "2025-06-10", shifted: Set<String> = ["08"]) throws
+        -> String
+    {
         var text = "Store,Date,Net Sales,Transactions,Items\n"
         for row in try warehouse(database).rows(
             """
             SELECT store_code, total_sales_cents, total_transactions, total_items FROM store_report
-            WHERE date = '2025-06-10' ORDER BY store_code
+            WHERE date = '\(date)' ORDER BY store_code
             """, columns: 4)
         {
-            let cents = (Int(row[1] ?? "0") ?? 0) * (row[0] == "08" ? 100 : 1)
+            let cents = (Int(row[1] ?? "0") ?? 0) * (shifted.contains(row[0] ?? "") ? 100 : 1)
             text +=
-                "\(row[0] ?? ""),2025-06-10,\(cents / 100).\(String(format: "%02d", cents % 100)),\(row[2] ?? ""),\(row[3] ?? "")\n"
+                "\(row[0] ?? ""),\(date),\(cents / 100).\(String(format: "%02d", cents % 100)),\(row[2] ?? ""),\(row[3] ?? "")\n"
         }
         return text
     }
@@ -196,6 +199,23 @@ final class CheckCommandTests: XCTestCase {
             let again = try ddkpi(database, ["--config", hold, "ingest", resent])
             XCTAssertEqual(again.status, 0, again.stdout + again.stderr)
             XCTAssertTrue(again.stdout.hasPrefix("ok "), again.stdout)
+
+            // A re-send is held for the alarms on the days it changes (an outlier and a reconcile
+            // each): 06-11 of store 08, which re-sends its accepted 06-10 unchanged, and of store
+            // 12, which re-sends nothing.
+            let tenth = try String(contentsOfFile: wrong, encoding: .utf8).split(separator: "\n").filter {
+                !$0.hasPrefix("12,")
+            }
+            let eleventh = try shiftedDay(database, date: "2025-06-11", shifted: ["08", "12"]).split(separator: "\n")
+                .filter { $0.hasPrefix("08,") || $0.hasPrefix("12,") }
+            let mixed = try write("sales_audit_0610_0611.csv", (tenth + eleventh).joined(separator: "\n") + "\n")
+            let mixedHeld = try ddkpi(database, ["--config", hold, "ingest", mixed])
+            XCTAssertEqual(mixedHeld.status, 1, mixedHeld.stdout + mixedHeld.stderr)
+            let alarmed = mixedHeld.stderr.split(separator: "\n").filter { $0.contains("alarm: ") }
+            XCTAssertEqual(alarmed.count, 4, mixedHeld.stderr)
+            for store in ["08", "12"] {
+                XCTAssertEqual(alarmed.filter { $0.contains("store \(store) 2025-06-11 ") }.count, 2, mixedHeld.stderr)
+            }
         }
     }
 
