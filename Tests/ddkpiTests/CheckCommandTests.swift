@@ -116,7 +116,22 @@ final class CheckCommandTests: XCTestCase {
             XCTAssertEqual(found.first?["store"] as? String, "08")
             XCTAssertEqual(found.first?["run"] as? Int, Int(run[0] ?? ""))
             XCTAssertEqual(found.first?["file"] as? String, wrong)
+            XCTAssertTrue(
+                warned.stderr.contains("sales_audit_0610.csv: 2 alarms (see ddkpi check --run \(run[0] ?? ""))"),
+                warned.stderr)
             XCTAssertEqual(try ddkpi(database, ["ingest", "--undo", run[0] ?? ""]).status, 0)
+            XCTAssertEqual(try salesOf08(database), original)
+
+            // A JSON log carries every alarm as an event of its own.
+            let logged = try ddkpi(database, ["ingest", "--log-format", "json", "--force", wrong])
+            XCTAssertEqual(logged.status, 0, logged.stderr)
+            let events = try logged.stderr.split(separator: "\n").map {
+                try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            }
+            let alarmEvents = events.filter { $0["event"] as? String == "ingest.alarm" }
+            XCTAssertEqual(alarmEvents.map { $0["kind"] as? String }, ["outlier", "reconcile"], logged.stderr)
+            XCTAssertEqual(alarmEvents.first?["start"] as? String, "2025-06-10")
+            XCTAssertEqual(try ddkpi(database, ["ingest", "--undo", try lastRun(database)[0] ?? ""]).status, 0)
             XCTAssertEqual(try salesOf08(database), original)
 
             // hold: nothing written, the ledger says held.

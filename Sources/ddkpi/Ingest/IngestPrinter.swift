@@ -43,12 +43,12 @@ struct IngestPrinter {
         } else {
             log.info("ingest.file", fields: fields)
         }
+        printAlarms(outcome)
         guard !log.isStructured else { return }
         if let error = outcome.error, outcome.status == .failed || outcome.status == .held {
             // Reader errors already start with the path; say it once.
             Diagnostics.error(error.hasPrefix(outcome.path) ? error : "\(outcome.path): \(error)")
         }
-        printAlarms(outcome)
         for reject in outcome.rejects.prefix(5) { Diagnostics.warning("reject: \(reject.description)") }
         if outcome.rejects.count > 5 {
             Diagnostics.warning(
