@@ -76,7 +76,9 @@ let package = Package(
             ]),
         .target(
             name: "Publishing",
-            dependencies: ["CivilCalendar", "OutputText", "Feeds", "Warehouse", "KPI", "Reports", "TOMLKit"]),
+            dependencies: [
+                "CivilCalendar", "OutputText", "Feeds", "Warehouse", "KPI", "Reports", "CCrypto", "TOMLKit",
+            ]),
         .executableTarget(
             name: "ddkpi",
             dependencies: [

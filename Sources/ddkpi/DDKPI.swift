@@ -2,6 +2,7 @@ import ArgumentParser
 import KPI
 import Logging
 import OutputText
+import Publishing
 import SheetDump
 import SheetStream
 
@@ -20,7 +21,8 @@ struct DDKPI: ParsableCommand {
             KPICommand.self,
             ReviewCommand.self, EmployeesCommand.self, MerchCommand.self, RollupsCommand.self, StatusCommand.self,
             CheckCommand.self, ExplainCommand.self,
-            PublishCommand.self, HistoryCommand.self, SheetsCommand.self, HeadersCommand.self, DumpCommand.self,
+            PublishCommand.self, KeysCommand.self, VerifyCommand.self, HistoryCommand.self, SheetsCommand.self,
+            HeadersCommand.self, DumpCommand.self,
         ]
     )
 
@@ -45,6 +47,9 @@ struct DDKPI: ParsableCommand {
             Diagnostics.error(failure.description)
             Glibc.exit(ExitStatus.usage)
         } catch let failure as KPIError {
+            Diagnostics.error(failure.description)
+            Glibc.exit(ExitStatus.usage)
+        } catch let failure as SigningError {
             Diagnostics.error(failure.description)
             Glibc.exit(ExitStatus.usage)
         } catch let code as ExitCode {
