@@ -12,7 +12,7 @@ public enum RunDetailsRenderer {
         var text = "run \(run.id)  \(run.status)  \(run.feed ?? "?")  \(ControlCharacters.escaped(run.source))"
         if let sheet = run.sheet { text += "  (sheet \(ControlCharacters.escaped(sheet)))" }
         text +=
-            "\nfinished \(run.finishedAt)  read \(run.read)  inserted \(run.inserted)  updated \(run.updated)"
+            "\nfinished \(run.finishedAt) by \(ControlCharacters.escaped(run.by))  read \(run.read)  inserted \(run.inserted)  updated \(run.updated)"
             + "  unchanged \(run.unchanged)  skipped \(run.skipped)  rejected \(run.rejected)"
             + (run.undoesRun == nil ? "" : "  deleted \(run.deleted)") + "\n"
         if run.historyPruned { text += "its history was pruned (or it predates history): it cannot be undone\n" }

@@ -217,10 +217,13 @@ extension Warehouse {
     private func insertRun(_ session: some SQLSession, path: String, feed: FeedID?, started: String) throws -> Int64 {
         try session.insertReturningID(
             """
-            INSERT INTO ingest_run (path, size, sha256, feed, started_at, finished_at, status)
-            VALUES (?, 0, '', ?, ?, ?, 'failed')
+            INSERT INTO ingest_run (path, size, sha256, feed, started_at, finished_at, status, actor, host)
+            VALUES (?, 0, '', ?, ?, ?, 'failed', ?, ?)
             """,
-            [.text(path), SQLValue(feed?.rawValue), .text(started), .text(started)])
+            [
+                .text(path), SQLValue(feed?.rawValue), .text(started), .text(started), .text(try session.actor()),
+                .text(RunActor.host),
+            ])
     }
 
     private func finishRun(_ session: some SQLSession, runID: Int64, outcome: IngestOutcome, fingerprint: Fingerprint?)

@@ -27,6 +27,17 @@ public struct IngestRun: Sendable, Codable, Equatable {
     public var undoesRun: Int64?
     /// The keys an undo run deleted (the undone run had inserted them).
     public var deleted: Int
+    /// Who ran it (the PostgreSQL session user, or the operating-system user on SQLite); `nil`
+    /// for a run from before the ledger recorded it.
+    public var actor: String?
+    /// The host it ran on; `nil` as `actor` is.
+    public var host: String?
+
+    /// `actor@host`, as people read who ran it; `?` for a run from before the ledger recorded it.
+    public var by: String {
+        guard let actor else { return "?" }
+        return host.map { $0.isEmpty ? actor : "\(actor)@\($0)" } ?? actor
+    }
 
     /// What the run read, as people read it: the file's path, or the run an undo undid.
     public var source: String { path ?? undoesRun.map { "undo of run \($0)" } ?? "" }
@@ -46,7 +57,7 @@ extension Warehouse {
         try session.scan(
             """
             SELECT id, path, size, sha256, feed, started_at, finished_at, status, read_rows, inserted, updated, unchanged,
-                skipped, rejected, error, sheet, history_pruned, undoes_run, deleted
+                skipped, rejected, error, sheet, history_pruned, undoes_run, deleted, actor, host
             FROM ingest_run WHERE \(condition) ORDER BY id DESC LIMIT ?
             """,
             arguments + [SQLValue(limit)]
@@ -59,7 +70,7 @@ extension Warehouse {
                     inserted: Int(row.int64(9)), updated: Int(row.int64(10)), unchanged: Int(row.int64(11)),
                     skipped: Int(row.int64(12)), rejected: Int(row.int64(13)), error: row.optionalText(14), rejects: [],
                     sheet: row.optionalText(15), historyPruned: row.int64(16) != 0, undoesRun: row.optionalInt64(17),
-                    deleted: Int(row.int64(18))))
+                    deleted: Int(row.int64(18)), actor: row.optionalText(19), host: row.optionalText(20)))
         }
         for index in runs.indices {
             guard let path = runs[index].path else { continue }

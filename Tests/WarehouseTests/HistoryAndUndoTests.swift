@@ -43,6 +43,30 @@ final class HistoryAndUndoTests: XCTestCase {
         }
     }
 
+    /// Every run, an undo too, records who ran it and where (SPEC section 23): the PostgreSQL
+    /// session user, or the operating-system user on SQLite.
+    func testEveryRunRecordsItsActorAndHost() throws {
+        try TestWarehouses.forEachBackend(in: directory) { location in
+            warehouse = try Warehouse(location: location)
+            ingest("stores.csv", "code,name\n08,Natick\n", as: .stores)
+            let sales = ingest(
+                "sales_audit.csv", "Store,Date,Net Sales,Transactions,Items\n08,2025-07-01,5,1,1\n", as: .salesAudit)
+            _ = try warehouse.undo(run: try XCTUnwrap(sales.runID), cascade: false)
+            let runs = try warehouse.runs(limit: 10)
+            XCTAssertEqual(runs.map(\.feed), ["undo", "sales-audit", "stores"])
+            let expected: String
+            switch location {
+            case .sqlite: expected = NSUserName()
+            case .postgres(let url): expected = try XCTUnwrap(URLComponents(string: url)?.user)
+            }
+            XCTAssertEqual(runs.map(\.actor), Array(repeating: expected, count: 3), location.backendName)
+            let host = try XCTUnwrap(runs.first?.host)
+            XCTAssertFalse(host.isEmpty)
+            XCTAssertEqual(runs.map(\.host), Array(repeating: host, count: 3))
+            XCTAssertEqual(runs.first?.by, "\(expected)@\(host)")
+        }
+    }
+
     @discardableResult
     private func ingest(_ name: String, _ text: String, as feed: FeedID, force: Bool = false) -> IngestOutcome {
         let path = (try? TestPaths.write(Array(text.utf8), named: name, in: directory)) ?? name

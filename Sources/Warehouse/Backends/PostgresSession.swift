@@ -62,6 +62,15 @@ final class PostgresSession: SQLSession {
         return id
     }
 
+    func actor() throws -> String {
+        try settle()
+        let result = try connection.execute("SELECT session_user", [])
+        guard let user = result.text(row: 0, column: 0) else {
+            throw WarehouseError(message: "PostgreSQL returned no session user")
+        }
+        return user
+    }
+
     /// Rows per COPY and write: large enough that a statement's fixed cost is spread thin.
     let upsertBatchSize = 32768
 

@@ -90,6 +90,9 @@ protocol SQLSession {
     /// Runs an `INSERT` and returns the new row's `id`.
     func insertReturningID(_ sql: String, _ arguments: [SQLValue]) throws -> Int64
 
+    /// Who acts through this session, as a ledger run records it (SPEC section 23).
+    func actor() throws -> String
+
     /// Upserts `rows` rows whose values (`upsert.columnCount` per row, in column order) are in
     /// `values`. A key may come more than once, here or in later calls: the table and the
     /// counts end as row-by-row upserts in order leave them. A backend may finish the work

@@ -44,6 +44,8 @@ final class SQLiteSession: SQLSession {
         return db.lastInsertedRowID
     }
 
+    func actor() throws -> String { RunActor.operatingSystemUser }
+
     let upsertBatchSize = 256
 
     /// Only without the pre-update hook: with it, a table that had rows before is hook-counted,

@@ -11,10 +11,10 @@ enum UndoRunLedger {
         let now = UTCTimestamp.now()
         return try session.insertReturningID(
             """
-            INSERT INTO ingest_run (path, size, sha256, feed, started_at, finished_at, status, undoes_run)
-            VALUES (NULL, 0, '', ?, ?, ?, 'ok', ?)
+            INSERT INTO ingest_run (path, size, sha256, feed, started_at, finished_at, status, undoes_run, actor, host)
+            VALUES (NULL, 0, '', ?, ?, ?, 'ok', ?, ?, ?)
             """,
-            [.text(feed), .text(now), .text(now), .integer(run)])
+            [.text(feed), .text(now), .text(now), .integer(run), .text(try session.actor()), .text(RunActor.host)])
     }
 
     /// Records what the undo run did.

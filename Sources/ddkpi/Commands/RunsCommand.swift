@@ -39,15 +39,15 @@ struct RunsListCommand: ParsableCommand {
         case .table:
             // Counts right-aligned, the path last and free.
             var table = TextTable(
-                alignments: [.right, .left, .left] + Array(repeating: .right, count: 6) + [.left, .left],
+                alignments: [.right, .left, .left] + Array(repeating: .right, count: 6) + [.left, .left, .left],
                 separator: "  ")
-            table.add(["id", "status", "feed", "read", "ins", "upd", "same", "skip", "rej", "finished", "file"])
+            table.add(["id", "status", "feed", "read", "ins", "upd", "same", "skip", "rej", "finished", "by", "file"])
             for run in runs {
                 table.add([
                     String(run.id), run.status, run.feed ?? "?", String(run.read), String(run.inserted),
                     String(run.updated),
                     String(run.unchanged), String(run.skipped), String(run.rejected), String(run.finishedAt.prefix(24)),
-                    run.source,
+                    run.by, run.source,
                 ])
             }
             output.write(table.render())
