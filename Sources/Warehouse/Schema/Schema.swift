@@ -42,7 +42,8 @@ enum Schema {
         SchemaStep(V04AssociatesVendorsCategories.self), SchemaStep(V05StoreMonthRollups.self),
         SchemaStep(V06ProvenanceAndHistory.self), SchemaStep(V07VendorNames.self),
         SchemaStep(V08AlarmsInTheLedger.self),
-        SchemaStep(V09StoreDates.self), SchemaStep(V10HistoryRowsBuiltOnce.self), SchemaStep(V11UndoRuns.self), SchemaStep(V12RunActors.self),
+        SchemaStep(V09StoreDates.self), SchemaStep(V10HistoryRowsBuiltOnce.self), SchemaStep(V11UndoRuns.self),
+        SchemaStep(V12RunActors.self),
     ]
 }
 
