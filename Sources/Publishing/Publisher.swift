@@ -164,7 +164,7 @@ public struct Publisher {
     private func freshnessRows(stores: [String], asOf: CivilDate) throws -> [FreshnessRow] {
         let codes = Set(stores)
         let records = try engine.warehouse.stores().filter { codes.contains($0.code) }
-        let dates = try engine.warehouse.lastDates().mapValues { $0.filter { codes.contains($0.key) } }
+        let dates = try engine.warehouse.lastDates(notAfter: asOf).mapValues { $0.filter { codes.contains($0.key) } }
         return FreshnessReport(asOf: asOf, stores: records, lastDates: dates, policy: freshness).rows
     }
 
