@@ -68,6 +68,9 @@ final class PublishAsOfTests: XCTestCase {
             XCTAssertTrue(review.contains("2025Q2 to 06-15"), "the review runs to the as-of day")
             XCTAssertTrue(review.contains("data through 2025-06-15"), "its footer says the as-of day")
             XCTAssertFalse(review.contains("2025-06-30"), "no day after the as-of day")
+            XCTAssertTrue(
+                review.contains("Pace</dt><dd class=\"up-text\">▲ +10.5%"),
+                "East's sales pace to 06-15 (it read +30.8 % with June's later days counted)")
             let merch = try String(contentsOfFile: "\(later)/east/merch-vendor-2025Q2.html", encoding: .utf8)
             XCTAssertTrue(merch.contains("2025-04-01 to 2025-06-15"), "merch covers the quarter to the as-of day")
             let manifest = try String(contentsOfFile: "\(later)/east/manifest.json", encoding: .utf8)
