@@ -12,7 +12,9 @@ extension KPIEngine {
         let feeds = Set(MetricDefinition.all.map(\.feed))
         let lastDays = try warehouse.feedLastDays(notAfter: asOf).filter { feeds.contains($0.key) }
         let reported = periods(asOf)
-        let hasData = { (period: ReportPeriod, feed: FeedID) in lastDays[feed].map { $0 >= period.range.start } ?? false }
+        let hasData = { (period: ReportPeriod, feed: FeedID) in
+            lastDays[feed].map { $0 >= period.range.start } ?? false
+        }
         guard reported.contains(where: { period in feeds.contains { hasData(period, $0) } }) else { return nil }
 
         var scopes = try compute(reported, filter: filter)

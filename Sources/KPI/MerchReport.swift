@@ -58,8 +58,8 @@ extension KPIEngine {
     ) throws -> MerchReport {
         let cut = asOf.flatMap { reviewPeriods(quarter, asOf: $0).last }
         return try merch(
-            period: quarter.label, range: cut?.range ?? quarter.range, lastYear: cut.map(\.lastYear) ?? quarter.lastYear,
-            by: dimension, filter: filter, top: top)
+            period: quarter.label, range: cut?.range ?? quarter.range,
+            lastYear: cut.map(\.lastYear) ?? quarter.lastYear, by: dimension, filter: filter, top: top)
     }
 
     /// Vendor or category performance over a to-date period (LY: the calendar's, as kpi's).

@@ -77,8 +77,7 @@ public struct ReportRenderer {
         report.scopes.mapInTwoHalves { scope in
             switch report.kind {
             case .kpi(let asOf):
-                let latest = report.isLatestData ? ", the latest data" : ""
-                return "\(ControlCharacters.escaped(scope.title)) — as of \(asOf)\(latest)\n" + toDateTable(scope)
+                return "\(ControlCharacters.escaped(scope.title)) — \(report.asOfHeading(asOf))\n" + toDateTable(scope)
             case .review(let quarter):
                 return "\(ControlCharacters.escaped(scope.title)) — \(quarter) review\n" + monthTable(scope) + "\n"
                     + quarterTable(scope) + goalLine(scope)

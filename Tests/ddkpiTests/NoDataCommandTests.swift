@@ -72,5 +72,7 @@ final class NoDataCommandTests: XCTestCase {
         XCTAssertEqual(
             text.stdout.split(separator: "\n").dropFirst(), asked.stdout.split(separator: "\n").dropFirst(),
             "the same figures as the day asked for")
+        let html = try ddkpi(["kpi", "--store", "08", "--format", "html"])
+        XCTAssertTrue(html.stdout.contains("week, month, quarter and year to date, as of 2025-06-30, the latest data"))
     }
 }

@@ -35,7 +35,8 @@ private struct ReportPage {
             return page.render(.group([summary(quarter: quarter)] + details))
         case .kpi(let asOf):
             let page = DocumentPage(
-                title: "KPIs as of \(asOf)", period: "week, month, quarter and year to date, as of \(asOf)",
+                title: "KPIs as of \(asOf)",
+                period: "week, month, quarter and year to date, \(report.asOfHeading(asOf))",
                 options: options)
             let sections = report.scopes.map { scope in Node<HTML.BodyContext>.component(Deferred { kpiSection(scope) })
             }

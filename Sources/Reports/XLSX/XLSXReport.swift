@@ -41,7 +41,7 @@ public enum XLSXReport {
                 "Quarterly review \(quarter)",
                 range.map { "\(quarter): \($0.start.iso8601) to \($0.end.iso8601)" } ?? quarter
             )
-        case .kpi(let asOf): return ("KPIs as of \(asOf)", "to date, as of \(asOf)")
+        case .kpi(let asOf): return ("KPIs as of \(asOf)", "to date, \(report.asOfHeading(asOf))")
         }
     }
 
