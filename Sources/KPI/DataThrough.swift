@@ -6,9 +6,10 @@ extension KPIEngine {
         try Scope.resolve(filter, stores: warehouse.stores()).filter(\.isStore).flatMap(\.stores)
     }
 
-    /// The last day the filter's stores have sales-audit data, no later than `notAfter`: what a
-    /// document's "data through D" says (SPEC section 20). `nil` when they have none.
-    public func dataThrough(_ filter: ScopeFilter, notAfter: CivilDate) throws -> CivilDate? {
+    /// The last day the filter's stores have sales-audit data, no later than `notAfter` (any, when
+    /// `nil`): what a document's "data through D" says (SPEC section 20), and the default as-of
+    /// date (SPEC section 7). `nil` when they have none.
+    public func dataThrough(_ filter: ScopeFilter, notAfter: CivilDate?) throws -> CivilDate? {
         try warehouse.latestSalesDate(stores: filter == .all ? nil : try storeCodes(filter), notAfter: notAfter)
     }
 }

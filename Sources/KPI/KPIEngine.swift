@@ -35,19 +35,33 @@ public struct KPIEngine {
         self.comparableStores = comparableStores
     }
 
-    /// Week-, month-, quarter- and year-to-date as of a day, each with its LY.
-    public func kpi(asOf: CivilDate, filter: ScopeFilter) throws -> KPIReport {
-        let periods = calendar.toDatePeriods(asOf).map {
+    /// Week-, month-, quarter- and year-to-date as of a day, each with its LY; without a day, as
+    /// of the latest sales-audit day of the filter's stores (SPEC section 7). A period after a
+    /// feed's last data day has no data for its metrics; when no period has any, a `KPIError`.
+    public func kpi(asOf requested: CivilDate? = nil, filter: ScopeFilter) throws -> KPIReport {
+        guard let asOf = try requested ?? dataThrough(filter, notAfter: nil) else {
+            throw KPIError("no data: the selected stores have no sales-audit rows")
+        }
+        guard let scopes = try boundedScopes(asOf: asOf, filter: filter, periods: kpiPeriods) else {
+            throw KPIError("no data as of \(asOf.iso8601): \(try dataThroughText(filter, notAfter: asOf))")
+        }
+        return KPIReport(kind: .kpi(asOf: asOf.iso8601), scopes: scopes, asOf: asOf, isLatestData: requested == nil)
+    }
+
+    /// kpi's periods as of a day: WTD, MTD, QTD and YTD to that day, projected.
+    func kpiPeriods(_ asOf: CivilDate) -> [ReportPeriod] {
+        calendar.toDatePeriods(asOf).map {
             ReportPeriod(
                 label: $0.label, range: $0.elapsed, lastYear: $0.lastYear, full: $0.full, projects: true,
                 isCut: false, hasGoal: $0.label != "WTD" && $0.elapsed.end < $0.full.end)
         }
-        guard let year = periods.last, try warehouse.hasData(from: year.range.start, through: asOf) else {
-            throw KPIError(
-                "no data between \(calendar.fiscalYearStart(containing: asOf).iso8601) and \(asOf.iso8601): nothing to report as of that day"
-            )
-        }
-        return KPIReport(kind: .kpi(asOf: asOf.iso8601), scopes: try compute(periods, filter: filter))
+    }
+
+    /// `data through 2025-06-30`, the latest sales-audit day of the filter's stores up to `notAfter`,
+    /// or `no sales-audit rows on or before 2025-06-30`.
+    private func dataThroughText(_ filter: ScopeFilter, notAfter: CivilDate) throws -> String {
+        try dataThrough(filter, notAfter: notAfter).map { "data through \($0.iso8601)" }
+            ?? "no sales-audit rows on or before \(notAfter.iso8601)"
     }
 
     /// The quarterly business review: each month of the quarter and the quarter, with the
@@ -62,27 +76,28 @@ public struct KPIEngine {
     public func review(quarter: FiscalQuarter, asOf requested: CivilDate? = nil, filter: ScopeFilter) throws
         -> KPIReport
     {
-        let span = "\(quarter.range.start.iso8601) to \(quarter.range.end.iso8601)"
         let asOf: CivilDate
         if let requested {
             guard quarter.range.contains(requested) else {
-                throw KPIError("--as-of \(requested.iso8601) is not in \(quarter.label) (\(span))")
+                throw KPIError(
+                    "--as-of \(requested.iso8601) is not in \(quarter.label) "
+                        + "(\(quarter.range.start.iso8601) to \(quarter.range.end.iso8601))")
             }
             asOf = requested
         } else {
             let latest = try dataThrough(filter, notAfter: quarter.range.end)
             if let latest, latest < quarter.range.start {
-                throw KPIError("no data in \(quarter.label) (\(span)): data through \(latest.iso8601)")
+                throw KPIError("no data for \(quarter.label): data through \(latest.iso8601)")
             }
             asOf = latest ?? quarter.range.end
         }
-        guard try warehouse.hasData(from: quarter.range.start, through: asOf) else {
-            throw KPIError("no data in \(quarter.label) (\(span))")
+        guard
+            let scopes = try boundedScopes(
+                asOf: asOf, filter: filter, periods: { reviewPeriods(quarter, asOf: $0) })
+        else {
+            throw KPIError("no data for \(quarter.label): \(try dataThroughText(filter, notAfter: asOf))")
         }
-        return KPIReport(
-            kind: .review(quarter: quarter.label),
-            scopes: try compute(reviewPeriods(quarter, asOf: asOf), filter: filter),
-            asOf: asOf)
+        return KPIReport(kind: .review(quarter: quarter.label), scopes: scopes, asOf: asOf)
     }
 
     /// The review's periods as of `asOf`: whole months and quarter, or, before the quarter's last
@@ -127,7 +142,7 @@ public struct KPIEngine {
         let hasGoal: Bool
     }
 
-    private func compute(_ periods: [ReportPeriod], filter: ScopeFilter) throws -> [ScopeValues] {
+    func compute(_ periods: [ReportPeriod], filter: ScopeFilter) throws -> [ScopeValues] {
         let directory = try warehouse.stores()
         var scopes = try Scope.resolve(filter, stores: directory)
         let stores = StoreIndex(codes: directory.map(\.code))

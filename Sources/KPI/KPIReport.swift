@@ -13,6 +13,25 @@ public struct MetricValue: Sendable, Equatable {
     public var projection: Projection?
     /// What the whole period needs, while it runs (SPEC section 22); `nil` otherwise.
     public var full: FullPeriodGoal?
+    /// The metric's feed's last data day when the period runs past it (SPEC section 7): actual,
+    /// target, LY and projection then cover the days up to it; `nil` otherwise.
+    public var dataThrough: CivilDate?
+    /// Whether the metric's feed has no data in the period (it starts after the feed's last data
+    /// day, or the feed was never loaded): no actual, shown as `no data`, never as a zero.
+    public var hasNoData = false
+
+    /// Drops what the period's actual gave (actual, changes, projection, what it takes), keeping
+    /// the target and LY: the feed has no data in the period.
+    mutating func markNoData() {
+        hasNoData = true
+        actual = nil
+        pctToTarget = nil
+        pctVsLY = nil
+        projection = nil
+        full?.projection = nil
+        full?.needed = nil
+        full?.actualPerDay = nil
+    }
 }
 
 /// An additive metric's whole-period target seen from a running period (SPEC section 22): where
@@ -86,13 +105,15 @@ public struct KPIReport: Sendable {
 
     public var kind: Kind
     public var scopes: [ScopeValues]
-    /// The review's as-of date (SPEC section 22): the last day its periods count; `nil` for kpi,
-    /// whose kind names it.
+    /// The last day the periods count (SPEC sections 7 and 22).
     public var asOf: CivilDate?
+    /// Whether kpi's as-of date was not asked for but is the latest sales-audit day (its heading says so).
+    public var isLatestData: Bool
 
-    public init(kind: Kind, scopes: [ScopeValues], asOf: CivilDate? = nil) {
+    public init(kind: Kind, scopes: [ScopeValues], asOf: CivilDate? = nil, isLatestData: Bool = false) {
         self.kind = kind
         self.scopes = scopes
         self.asOf = asOf
+        self.isLatestData = isLatestData
     }
 }

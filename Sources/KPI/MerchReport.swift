@@ -50,14 +50,16 @@ public struct MerchRow: Sendable, Equatable {
 }
 
 extension KPIEngine {
-    /// Vendor or category performance over a quarter (LY: the calendar's, as the review's).
-    public func merch(quarter: FiscalQuarter, by dimension: MerchDimension, filter: ScopeFilter, top: Int) throws
-        -> MerchReport
-    {
-        try merch(
-            period: quarter.label, range: quarter.range, lastYear: quarter.lastYear,
-            by: dimension,
-            filter: filter, top: top)
+    /// Vendor or category performance over a quarter (LY: the calendar's, as the review's), or,
+    /// with an `asOf` before its last day, over its days up to `asOf` against the same days a
+    /// year earlier, as the review's running quarter (SPEC section 22).
+    public func merch(
+        quarter: FiscalQuarter, asOf: CivilDate? = nil, by dimension: MerchDimension, filter: ScopeFilter, top: Int
+    ) throws -> MerchReport {
+        let cut = asOf.flatMap { reviewPeriods(quarter, asOf: $0).last }
+        return try merch(
+            period: quarter.label, range: cut?.range ?? quarter.range,
+            lastYear: cut.map(\.lastYear) ?? quarter.lastYear, by: dimension, filter: filter, top: top)
     }
 
     /// Vendor or category performance over a to-date period (LY: the calendar's, as kpi's).

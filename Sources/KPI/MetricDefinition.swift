@@ -1,3 +1,4 @@
+import Feeds
 import Warehouse
 
 /// How a metric is shown.
@@ -38,6 +39,8 @@ public struct MetricDefinition: Sendable {
     public var label: String
     public var formula: Formula
     public var format: MetricFormat
+    /// The feed whose rows the metric's measures come from (its last data day bounds it, SPEC section 7).
+    public var feed: FeedID = .salesAudit
 
     /// Every metric, in report order.
     public static let all: [MetricDefinition] = [
@@ -55,12 +58,17 @@ public struct MetricDefinition: Sendable {
             key: "gpPct", label: "GP %",
             formula: .ratio(numerator: \.gpWeighted, denominator: \.gpSalesCents, unit: 1_000_000), format: .percent),
         MetricDefinition(
-            key: "creditApps", label: "Credit apps", formula: .sum(\.applications, unit: 1), format: .count),
-        MetricDefinition(key: "birdeyeReviews", label: "Reviews", formula: .sum(\.reviews, unit: 1), format: .count),
+            key: "creditApps", label: "Credit apps", formula: .sum(\.applications, unit: 1), format: .count,
+            feed: .creditApps),
         MetricDefinition(
-            key: "guestCapture", label: "Guest capture", formula: .sum(\.intakes, unit: 1), format: .count),
+            key: "birdeyeReviews", label: "Reviews", formula: .sum(\.reviews, unit: 1), format: .count,
+            feed: .birdeyeReviews),
         MetricDefinition(
-            key: "outboundCalls", label: "Outbound calls", formula: .sum(\.calls, unit: 1), format: .count),
+            key: "guestCapture", label: "Guest capture", formula: .sum(\.intakes, unit: 1), format: .count,
+            feed: .crmIntakes),
+        MetricDefinition(
+            key: "outboundCalls", label: "Outbound calls", formula: .sum(\.calls, unit: 1), format: .count,
+            feed: .outboundCalls),
     ]
 
     /// The metric a person names by its JSON key or by the label the tables print (`Sales`,

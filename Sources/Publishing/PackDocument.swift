@@ -3,7 +3,7 @@ import Foundation
 import KPI
 import Reports
 
-/// One report of a pack, computed once for its scope and written in each format.
+/// One report of a pack, computed once for its scope up to its as-of day and written in each format.
 struct PackDocument {
     private enum Content {
         case report(KPIReport)
@@ -22,7 +22,7 @@ struct PackDocument {
         self.options = options
         switch report {
         case .review:
-            let review = try engine.review(quarter: quarter, filter: scope)
+            let review = try engine.review(quarter: quarter, asOf: asOf, filter: scope)
             content = .report(review)
             date = XLSXReport.date(of: review)
         case .kpi:
@@ -36,7 +36,8 @@ struct PackDocument {
         case .merchVendor, .merchCategory:
             let document = RankingDocument(
                 try engine.merch(
-                    quarter: quarter, by: report == .merchVendor ? .vendor : .category, filter: scope, top: Self.top))
+                    quarter: quarter, asOf: asOf, by: report == .merchVendor ? .vendor : .category, filter: scope,
+                    top: Self.top))
             content = .ranking(document)
             date = document.date
         }

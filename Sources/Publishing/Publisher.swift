@@ -43,12 +43,15 @@ public struct Publisher {
         self.alarmCount = alarmCount
     }
 
-    /// The days a publish covers: the quarter, and the as-of day the kpi, employees, freshness
-    /// and "data through" use.
-    public func resolve(_ period: PublishPeriod) throws -> (quarter: FiscalQuarter, asOf: CivilDate) {
+    /// The days a pack over `scope` covers: the quarter, and the as-of day every one of its
+    /// documents is cut at (SPEC section 19) — with a quarter, the latest sales-audit day of the
+    /// pack's stores when earlier than the quarter's last day.
+    public func resolve(_ period: PublishPeriod, for scope: ScopeFilter) throws
+        -> (quarter: FiscalQuarter, asOf: CivilDate)
+    {
         switch period {
         case .quarter(let quarter):
-            let latest = try engine.dataThrough(.all, notAfter: quarter.range.end) ?? quarter.range.end
+            let latest = try engine.dataThrough(scope, notAfter: quarter.range.end) ?? quarter.range.end
             return (quarter, max(quarter.range.start, latest))
         case .asOf(let day):
             let start = engine.calendar.fiscalYearStart(containing: day)
@@ -67,11 +70,11 @@ public struct Publisher {
     public func publish(_ plan: PublishPlan, period: PublishPeriod, to directory: String, dryRun: Bool) throws
         -> [PackResult]
     {
-        let (quarter, asOf) = try resolve(period)
         let browser = Browser()
         defer { browser.session?.close() }
         return try plan.packs.map { pack in
-            try publish(pack, quarter: quarter, asOf: asOf, to: directory, dryRun: dryRun, browser: browser)
+            let (quarter, asOf) = try resolve(period, for: pack.scope)
+            return try publish(pack, quarter: quarter, asOf: asOf, to: directory, dryRun: dryRun, browser: browser)
         }
     }
 
@@ -164,7 +167,7 @@ public struct Publisher {
     private func freshnessRows(stores: [String], asOf: CivilDate) throws -> [FreshnessRow] {
         let codes = Set(stores)
         let records = try engine.warehouse.stores().filter { codes.contains($0.code) }
-        let dates = try engine.warehouse.lastDates().mapValues { $0.filter { codes.contains($0.key) } }
+        let dates = try engine.warehouse.lastDates(notAfter: asOf).mapValues { $0.filter { codes.contains($0.key) } }
         return FreshnessReport(asOf: asOf, stores: records, lastDates: dates, policy: freshness).rows
     }
 

@@ -40,6 +40,15 @@ public enum NumberText {
         }
     }
 
+    /// A metric's actual for people: `no data` when its feed has none in the period (SPEC section 7),
+    /// else as `formatted(_:_:)` writes it.
+    public static func actual(_ value: MetricValue, _ format: MetricFormat) -> String {
+        value.hasNoData ? noData : formatted(value.actual, format)
+    }
+
+    /// What a metric whose feed has no data in the period shows instead of an actual.
+    public static let noData = "no data"
+
     /// A change as text people read without colour: `▲ +4.1%`, `▼ −3.0%`, `0.0%`; `—` when there is none.
     public static func change(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "—" }

@@ -77,7 +77,7 @@ public struct ReportRenderer {
         report.scopes.mapInTwoHalves { scope in
             switch report.kind {
             case .kpi(let asOf):
-                return "\(ControlCharacters.escaped(scope.title)) — as of \(asOf)\n" + toDateTable(scope)
+                return "\(ControlCharacters.escaped(scope.title)) — \(report.asOfHeading(asOf))\n" + toDateTable(scope)
             case .review(let quarter):
                 return "\(ControlCharacters.escaped(scope.title)) — \(quarter) review\n" + monthTable(scope) + "\n"
                     + quarterTable(scope) + goalLine(scope)
@@ -111,7 +111,7 @@ public struct ReportRenderer {
                     + zip(scope.periods, paced).flatMap { period, hasPace in
                         let value = period.metrics[index]
                         let change = period.comparableStores == nil ? value.pctToTarget : value.pctVsLY
-                        let cells = [NumberText.formatted(value.actual, metric.format), NumberText.change(change)]
+                        let cells = [NumberText.actual(value, metric.format), NumberText.change(change)]
                         return hasPace ? cells + [NumberText.change(value.projection?.pctToTarget)] : cells
                     })
         }
@@ -135,7 +135,7 @@ public struct ReportRenderer {
                     + months.flatMap { period in
                         let value = period.metrics[index]
                         return [
-                            NumberText.formatted(value.actual, metric.format), NumberText.change(value.pctToTarget),
+                            NumberText.actual(value, metric.format), NumberText.change(value.pctToTarget),
                             NumberText.change(value.pctVsLY),
                         ]
                     })
@@ -152,7 +152,7 @@ public struct ReportRenderer {
         for (index, metric) in MetricDefinition.all.enumerated() {
             let value = quarter.metrics[index]
             table.add([
-                metric.label, NumberText.formatted(value.actual, metric.format),
+                metric.label, NumberText.actual(value, metric.format),
                 NumberText.formatted(value.target, metric.format),
                 NumberText.change(value.pctToTarget), NumberText.formatted(value.ly, metric.format),
                 NumberText.change(value.pctVsLY),
@@ -284,6 +284,7 @@ public struct ReportRenderer {
             out += zip(period.metrics, MetricDefinition.all).map { metric, definition in
                 var fields = Self.plainFields(metric, definition)
                 if metric.projection != nil { fields += Self.projectionFields(metric, definition) }
+                if let through = metric.dataThrough { fields.append(("dataThrough", "\"\(through.iso8601)\"")) }
                 let full =
                     metric.full == nil
                     ? ""

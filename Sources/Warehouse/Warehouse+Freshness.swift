@@ -2,31 +2,41 @@ import CivilCalendar
 import Feeds
 
 extension Warehouse {
-    /// The last day each feed has data for, per store (SPEC section 15): a daily row's date, a
-    /// weekly row's week start + 6, a monthly row's month end.
-    public func lastDates() throws -> [FeedID: [String: CivilDate]] {
+    /// The last day each feed has data for as of `asOf`, per store (SPEC sections 7 and 15): over
+    /// the rows on or before it, a daily row's date, a weekly row's week start + 6 and a monthly
+    /// row's month end, each capped at `asOf`, so no row after it counts.
+    public func lastDates(notAfter asOf: CivilDate) throws -> [FeedID: [String: CivilDate]] {
         return try backend.read { session in
             var result: [FeedID: [String: CivilDate]] = [:]
             for table in FeedTables.all {
                 var byStore: [String: CivilDate] = [:]
                 // Day rows (`YYYY-MM-DD`) sort after month rows (`YYYY-MM`) of the same month,
                 // and a month row counts up to its last day: the latest of each grain decides.
+                // A month key sorts before every day of its month, so `<=` keeps the as-of month's.
                 let sql =
                     table.period == .dayOrMonth
-                    ? "SELECT store_code, grain, max(date) FROM \(table.name) GROUP BY store_code, grain"
-                    : "SELECT store_code, 'day', max(\(table.period.dateColumn)) FROM \(table.name) GROUP BY store_code"
-                try session.scan(sql) { row in
+                    ? "SELECT store_code, grain, max(date) FROM \(table.name) WHERE date <= ? GROUP BY store_code, grain"
+                    : "SELECT store_code, 'day', max(\(table.period.dateColumn)) FROM \(table.name) "
+                        + "WHERE \(table.period.dateColumn) <= ? GROUP BY store_code"
+                try session.scan(sql, [.text(asOf.iso8601)]) { row in
                     guard let last = Self.lastDay(of: row.text(2), daysAfterKey: table.period.daysAfterKey) else {
                         return
                     }
                     let store = row.text(0)
-                    if let known = byStore[store], known >= last { return }
-                    byStore[store] = last
+                    let capped = min(last, asOf)
+                    if let known = byStore[store], known >= capped { return }
+                    byStore[store] = capped
                 }
                 result[table.feed] = byStore
             }
             return result
         }
+    }
+
+    /// Each feed's last data day as of `asOf` over every store of the warehouse (SPEC section 7);
+    /// a feed without a row on or before it is absent.
+    public func feedLastDays(notAfter asOf: CivilDate) throws -> [FeedID: CivilDate] {
+        try lastDates(notAfter: asOf).compactMapValues { $0.values.max() }
     }
 
     /// The last day a row keyed `key` covers: a day and `daysAfterKey` more, or a month (`YYYY-MM`).

@@ -324,23 +324,6 @@ extension Warehouse {
             return goals
         }
     }
-
-    /// Whether any feed has a record in `[start, end]`.
-    public func hasData(from start: CivilDate, through end: CivilDate) throws -> Bool {
-        // A week counts when it may reach into the range: its start at most 6 days before it.
-        let queries = FeedTables.rolledUp.map { table in
-            (
-                sql: "SELECT 1 FROM \(table.name) WHERE \(table.period.dateColumn) BETWEEN ? AND ? LIMIT 1",
-                arguments: [start.adding(days: -table.period.daysAfterKey).iso8601, end.iso8601]
-            )
-        }
-        return try backend.read { session in
-            for query in queries where try session.integer(query.sql, query.arguments.map(SQLValue.text)) != nil {
-                return true
-            }
-            return false
-        }
-    }
 }
 
 /// A week of a weekly table: its first day (days since 1970), its months' positions in a list

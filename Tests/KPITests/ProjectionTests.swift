@@ -92,16 +92,23 @@ final class ProjectionTests: XCTestCase {
         let east = try value(report, "region:East", "MTD", "totalSales")
         XCTAssertEqual(east.projection?.value ?? 0, 15_000.0 * 70_000 / 22_000, accuracy: 1e-6)
 
-        // Ratio metrics are not projected; a counted metric without targets is projected linearly.
+        // Ratio metrics are not projected; a feed never loaded has no data, so nothing to project.
         XCTAssertNil(try value(report, "10", "MTD", "upt").projection)
-        XCTAssertEqual(try value(report, "08", "MTD", "creditApps").projection?.value, 0)
+        let credit = try value(report, "08", "MTD", "creditApps")
+        XCTAssertTrue(credit.hasNoData)
+        XCTAssertNil(credit.actual)
+        XCTAssertNil(credit.projection)
         // WTD (Monday July 7 – Sunday July 13) as of Thursday the 10th: 4 of 7 days.
         XCTAssertEqual(
             try value(report, "21", "WTD", "totalSales").projection?.value ?? 0, 800.0 * 7 / 4, accuracy: 1e-9)
 
-        // A finished period projects its actual; a period starting on the as-of day has e = 1.
+        // As of the month's last day with sales through the 10th, July is counted to the 10th
+        // (SPEC section 7): the same linear pace as on the 10th; a period starting on the as-of
+        // day has e = 1.
         let monthEnd = try engine.kpi(asOf: CivilDate(year: 2025, month: 7, day: 31), filter: .stores(["21"]))
-        XCTAssertEqual(try value(monthEnd, "21", "MTD", "totalSales").projection?.value, 2000)
+        let cut = try value(monthEnd, "21", "MTD", "totalSales")
+        XCTAssertEqual(cut.projection?.value, 2000 * 31 / 10)
+        XCTAssertEqual(cut.dataThrough, CivilDate(year: 2025, month: 7, day: 10))
         let firstOfMonth = try engine.kpi(asOf: CivilDate(year: 2025, month: 7, day: 1), filter: .stores(["21"]))
         XCTAssertEqual(try value(firstOfMonth, "21", "MTD", "totalSales").projection?.value, 200 * 31)
 

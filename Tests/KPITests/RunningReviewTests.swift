@@ -104,7 +104,14 @@ final class RunningReviewTests: XCTestCase {
         let end = try engine.review(quarter: quarter, asOf: CivilDate(year: 2025, month: 9, day: 30), filter: .all)
         XCTAssertEqual(end.scopes.first?.periods.map(\.label), ["2025-07", "2025-08", "2025-09", "2025Q3"])
         XCTAssertEqual(end.scopes.first?.periods.map(\.isRunning), [false, false, false, false])
-        XCTAssertNil(try value(end, "10", "2025-07", "totalSales").full)
+        // Sales run through 07-12: July is counted to that day, August and September have no data.
+        let july = try value(end, "10", "2025-07", "totalSales")
+        XCTAssertEqual(july.dataThrough, CivilDate(year: 2025, month: 7, day: 12))
+        XCTAssertEqual(july.full?.remainingDays, 19)
+        let august = try value(end, "10", "2025-08", "totalSales")
+        XCTAssertTrue(august.hasNoData)
+        XCTAssertNil(august.actual)
+        XCTAssertNil(august.pctToTarget)
 
         XCTAssertThrowsError(
             try engine.review(quarter: quarter, asOf: CivilDate(year: 2025, month: 10, day: 1), filter: .all)
@@ -113,7 +120,7 @@ final class RunningReviewTests: XCTestCase {
         }
         let later = try XCTUnwrap(engine.calendar.quarter(named: "2025Q4"))
         XCTAssertThrowsError(try engine.review(quarter: later, filter: .all)) {
-            XCTAssertEqual("\($0)", "no data in 2025Q4 (2025-10-01 to 2025-12-31): data through 2025-07-12")
+            XCTAssertEqual("\($0)", "no data for 2025Q4: data through 2025-07-12")
         }
     }
 }

@@ -187,8 +187,8 @@ final class GoldenReportTests: XCTestCase {
                 ["kpi", "--as-of", "2025-06-15", "--region", "North"],
                 "unknown region \"North\"; known regions: East, South"
             ),
-            (["kpi", "--as-of", "2031-01-01"], "no data between 2031-01-01 and 2031-01-01"),
-            (["review", "--quarter", "2019Q1"], "no data in 2019Q1"),
+            (["kpi", "--as-of", "2031-01-01"], "no data as of 2031-01-01: data through 2025-06-30"),
+            (["review", "--quarter", "2019Q1"], "no data for 2019Q1: no sales-audit rows on or before 2019-03-31"),
         ]
         for (arguments, message) in cases {
             let result = try CommandRunner.ddkpi(["--db", database] + arguments)

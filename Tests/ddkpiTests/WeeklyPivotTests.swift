@@ -38,14 +38,30 @@ final class WeeklyPivotTests: XCTestCase {
         Self.weekdayNames[(calendar.component(.weekday, from: day) + 5) % 7]
     }
 
+    /// The first day of a row's week: its date walked back to the configured weekday.
+    private func weekStart(_ week: String, weekStartName: String) -> Date {
+        var start = date(week)
+        while weekdayName(start) != weekStartName {
+            start = calendar.date(byAdding: .day, value: -1, to: start) ?? start
+        }
+        return start
+    }
+
+    /// The feed's last data day as of `asOf` (SPEC section 7): the latest week start + 6 of the
+    /// rows whose week starts by then, capped at `asOf`; `nil` without such a row.
+    private func lastDataDay(rows: [(week: String, counts: [String: Int])], weekStartName: String, asOf: String)
+        -> String?
+    {
+        rows.map { weekStart($0.week, weekStartName: weekStartName) }.filter { iso($0) <= asOf }.map {
+            min(iso(calendar.date(byAdding: .day, value: 6, to: $0) ?? $0), asOf)
+        }.max()
+    }
+
     /// Calls per day, computed independently of ddkpi from the pivot rows.
     private func expectedCalls(rows: [(week: String, counts: [String: Int])], weekStartName: String) -> [String: Int] {
         var calls: [String: Int] = [:]
         for row in rows {
-            var start = date(row.week)
-            while weekdayName(start) != weekStartName {
-                start = calendar.date(byAdding: .day, value: -1, to: start) ?? start
-            }
+            let start = weekStart(row.week, weekStartName: weekStartName)
             for offset in 0..<7 {
                 guard let day = calendar.date(byAdding: .day, value: offset, to: start),
                     let count = row.counts[weekdayName(day)]
@@ -101,12 +117,16 @@ final class WeeklyPivotTests: XCTestCase {
                 let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
                 let scope = (json?["scopes"] as? [[String: Any]])?.first
                 let periods = try XCTUnwrap(scope?["periods"] as? [String: [String: Any]])
+                let last = lastDataDay(rows: rows, weekStartName: weekStartName, asOf: asOf)
                 for (label, period) in periods {
                     let start = try XCTUnwrap(period["start"] as? String)
                     let end = try XCTUnwrap(period["end"] as? String)
                     let metrics = period["metrics"] as? [String: [String: Any]]
                     let actual = metrics?["outboundCalls"]?["actual"] as? Int
-                    let independent = expected.filter { $0.key >= start && $0.key <= end }.values.reduce(0, +)
+                    // A period that starts after the feed's last data day has no data (`null`).
+                    let independent =
+                        last.map { $0 >= start } == true
+                        ? expected.filter { $0.key >= start && $0.key <= end }.values.reduce(0, +) : nil
                     XCTAssertEqual(actual, independent, "\(weekStart) weeks, \(label) \(start)…\(end)")
                 }
             }

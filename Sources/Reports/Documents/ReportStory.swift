@@ -13,6 +13,9 @@ extension KPIReport {
     /// How many of `MetricDefinition.all` lead the story: Sales, Avg sale, UPT, CCP %, GP %, Credit apps.
     static let headlineCount = 6
 
+    /// `as of 2025-06-30`, with `, the latest data` when kpi's as-of day was not asked for (SPEC section 7).
+    func asOfHeading(_ asOf: String) -> String { "as of \(asOf)" + (isLatestData ? ", the latest data" : "") }
+
     /// The stores, in report order.
     var stores: [ScopeValues] { scopes.filter(Self.isStore) }
 

@@ -35,7 +35,8 @@ private struct ReportPage {
             return page.render(.group([summary(quarter: quarter)] + details))
         case .kpi(let asOf):
             let page = DocumentPage(
-                title: "KPIs as of \(asOf)", period: "week, month, quarter and year to date, as of \(asOf)",
+                title: "KPIs as of \(asOf)",
+                period: "week, month, quarter and year to date, \(report.asOfHeading(asOf))",
                 options: options)
             let sections = report.scopes.map { scope in Node<HTML.BodyContext>.component(Deferred { kpiSection(scope) })
             }
@@ -80,7 +81,7 @@ private struct ReportPage {
                 .div(
                     .class("card"),
                     .h3(.text(definition.label)),
-                    .p(.class("actual"), .text(NumberText.formatted(value.actual, definition.format))),
+                    .p(.class("actual"), .text(NumberText.actual(value, definition.format))),
                     .dl(
                         .dt("Target"), .dd(.text(NumberText.formatted(value.target, definition.format))),
                         .dt("vs target"), changeItem(value.pctToTarget),
@@ -180,7 +181,7 @@ private struct ReportPage {
             cells: { index, metric in
                 let value = quarter.metrics[index]
                 return [
-                    amount(value.actual, metric), amount(value.target, metric), change(value.pctToTarget),
+                    actual(value, metric), amount(value.target, metric), change(value.pctToTarget),
                     amount(value.ly, metric), change(value.pctVsLY),
                 ]
             })
@@ -195,7 +196,7 @@ private struct ReportPage {
             cells: { index, metric in
                 months.flatMap { month in
                     let value = month.metrics[index]
-                    return [amount(value.actual, metric), change(value.pctToTarget), change(value.pctVsLY)]
+                    return [actual(value, metric), change(value.pctToTarget), change(value.pctVsLY)]
                 }
             })
     }
@@ -230,7 +231,7 @@ private struct ReportPage {
                 cells: { index, metric in
                     scope.periods.flatMap { period in
                         let value = period.metrics[index]
-                        return [amount(value.actual, metric), amount(value.target, metric), change(value.pctToTarget)]
+                        return [actual(value, metric), amount(value.target, metric), change(value.pctToTarget)]
                     }
                 })
         )
@@ -275,6 +276,11 @@ private struct ReportPage {
                             .group(cells(index, metric)))
                     })
             ))
+    }
+
+    /// A metric's actual cell: `no data` when its feed has none in the period.
+    private func actual(_ value: MetricValue, _ metric: MetricDefinition) -> Node<HTML.TableRowContext> {
+        .td(.text(NumberText.actual(value, metric.format)))
     }
 
     private func amount(_ value: Double?, _ metric: MetricDefinition) -> Node<HTML.TableRowContext> {

@@ -41,7 +41,7 @@ public enum XLSXReport {
                 "Quarterly review \(quarter)",
                 range.map { "\(quarter): \($0.start.iso8601) to \($0.end.iso8601)" } ?? quarter
             )
-        case .kpi(let asOf): return ("KPIs as of \(asOf)", "to date, as of \(asOf)")
+        case .kpi(let asOf): return ("KPIs as of \(asOf)", "to date, \(report.asOfHeading(asOf))")
         }
     }
 
@@ -66,13 +66,24 @@ public enum XLSXReport {
     static func writeValues(
         _ value: MetricValue, _ format: MetricFormat, sheet: XLSXSheetWriter, row: Int, column: Int, styles: XLSXStyles
     ) throws {
-        try sheet.write(value.actual, row: row, column: column, format: styles.number(format))
+        try writeActual(value, format, sheet: sheet, row: row, column: column, styles: styles)
         try sheet.write(value.target, row: row, column: column + 1, format: styles.number(format))
         try sheet.write(value.pctToTarget, row: row, column: column + 2, format: styles.change(value.pctToTarget))
         try sheet.write(NumberText.change(value.pctToTarget), row: row, column: column + 3, format: styles.changeText)
         try sheet.write(value.ly, row: row, column: column + 4, format: styles.number(format))
         try sheet.write(value.pctVsLY, row: row, column: column + 5, format: styles.change(value.pctVsLY))
         try sheet.write(NumberText.change(value.pctVsLY), row: row, column: column + 6, format: styles.changeText)
+    }
+
+    /// A metric's actual as a number, or the text `no data` when its feed has none in the period.
+    static func writeActual(
+        _ value: MetricValue, _ format: MetricFormat, sheet: XLSXSheetWriter, row: Int, column: Int, styles: XLSXStyles
+    ) throws {
+        if value.hasNoData {
+            try sheet.write(NumberText.noData, row: row, column: column)
+        } else {
+            try sheet.write(value.actual, row: row, column: column, format: styles.number(format))
+        }
     }
 
     /// kpi's story: each scope's month-to-date sales against target and its pace, with the %
@@ -94,7 +105,7 @@ public enum XLSXReport {
             row += 1
             let pace = sales.projection?.pctToTarget
             try sheet.write(scope.title, row: row, column: 0)
-            try sheet.write(sales.actual, row: row, column: 1, format: styles.number(.money))
+            try writeActual(sales, .money, sheet: sheet, row: row, column: 1, styles: styles)
             try sheet.write(sales.target, row: row, column: 2, format: styles.number(.money))
             try sheet.write(sales.pctToTarget, row: row, column: 3, format: styles.change(sales.pctToTarget))
             try sheet.write(NumberText.change(sales.pctToTarget), row: row, column: 4, format: styles.changeText)

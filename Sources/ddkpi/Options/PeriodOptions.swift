@@ -2,7 +2,7 @@ import ArgumentParser
 import CivilCalendar
 import KPI
 
-/// `--as-of YYYY-MM-DD`: the last day a to-date report includes (`kpi`, `employees`).
+/// `--as-of YYYY-MM-DD`: the last day a to-date report includes (`employees`).
 struct AsOfOptions: ParsableArguments {
     @Option(help: "The last day included (YYYY-MM-DD).")
     var asOf: String

@@ -17,9 +17,10 @@ struct ReportContext {
         if let unused = try engine.goalsOfTheOtherCalendar() { Diagnostics.warning(unused) }
     }
 
-    /// The documents' options for a report over `filter` ending on `end`: the neutral band and
-    /// the day its stores' data runs through (looked up only when `output` writes a document).
-    func documentOptions<Format>(_ filter: ScopeFilter, through end: CivilDate, for output: OutputOptions<Format>)
+    /// The documents' options for a report over `filter` ending on `end` (`nil`: its latest data):
+    /// the neutral band and the day its stores' data runs through (looked up only when `output`
+    /// writes a document).
+    func documentOptions<Format>(_ filter: ScopeFilter, through end: CivilDate?, for output: OutputOptions<Format>)
         throws -> DocumentOptions
     {
         guard output.writesDocument else { return DocumentOptions(neutralBand: neutralBand) }
