@@ -32,6 +32,8 @@ public struct Publisher {
     public var neutralBand: Double
     /// The number of wrong-data alarms (SPEC section 18) for these stores over these days.
     public var alarmCount: ([String], DateRange) throws -> Int
+    /// The private key that signs each manifest (`publish --sign`, SPEC section 23), if any.
+    public var signingKey: Ed25519Key?
 
     public init(
         engine: KPIEngine, freshness: FreshnessPolicy, neutralBand: Double,
@@ -101,7 +103,8 @@ public struct Publisher {
         let names = pack.reports.flatMap { report in
             pack.formats.map { "\(fileStem(report, quarter: quarter, asOf: asOf)).\($0.rawValue)" }
         }
-        let result = PackResult(name: pack.name, files: names + ["manifest.json"], banner: banner)
+        let signature = signingKey == nil ? [] : [PackVerifier.signatureName]
+        let result = PackResult(name: pack.name, files: names + ["manifest.json"] + signature, banner: banner)
         if dryRun { return result }
 
         let folder = try PackFolder(name: pack.name, in: directory)
@@ -147,10 +150,18 @@ public struct Publisher {
         let manifest = Manifest(
             pack: pack.name, period: quarter.label, asOf: asOf, scope: Self.scopeText(pack.scope), files: files,
             freshness: verdicts, alarms: try alarmCount(stores, DateRange(start: quarter.range.start, end: asOf)))
+        let bytes = Data(manifest.json.utf8)
         do {
-            try Data(manifest.json.utf8).write(to: URL(fileURLWithPath: folder.path(of: "manifest.json")))
+            try bytes.write(to: URL(fileURLWithPath: folder.path(of: "manifest.json")))
         } catch {
             throw PackWriteError(path: "\(pack.name)/manifest.json", error: error)
+        }
+        guard let signingKey else { return }
+        let signature = Data((try signingKey.sign(bytes).base64EncodedString() + "\n").utf8)
+        do {
+            try signature.write(to: URL(fileURLWithPath: folder.path(of: PackVerifier.signatureName)))
+        } catch {
+            throw PackWriteError(path: "\(pack.name)/\(PackVerifier.signatureName)", error: error)
         }
     }
 

@@ -105,6 +105,69 @@ extension GoldenReportTests {
 
     /// A re-published pack folder holds exactly its manifest's files (the audit's N5), and a
     /// link already at a pack's or a document's place is replaced, never written through (N9).
+    /// A signed pack verifies; a rerun signs the same bytes; a changed byte, an added file or
+    /// another key fails naming what (SPEC section 23).
+    func testASignedPackVerifiesAndAChangedByteIsNamed() throws {
+        let database = try sampleDatabase()
+        let keys = try scratchPath("signing")
+        for suffix in [".pem", ".pub.pem"] { try? FileManager.default.removeItem(atPath: keys + suffix) }
+        XCTAssertEqual(try CommandRunner.ddkpi(["keys", "generate", "--out", keys]).status, 0)
+        let permissions = try FileManager.default.attributesOfItem(atPath: keys + ".pem")[.posixPermissions] as? Int
+        XCTAssertEqual(permissions, 0o600, "the private key is the owner's alone")
+        XCTAssertEqual(try CommandRunner.ddkpi(["keys", "generate", "--out", keys]).status, 2, "never overwritten")
+
+        let plan = try scratchPath("signed.toml")
+        try "[[pack]]\nname = \"east\"\nregion = \"East\"\nreports = [\"kpi\"]\nformats = [\"html\", \"xlsx\"]\n"
+            .write(toFile: plan, atomically: true, encoding: .utf8)
+        func publish(_ out: String) throws -> CommandRunner.Result {
+            try CommandRunner.ddkpi([
+                "--db", database, "publish", "--plan", plan, "--out", out, "--as-of", "2025-06-15", "--sign",
+                keys + ".pem",
+            ])
+        }
+        let out = try scratchPath("signed-packs")
+        let published = try publish(out)
+        XCTAssertEqual(published.status, 0, published.stderr)
+        XCTAssertTrue(published.stdout.contains("manifest.json, manifest.json.sig"), published.stdout)
+        let pack = out + "/east"
+        let verify = { (key: String) in try CommandRunner.ddkpi(["verify", pack, "--key", key]) }
+        let verified = try verify(keys + ".pub.pem")
+        XCTAssertEqual(verified.status, 0, verified.stdout + verified.stderr)
+        XCTAssertEqual(verified.stdout, "\(pack): signature and every file hold\n")
+
+        let rerun = try scratchPath("signed-rerun")
+        XCTAssertEqual(try publish(rerun).status, 0)
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: rerun + "/east/manifest.json.sig"),
+            FileManager.default.contents(atPath: pack + "/manifest.json.sig"), "Ed25519 signs the same bytes alike")
+
+        let html = try XCTUnwrap(
+            try FileManager.default.contentsOfDirectory(atPath: pack).first { $0.hasSuffix(".html") })
+        var bytes = try XCTUnwrap(FileManager.default.contents(atPath: pack + "/" + html))
+        bytes[bytes.count / 2] ^= 0x20
+        try bytes.write(to: URL(fileURLWithPath: pack + "/" + html))
+        try Data("x".utf8).write(to: URL(fileURLWithPath: pack + "/extra.txt"))
+        let tampered = try verify(keys + ".pub.pem")
+        XCTAssertEqual(tampered.status, 1)
+        XCTAssertEqual(
+            tampered.stdout,
+            "\(pack)/\(html): its SHA-256 differs from manifest.json's\n\(pack)/extra.txt: present but not listed in manifest.json\n"
+        )
+        XCTAssertEqual(try verify(keys + ".pem").status, 1, "the private key verifies as its public half")
+        let other = try scratchPath("other-key")
+        for suffix in [".pem", ".pub.pem"] { try? FileManager.default.removeItem(atPath: other + suffix) }
+        XCTAssertEqual(try CommandRunner.ddkpi(["keys", "generate", "--out", other]).status, 0)
+        XCTAssertTrue(try verify(other + ".pub.pem").stdout.contains("manifest.json.sig: does not match"))
+        XCTAssertEqual(try CommandRunner.ddkpi(["verify", out, "--key", keys + ".pub.pem"]).status, 2, "no manifest")
+        let unsigned = try CommandRunner.ddkpi([
+            "--db", database, "publish", "--plan", plan, "--out", try scratchPath("x"), "--quarter", "2025Q2",
+            "--sign", keys + ".pub.pem",
+        ])
+        XCTAssertEqual(unsigned.status, 2)
+        XCTAssertTrue(unsigned.stderr.contains("a public key cannot sign"), unsigned.stderr)
+        XCTAssertFalse(unsigned.stderr.contains("BEGIN"), "no key material in a message")
+    }
+
     func testARepublishedPackHoldsOnlyItsFilesAndLinksAreNotFollowed() throws {
         let database = try sampleDatabase()
         let out = try scratchPath("packs-swap")

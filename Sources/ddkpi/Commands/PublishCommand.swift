@@ -26,6 +26,9 @@ struct PublishCommand: ParsableCommand {
     @Option(help: "The as-of day (YYYY-MM-DD), in its quarter.")
     var asOf: String?
 
+    @Option(help: "Sign each pack's manifest with this private key (NAME.pem from ddkpi keys generate).")
+    var sign: String?
+
     @Flag(help: "List the packs and their files; write nothing.")
     var dryRun = false
 
@@ -52,13 +55,23 @@ struct PublishCommand: ParsableCommand {
         let period: PublishPeriod =
             try quarter.map { .quarter(try QuarterOptions.quarter($0, in: context.engine.calendar)) }
             ?? .asOf(try AsOfOptions.day(asOf ?? ""))
-        let publisher = Publisher(
+        var publisher = Publisher(
             engine: context.engine, freshness: try global.configuration().freshness, neutralBand: context.neutralBand,
             alarmCount: { stores, days in
                 try context.engine.warehouse.alarms(
                     from: days.start, through: days.end, stores: Set(stores), settings: checks
                 ).count
             })
+        if let sign {
+            guard let pem = FileManager.default.contents(atPath: sign) else {
+                throw ConfigurationError("--sign \(sign): cannot read the key")
+            }
+            let key = try Ed25519Key.read(pem: pem, name: sign)
+            guard key.isPrivate else {
+                throw ConfigurationError("--sign \(sign): a public key cannot sign; give the private key (NAME.pem)")
+            }
+            publisher.signingKey = key
+        }
         let packs: [PackResult]
         do {
             packs = try publisher.publish(parsed, period: period, to: out, dryRun: dryRun)
