@@ -59,8 +59,11 @@ struct DocumentPage {
 }
 
 extension Node where Context == HTML.BodyContext {
-    /// A table in a box that scrolls sideways on a narrow screen instead of spilling off it.
+    /// A table in a box that scrolls sideways on a narrow screen instead of spilling off it, with
+    /// a hint above it there.
     static func tableBox(_ table: Node<HTML.BodyContext>) -> Node<HTML.BodyContext> {
-        .div(.class("table-box"), table)
+        .div(
+            .p(.class("scroll-hint"), .attribute(named: "aria-hidden", value: "true"), .text("scroll sideways →")),
+            .div(.class("table-box"), table))
     }
 }
