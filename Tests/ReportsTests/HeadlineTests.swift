@@ -3,7 +3,8 @@ import XCTest
 @testable import KPI
 @testable import Reports
 
-/// The review's opening story (SPEC section 20): one sentence, the misses, one page for one store.
+/// The review's opening story (SPEC section 20): one sentence, the misses, one page for one store;
+/// and what keeps a printed table readable.
 final class HeadlineTests: XCTestCase {
     func testTheSentenceSaysBehindAndAboveFromTheQuarterShown() {
         let scope = ReportFixtures.scope("region:East", title: "Region East", sales: 1_000)
@@ -38,6 +39,17 @@ final class HeadlineTests: XCTestCase {
             ReportFixtures.review([ReportFixtures.scope("08", title: "08 Natick (East)", sales: 1_000)]))
         XCTAssertFalse(html.contains("<section class=\"scope page-start\">"), "no page break after the summary")
         XCTAssertEqual(html.components(separatedBy: "<svg ").count - 1, 1, "the monthly chart once, beside its table")
+    }
+
+    func testAPrintedTableRepeatsItsTitleInItsHeader() {
+        let html = HTMLReport.render(
+            ReportFixtures.review([ReportFixtures.scope("08", title: "08 Natick (East)", sales: 1_000)]))
+        XCTAssertTrue(
+            html.contains(
+                "<thead><tr class=\"printed-title\"><th scope=\"colgroup\" colspan=\"6\">08 Natick (East) — 2025Q2</th></tr>"
+            ),
+            html)
+        XCTAssertTrue(html.contains("caption { display: none; } tr.printed-title { display: table-row; }"))
     }
 
     func testACountTargetKeepsItsDecimal() {

@@ -9,9 +9,11 @@ enum Headline {
         guard let period = scope.periods.last, let sales = period.metrics.first else { return nil }
         let when = period.isRunning ? "quarter to date" : "in \(period.label)"
         if sales.hasNoData { return "\(scope.title): \(NumberText.noData), \(when)" }
-        let target = clause(sales.pctToTarget, ahead: "ahead of target", behind: "behind target",
+        let target = clause(
+            sales.pctToTarget, ahead: "ahead of target", behind: "behind target",
             level: "on target", missing: "has no target")
-        let lastYear = clause(sales.pctVsLY, ahead: "above last year", behind: "below last year",
+        let lastYear = clause(
+            sales.pctVsLY, ahead: "above last year", behind: "below last year",
             level: "level with last year", missing: "has no last year")
         let second = target.hasPrefix("is ") && lastYear.hasPrefix("is ") ? String(lastYear.dropFirst(3)) : lastYear
         return "\(scope.title) \(target) and \(second), \(when)"

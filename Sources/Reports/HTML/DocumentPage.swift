@@ -67,3 +67,18 @@ extension Node where Context == HTML.BodyContext {
             .div(.class("table-box"), table))
     }
 }
+
+extension Node where Context == HTML.TableContext {
+    /// A header row naming the table (its caption's text) across `columns`, shown only in print,
+    /// where the header repeats on every page a split table takes, so each page names its scope.
+    static func printedTitle(_ title: String, columns: Int) -> Node<HTML.TableContext> {
+        .tr(
+            .class("printed-title"),
+            .element(
+                named: "th",
+                nodes: [
+                    .attribute(named: "scope", value: "colgroup"), .attribute(named: "colspan", value: String(columns)),
+                    .text(title),
+                ]))
+    }
+}

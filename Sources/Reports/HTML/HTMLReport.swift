@@ -191,7 +191,9 @@ private struct ReportPage {
             .div(
                 .class("row"),
                 // The top scope's chart already stands on the summary page, but for one store.
-                .if(isOneStore || scope.scope != report.topScope?.scope, .div(.class("chart"), salesChart(scope).svg())),
+                .if(
+                    isOneStore || scope.scope != report.topScope?.scope,
+                    .div(.class("chart"), salesChart(scope).svg())),
                 quarterTable(scope)),
             monthTable(scope)
         )
@@ -287,6 +289,7 @@ private struct ReportPage {
             .table(
                 .caption(.text(caption)),
                 .thead(
+                    .printedTitle(caption, columns: columns.count + 1),
                     groupRow,
                     .tr(
                         .element(named: "th", nodes: [.attribute(named: "scope", value: "col"), .text("Metric")]),

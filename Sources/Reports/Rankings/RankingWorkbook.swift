@@ -54,7 +54,8 @@ public enum RankingWorkbook {
             labelColumn: sheetColumn(chart.labelColumn, in: table),
             valueColumn: sheetColumn(chart.valueColumn, in: table))
         try sheet.insert(
-            bars, row: headerRow, column: sheetColumns(table).count + 1, description: "\(chart.title) of \(table.title)")
+            bars, row: headerRow, column: sheetColumns(table).count + 1, description: "\(chart.title) of \(table.title)"
+        )
     }
 
     /// The row of a sheet's column titles, under its title and period rows.
