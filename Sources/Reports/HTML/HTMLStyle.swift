@@ -2,8 +2,8 @@
 /// size and, like a wide table, scrolls sideways in its box under a `scroll sideways →` hint)
 /// and print (A4 landscape, the review's scopes each from a new page but a one-store review on
 /// one, other documents' short scopes several to a page and kept whole when they fit, table
-/// headers repeated with the table's title, a table taller than a page split between rows,
-/// never after its heading alone).
+/// headers repeated with the table's title, a table taller than a page split between rows but
+/// never before its second row or its last, nor after its heading alone).
 enum HTMLStyle {
     static let css = """
         @page { size: A4 landscape; margin: 10mm 10mm 14mm; }
@@ -16,7 +16,7 @@ enum HTMLStyle {
         color: #5c3b00; font-weight: bold; }
         h2 { font-size: 17px; margin: 0 0 8px; border-bottom: 2px solid #1b1f24; padding-bottom: 3px; }
         h1, h2, h3, caption, p.period, p.headline, .chart-heading { break-after: avoid; }
-        table { orphans: 2; widows: 2; }
+        tbody tr:first-child { break-after: avoid; } tbody tr:last-child { break-before: avoid; }
         p.headline { font-size: 16px; font-weight: bold; margin: 0 0 4px; }
         p.misses { margin: 0 0 4px; } p.misses .up-text { color: #0b6b2e; } p.misses .down-text { color: #a3121f; }
         section.scope { margin-top: 24px; break-inside: avoid; }
