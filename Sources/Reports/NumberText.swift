@@ -40,6 +40,15 @@ public enum NumberText {
         }
     }
 
+    /// A target for people: as `formatted(_:_:)`, but a count target that is not whole (a
+    /// prorated one) keeps a decimal (`1.5`), so it never reads `1` beside a `+50%`.
+    public static func target(_ value: Double?, _ format: MetricFormat) -> String {
+        guard format == .count, let value, value.isFinite, value != value.rounded() else {
+            return formatted(value, format)
+        }
+        return grouped(value, decimals: 1)
+    }
+
     /// A metric's actual for people: `no data` when its feed has none in the period (SPEC section 7),
     /// else as `formatted(_:_:)` writes it.
     public static func actual(_ value: MetricValue, _ format: MetricFormat) -> String {

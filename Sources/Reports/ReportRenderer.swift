@@ -153,7 +153,7 @@ public struct ReportRenderer {
             let value = quarter.metrics[index]
             table.add([
                 metric.label, NumberText.actual(value, metric.format),
-                NumberText.formatted(value.target, metric.format),
+                NumberText.target(value.target, metric.format),
                 NumberText.change(value.pctToTarget), NumberText.formatted(value.ly, metric.format),
                 NumberText.change(value.pctVsLY),
             ])

@@ -42,8 +42,8 @@ final class HTMLReportTests: XCTestCase {
         }
         XCTAssertEqual(html.components(separatedBy: "<section class=\"scope page-start\">").count - 1, 2)
         XCTAssertLessThan(
-            try XCTUnwrap(html.range(of: "<h2>All stores</h2>")?.lowerBound),
-            try XCTUnwrap(html.range(of: "<h2>08 Natick (East)</h2>")?.lowerBound), "the detail from the top down")
+            try XCTUnwrap(html.range(of: "<h2>08 Natick (East)</h2>")?.lowerBound),
+            try XCTUnwrap(html.range(of: "<h2>All stores</h2>")?.lowerBound), "the detail in the one scope order")
         XCTAssertEqual(
             html.components(separatedBy: "<svg ").count - 1, 2,
             "the summary's chart and the store's (not repeated for the company)")

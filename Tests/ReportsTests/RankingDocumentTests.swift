@@ -50,12 +50,14 @@ final class RankingDocumentTests: XCTestCase {
             workbook.sheets.map(\.name), ["08 <b>&\"x\"", "Empty_ region_"], "< > & \" are allowed; : ? are not")
         var rows: [[Cell]] = []
         try workbook.readRows(of: workbook.sheets[0]) { rows.append($0.cells) }
-        XCTAssertEqual(rows.count, 3)
+        XCTAssertEqual(rows.count, 5, "title, period, header and two rows")
+        XCTAssertEqual(rows[0], [.string("08 <b>&\"x\" — vendors")], "the sheet's title")
+        XCTAssertEqual(rows[1], [.string("2025-04-01 to 2025-06-30")], "its period")
         XCTAssertEqual(
-            rows[0], [.string("#"), .string("Vendor"), .string("Sales"), .string("vs LY"), .string("vs LY ▲/▼")])
+            rows[2], [.string("#"), .string("Vendor"), .string("Sales"), .string("vs LY"), .string("vs LY ▲/▼")])
         XCTAssertEqual(
-            rows[1], [.number(1), .string("<b>&\"x\""), .number(1234.5), .number(0.25), .string("▲ +25.0%")])
-        XCTAssertEqual(rows[2].prefix(3), [.number(2), .string("Seiko"), .number(1234.5)])
-        XCTAssertEqual(rows[2].last, .string("—"), "no LY: the ▲/▼ text says so, the number cell is empty")
+            rows[3], [.number(1), .string("<b>&\"x\""), .number(1234.5), .number(0.25), .string("▲ +25.0%")])
+        XCTAssertEqual(rows[4].prefix(3), [.number(2), .string("Seiko"), .number(1234.5)])
+        XCTAssertEqual(rows[4].last, .string("—"), "no LY: the ▲/▼ text says so, the number cell is empty")
     }
 }

@@ -72,7 +72,7 @@ extension GoldenReportTests {
             summary = book["Summary"]
             header = next(row[0].row for row in summary.iter_rows() if row[0].value == "Scope")
             assert summary.auto_filter.ref == f"A{header}:I{header + 81}", summary.auto_filter.ref
-            assert summary.freeze_panes == "A2"
+            assert summary.freeze_panes == "A5", summary.freeze_panes
             assert summary["A1"].value == "Quarterly review 2025Q2 — All stores", summary["A1"].value
             assert all(len(sheet._charts) == 1 for sheet in book.worksheets), "the ranking and a chart per scope sheet"
             assert summary[f"C{header + 1}"].number_format == "$#,##0", summary[f"C{header + 1}"].number_format
@@ -190,8 +190,11 @@ extension GoldenReportTests {
                 "23 Dartmouth (South)",
                 "27 Hyannis (South)", "All stores — top 10",
             ])
-        let rows = Self.fields(
+        let dumped = Self.fields(
             try CommandRunner.ddkpi(["dump", employees, "--sheet", "08 Natick (East)", "--format", "csv"]).stdout)
+        XCTAssertEqual(dumped.first?.first, "\"08 Natick (East) — associates", "the sheet's title")
+        XCTAssertEqual(dumped.dropFirst().first?.first, "2025-04-01 to 2025-06-30 · data through 2025-06-30")
+        let rows = Array(dumped.dropFirst(2))
         XCTAssertEqual(
             rows.first,
             [
@@ -209,7 +212,7 @@ extension GoldenReportTests {
         let merch = try scratchPath("merch.xlsx")
         let merchArguments = ["--db", database, "merch", "--quarter", "2025Q2", "--by", "vendor", "--top", "5"]
         XCTAssertEqual(try CommandRunner.ddkpi(merchArguments + ["--format", "xlsx", "--output", merch]).status, 0)
-        let vendors = Self.fields(try CommandRunner.ddkpi(["dump", merch, "--format", "csv"]).stdout)
+        let vendors = Self.fields(try CommandRunner.ddkpi(["dump", merch, "--format", "csv"]).stdout).dropFirst(2)
         let merchCSV = Self.fields(try CommandRunner.ddkpi(merchArguments + ["--format", "csv"]).stdout).dropFirst()
         XCTAssertEqual(vendors.count - 1, merchCSV.filter { $0[0] == "08" }.count)
         for (sheet, csv) in zip(vendors.dropFirst(), merchCSV) {

@@ -55,4 +55,28 @@ extension KPIReport {
             }
         }.map(\.element)
     }
+
+    /// The stores furthest behind their sales target in the last period, worst first, at most
+    /// `limit`; none for a report of one store.
+    func storesBehindTarget(limit: Int = 3) -> [(label: String, pctToTarget: Double)] {
+        guard stores.count > 1 else { return [] }
+        return Self.behind(stores.map { ($0.title, $0.periods.last?.metrics.first?.pctToTarget) }, limit: limit)
+    }
+
+    /// The top scope's headline metrics furthest behind target in the last period, worst first.
+    func metricsBehindTarget(limit: Int = 3) -> [(label: String, pctToTarget: Double)] {
+        guard let period = topScope?.periods.last else { return [] }
+        let metrics = zip(MetricDefinition.all, period.metrics).prefix(Self.headlineCount)
+        return Self.behind(metrics.map { ($0.label, $1.pctToTarget) }, limit: limit)
+    }
+
+    /// The candidates below target, worst first (ties in their given order), at most `limit`.
+    private static func behind(
+        _ candidates: [(label: String, pctToTarget: Double?)], limit: Int
+    ) -> [(label: String, pctToTarget: Double)] {
+        let misses = candidates.enumerated().compactMap { offset, candidate in
+            candidate.pctToTarget.flatMap { $0 < 0 ? (offset, candidate.label, $0) : nil }
+        }
+        return misses.sorted { ($0.2, $0.0) < ($1.2, $1.0) }.prefix(limit).map { (label: $0.1, pctToTarget: $0.2) }
+    }
 }

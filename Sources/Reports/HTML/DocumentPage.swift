@@ -59,8 +59,26 @@ struct DocumentPage {
 }
 
 extension Node where Context == HTML.BodyContext {
-    /// A table in a box that scrolls sideways on a narrow screen instead of spilling off it.
+    /// A table in a box that scrolls sideways on a narrow screen instead of spilling off it, with
+    /// a hint above it there.
     static func tableBox(_ table: Node<HTML.BodyContext>) -> Node<HTML.BodyContext> {
-        .div(.class("table-box"), table)
+        .div(
+            .p(.class("scroll-hint"), .attribute(named: "aria-hidden", value: "true"), .text("scroll sideways →")),
+            .div(.class("table-box"), table))
+    }
+}
+
+extension Node where Context == HTML.TableContext {
+    /// A header row naming the table (its caption's text) across `columns`, shown only in print,
+    /// where the header repeats on every page a split table takes, so each page names its scope.
+    static func printedTitle(_ title: String, columns: Int) -> Node<HTML.TableContext> {
+        .tr(
+            .class("printed-title"),
+            .element(
+                named: "th",
+                nodes: [
+                    .attribute(named: "scope", value: "colgroup"), .attribute(named: "colspan", value: String(columns)),
+                    .text(title),
+                ]))
     }
 }

@@ -8,7 +8,8 @@ import Plot
 /// The review opens on the story of its top scope (the company, the region, or the one store):
 /// a card per headline metric, the stores ranked by sales % to target (best first, vs LY beside
 /// each), and the top scope's months as actual, target and LY. The detail follows, each scope
-/// from a new printed page, from the top down: the company, the regions, then the stores.
+/// from a new printed page, in the one scope order (stores, regions, `All stores`); a one-store
+/// review keeps summary and detail on one page.
 /// kpi opens on sales % to target by scope for the month to date, then one to-date table per
 /// scope, several to a printed page.
 public enum HTMLReport {
@@ -46,27 +47,51 @@ private struct ReportPage {
 
     // MARK: - The review's summary
 
-    /// The detail sections from the top down: the company, the regions, then the stores.
-    private var detailOrder: [ScopeValues] {
-        report.regularScopes.filter { !KPIReport.isStore($0) }.reversed() + report.comparableScopes.reversed()
-            + report.stores
-    }
+    /// The detail sections in the one scope order of every format (SPEC section 22): stores by
+    /// code, regions by name, `All stores`, then the comp scopes.
+    private var detailOrder: [ScopeValues] { report.scopes }
+
+    /// Whether the review covers one store only: its summary and detail share one printed page.
+    private var isOneStore: Bool { report.regularScopes.count == 1 && report.stores.count == 1 }
 
     private func summary(quarter: String) -> Node<HTML.BodyContext> {
         let top = report.topScope
         return .section(
-            .class("scope summary"),
+            .class(isOneStore ? "scope summary one-store" : "scope summary"),
             .h2(
                 .text(
                     "\(top?.title ?? "Stores") — \(report.scopes.first?.periods.last.map(GoalText.periodLabel) ?? quarter) at a glance"
                 )),
+            .unwrap(top.flatMap(Headline.sentence)) { .p(.class("headline"), .text($0)) },
+            misses(),
             .unwrap(top) { cards($0, comparable: report.topComparableScope) },
             .div(
                 .class("row"),
                 .if(report.stores.count > 1, .div(.class("chart"), rankedStores().svg())),
-                .unwrap(top) { .div(.class("chart"), salesChart($0).svg()) }
+                .unwrap(isOneStore ? nil : top) { .div(.class("chart"), salesChart($0).svg()) }
             )
         )
+    }
+
+    /// The stores and headline metrics furthest behind target, worst first, so page 1 names them.
+    private func misses() -> Node<HTML.BodyContext> {
+        .group(
+            missLine("Stores furthest behind target: ", report.storesBehindTarget()),
+            missLine("Behind target: ", report.metricsBehindTarget()))
+    }
+
+    private func missLine(_ lead: String, _ misses: [(label: String, pctToTarget: Double)]) -> Node<HTML.BodyContext> {
+        guard !misses.isEmpty else { return .empty }
+        return .p(
+            .class("misses"),
+            .text(lead),
+            .forEach(Array(misses.enumerated())) { index, miss in
+                .group(
+                    .text((index > 0 ? ", " : "") + miss.label + " "),
+                    .span(
+                        .class(ChangeTone(miss.pctToTarget, band: options.neutralBand).className),
+                        .text(NumberText.change(miss.pctToTarget))))
+            })
     }
 
     /// The headline cards of `scope`; the Sales card also shows the comp sales % vs LY of
@@ -83,7 +108,7 @@ private struct ReportPage {
                     .h3(.text(definition.label)),
                     .p(.class("actual"), .text(NumberText.actual(value, definition.format))),
                     .dl(
-                        .dt("Target"), .dd(.text(NumberText.formatted(value.target, definition.format))),
+                        .dt("Target"), .dd(.text(NumberText.target(value.target, definition.format))),
                         .dt("vs target"), changeItem(value.pctToTarget),
                         .dt("LY"), .dd(.text(NumberText.formatted(value.ly, definition.format))),
                         .dt("vs LY"), changeItem(value.pctVsLY),
@@ -161,12 +186,14 @@ private struct ReportPage {
 
     private func reviewSection(_ scope: ScopeValues) -> Node<HTML.BodyContext> {
         .section(
-            .class("scope page-start"),
-            .h2(.text(scope.title)),
+            .class(isOneStore ? "scope one-store" : "scope page-start"),
+            .if(!isOneStore, .h2(.text(scope.title))),
             .div(
                 .class("row"),
-                // The top scope's chart already stands on the summary page.
-                .if(scope.scope != report.topScope?.scope, .div(.class("chart"), salesChart(scope).svg())),
+                // The top scope's chart already stands on the summary page, but for one store.
+                .if(
+                    isOneStore || scope.scope != report.topScope?.scope,
+                    .div(.class("chart"), salesChart(scope).svg())),
                 quarterTable(scope)),
             monthTable(scope)
         )
@@ -181,7 +208,7 @@ private struct ReportPage {
             cells: { index, metric in
                 let value = quarter.metrics[index]
                 return [
-                    actual(value, metric), amount(value.target, metric), change(value.pctToTarget),
+                    actual(value, metric), target(value.target, metric), change(value.pctToTarget),
                     amount(value.ly, metric), change(value.pctVsLY),
                 ]
             })
@@ -231,7 +258,7 @@ private struct ReportPage {
                 cells: { index, metric in
                     scope.periods.flatMap { period in
                         let value = period.metrics[index]
-                        return [actual(value, metric), amount(value.target, metric), change(value.pctToTarget)]
+                        return [actual(value, metric), target(value.target, metric), change(value.pctToTarget)]
                     }
                 })
         )
@@ -262,6 +289,7 @@ private struct ReportPage {
             .table(
                 .caption(.text(caption)),
                 .thead(
+                    .printedTitle(caption, columns: columns.count + 1),
                     groupRow,
                     .tr(
                         .element(named: "th", nodes: [.attribute(named: "scope", value: "col"), .text("Metric")]),
@@ -285,6 +313,11 @@ private struct ReportPage {
 
     private func amount(_ value: Double?, _ metric: MetricDefinition) -> Node<HTML.TableRowContext> {
         .td(.text(NumberText.formatted(value, metric.format)))
+    }
+
+    /// A target cell: a prorated count target keeps its decimal.
+    private func target(_ value: Double?, _ metric: MetricDefinition) -> Node<HTML.TableRowContext> {
+        .td(.text(NumberText.target(value, metric.format)))
     }
 
     /// A change with its ▲/▼ text, coloured only outside the neutral band.

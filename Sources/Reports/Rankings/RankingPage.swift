@@ -29,6 +29,7 @@ public enum RankingPage {
         .table(
             .caption(.text(table.caption)),
             .thead(
+                .printedTitle(table.caption, columns: table.columns.count),
                 .tr(
                     .forEach(table.columns) { column in
                         .element(

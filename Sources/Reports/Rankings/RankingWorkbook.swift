@@ -1,7 +1,7 @@
 import KPI
 
 /// A ranked report as a workbook (SPEC section 12): one sheet per scope in report order, named
-/// by the scope (`SheetNames`), with a bold frozen header, the metrics' number formats, an
+/// by the scope (`SheetNames`), with its title and period above a bold frozen header, the metrics' number formats, an
 /// autofilter, and % vs LY as a number with its ▲/▼ text in the next column.
 public enum RankingWorkbook {
     /// Writes `document` to `path`.
@@ -15,6 +15,9 @@ public enum RankingWorkbook {
         for table in document.tables {
             let sheet = try workbook.addSheet(named: names.unique(table.title))
             try sheet.setPrintHeading(heading, scope: table.title)
+            try sheet.writeHeading(
+                PrintHeading(title: table.caption, period: document.period, dataThrough: options.dataThrough),
+                styles: styles)
             try write(table, sheet: sheet, styles: styles)
             if let chart = table.chart { try insertChart(chart, table: table, sheet: sheet, workbook: workbook) }
         }
@@ -46,21 +49,27 @@ public enum RankingWorkbook {
     ) throws {
         guard !chart.rows.isEmpty else { return }
         let bars = try workbook.addBarChart(
-            title: chart.title, series: chart.valueTitle, sheet: sheet.name, rows: 1...chart.rows.count,
+            title: chart.title, series: chart.valueTitle, sheet: sheet.name,
+            rows: (headerRow + 1)...(headerRow + chart.rows.count),
             labelColumn: sheetColumn(chart.labelColumn, in: table),
             valueColumn: sheetColumn(chart.valueColumn, in: table))
         try sheet.insert(
-            bars, row: 1, column: sheetColumns(table).count + 1, description: "\(chart.title) of \(table.title)")
+            bars, row: headerRow, column: sheetColumns(table).count + 1, description: "\(chart.title) of \(table.title)"
+        )
     }
+
+    /// The row of a sheet's column titles, under its title and period rows.
+    static let headerRow = 3
 
     private static func write(_ table: RankingTable, sheet: XLSXSheetWriter, styles: XLSXStyles) throws {
         let columns = sheetColumns(table)
-        try sheet.writeHeader(columns.map(\.title), labelColumns: 0, styles: styles)
+        try sheet.writeHeader(columns.map(\.title), row: headerRow, labelColumns: 0, styles: styles)
         for (index, column) in columns.enumerated() where column.isLabel {
-            try sheet.write(column.title, row: 0, column: index, format: styles.header)
+            try sheet.write(column.title, row: headerRow, column: index, format: styles.header)
         }
         try sheet.setWidths(columns.map(\.width))
-        for (offset, cells) in table.rows.enumerated() {
+        for (index, cells) in table.rows.enumerated() {
+            let offset = headerRow + index
             var column = 0
             for (cell, definition) in zip(cells, table.columns) {
                 switch (cell, definition.kind) {
@@ -79,6 +88,6 @@ public enum RankingWorkbook {
                 column += 1
             }
         }
-        try sheet.autofilter(rows: table.rows.count + 1, columns: columns.count)
+        try sheet.autofilter(fromRow: headerRow, rows: table.rows.count + 1, columns: columns.count)
     }
 }

@@ -94,11 +94,9 @@ public enum XLSXReport {
         let sheet = try workbook.addSheet(named: "Summary")
         try sheet.setWidths([24, 14, 14, 12, 11, 12, 11])
         try sheet.setPrintHeading(print, scope: report.regularScopes.last?.title ?? "")
-        try sheet.write(print.title, row: 0, column: 0, format: styles.title)
-        try sheet.write(print.periodLine, row: 1, column: 0)
-        sheet.freezeRows(1)
+        try sheet.writeHeading(print, styles: styles)
         let titles = ["Scope", "MTD sales", "Target", "% to target", "vs target", "Pace", "pace ▲/▼"]
-        try sheet.writeTitles(titles, row: 3, labelColumns: 1, styles: styles)
+        try sheet.writeHeader(titles, row: 3, labelColumns: 1, styles: styles)
         var row = 3
         for scope in report.scopes {
             guard let sales = scope.periods.first(where: { $0.label == "MTD" })?.metrics.first else { continue }
@@ -132,12 +130,13 @@ public enum XLSXReport {
         for scope in report.scopes {
             for period in scope.periods {
                 for (metric, value) in zip(MetricDefinition.all, period.metrics) {
-                    let labels = [
-                        scope.title, period.label, period.range.start.iso8601, period.range.end.iso8601, metric.label,
-                    ]
-                    for (column, label) in labels.enumerated() { try sheet.write(label, row: row, column: column) }
-                    try writeValues(value, metric.format, sheet: sheet, row: row, column: labels.count, styles: styles)
-                    let projection = labels.count + valueTitles.count
+                    try sheet.write(scope.title, row: row, column: 0)
+                    try sheet.write(period.label, row: row, column: 1)
+                    try sheet.write(period.range.start, row: row, column: 2, format: styles.date)
+                    try sheet.write(period.range.end, row: row, column: 3, format: styles.date)
+                    try sheet.write(metric.label, row: row, column: 4)
+                    try writeValues(value, metric.format, sheet: sheet, row: row, column: 5, styles: styles)
+                    let projection = 5 + valueTitles.count
                     try sheet.write(
                         value.projection?.value, row: row, column: projection, format: styles.number(metric.format))
                     try sheet.write(
@@ -177,8 +176,9 @@ private struct ReviewWorkbook {
         try sheet.write(
             "\(print.title) — \(top?.title ?? "Stores")", row: 0, column: 0, format: styles.title)
         try sheet.write(print.periodLine, row: 1, column: 0)
-        sheet.freezeRows(1)
         var row = 3
+        // The column titles of every table below stay in view.
+        sheet.freezeRows(row + 1)
         if let top, let quarter = top.periods.last {
             try sheet.writeTitles(["Headline", ""] + XLSXReport.valueTitles, row: row, labelColumns: 2, styles: styles)
             for (metric, value) in zip(MetricDefinition.all, quarter.metrics).prefix(KPIReport.headlineCount) {

@@ -13,6 +13,8 @@ struct XLSXStyles {
     /// The ▲/▼ text beside % to target, right-aligned like the numbers.
     let changeText: Format
     let percent: Format
+    /// A date cell: `yyyy-mm-dd`.
+    let date: Format
     /// Changes, signed (`+2.4%`), plain or with the green/red fill.
     let changeLevel, changeAbove, changeBelow: Format
     private let money, moneyWithCents, count, decimal: Format
@@ -26,6 +28,8 @@ struct XLSXStyles {
                 format_set_bold(format)
                 format_set_bottom(format, UInt8(LXW_BORDER_THIN.rawValue))
                 format_set_align(format, UInt8(alignment.rawValue))
+                format_set_align(format, UInt8(LXW_ALIGN_VERTICAL_BOTTOM.rawValue))
+                format_set_text_wrap(format)
             }
         }
         header = try bold(LXW_ALIGN_LEFT)
@@ -49,6 +53,7 @@ struct XLSXStyles {
         count = try numbers("#,##0")
         decimal = try numbers("0.00")
         percent = try numbers("0.0%")
+        date = try numbers("yyyy-mm-dd")
         // Excel's own "Good" and "Bad" cell styles.
         changeLevel = try numbers(Self.signedPercent)
         changeAbove = try numbers(Self.signedPercent, fill: (0xC6EFCE, 0x006100))

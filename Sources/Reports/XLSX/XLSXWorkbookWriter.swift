@@ -135,19 +135,36 @@ struct XLSXSheetWriter {
             "row \(row + 1), column \(column + 1): writing the number \(value)")
     }
 
+    /// A date as a date cell (a serial day number shown by `format`), so it sorts and filters as a date.
+    func write(_ date: CivilDate, row: Int, column: Int, format: UnsafeMutablePointer<lxw_format>?) throws {
+        var datetime = lxw_datetime()
+        datetime.year = Int32(date.year)
+        datetime.month = Int32(date.month)
+        datetime.day = Int32(date.day)
+        try check(
+            worksheet_write_datetime(sheet, lxw_row_t(row), lxw_col_t(column), &datetime, format),
+            "row \(row + 1), column \(column + 1): writing the date \(date.iso8601)")
+    }
+
     func write(_ text: String, row: Int, column: Int, format: UnsafeMutablePointer<lxw_format>? = nil) throws {
         try check(
             worksheet_write_string(sheet, lxw_row_t(row), lxw_col_t(column), text, format),
             "row \(row + 1), column \(column + 1): writing the text \"\(text)\"")
     }
 
-    /// A bold header row (left-aligned over the first `labelColumns`, right-aligned over the
-    /// numbers), frozen above the rows that follow and repeated on every printed page; the sheet
-    /// prints landscape on A4, one page wide.
-    func writeHeader(_ titles: [String], labelColumns: Int, styles: XLSXStyles) throws {
-        try writeTitles(titles, row: 0, labelColumns: labelColumns, styles: styles)
-        freezeRows(1)
-        try repeatOnEveryPage(row: 0)
+    /// A bold header row at `row` (left-aligned over the first `labelColumns`, right-aligned over
+    /// the numbers, wrapped rather than clipped), frozen with the rows above it and repeated on
+    /// every printed page; the sheet prints landscape on A4, one page wide.
+    func writeHeader(_ titles: [String], row: Int = 0, labelColumns: Int, styles: XLSXStyles) throws {
+        try writeTitles(titles, row: row, labelColumns: labelColumns, styles: styles)
+        freezeRows(row + 1)
+        try repeatOnEveryPage(row: row)
+    }
+
+    /// The sheet's title and, under it, its period line: the rows above a table's header.
+    func writeHeading(_ heading: PrintHeading, styles: XLSXStyles) throws {
+        try write(heading.title, row: 0, column: 0, format: styles.title)
+        try write(heading.periodLine, row: 1, column: 0)
     }
 
     /// Prints `row` (a table's header) at the top of every page.
@@ -155,13 +172,18 @@ struct XLSXSheetWriter {
         try check(worksheet_repeat_rows(sheet, lxw_row_t(row), lxw_row_t(row)), "repeating the header row")
     }
 
-    /// A bold row of column titles, left-aligned over the first `labelColumns`, right over numbers.
+    /// A bold row of column titles, left-aligned over the first `labelColumns`, right over numbers,
+    /// two lines high so a wrapped title is never clipped.
     func writeTitles(_ titles: [String], row: Int, labelColumns: Int, styles: XLSXStyles) throws {
+        try check(worksheet_set_row(sheet, lxw_row_t(row), Self.titleRowHeight, nil), "setting the header's height")
         for (column, title) in titles.enumerated() {
             try write(
                 title, row: row, column: column, format: column < labelColumns ? styles.header : styles.numberHeader)
         }
     }
+
+    /// The height in points of a row of column titles: two lines.
+    static let titleRowHeight = 30.0
 
     /// Freezes the first `rows` rows above the rest.
     func freezeRows(_ rows: Int) { worksheet_freeze_panes(sheet, lxw_row_t(rows), 0) }
