@@ -16,9 +16,9 @@ public typealias FuzzInput = @convention(c) (UnsafePointer<UInt8>?, Int) -> Int3
     ) -> Int32
 #endif
 
-/// Runs a libFuzzer target. Built with `-sanitize=fuzzer,address -DFUZZING` (see the README's
-/// Fuzzing section), a target's `<module>_main` hands its arguments and its input callback to
-/// libFuzzer's `LLVMFuzzerRunDriver`; built normally, it only says how to build it.
+/// Runs a libFuzzer target. Built with `-sanitize=fuzzer,address -DFUZZING` (see docs/fuzzing.md),
+/// a target's `<module>_main` hands its arguments and its input callback to libFuzzer's
+/// `LLVMFuzzerRunDriver`; built normally, it only says how to build it.
 public enum FuzzDriver {
     public static func run(
         _ name: String, argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ input: FuzzInput
@@ -29,7 +29,7 @@ public enum FuzzDriver {
             return LLVMFuzzerRunDriver(&count, &arguments, input)
         #else
             let message =
-                "\(name) is a libFuzzer target: build it with swift build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product \(name)\n"
+                "\(name) is a libFuzzer target: build and run it with bash .ci/fuzz SECONDS \(name) (docs/fuzzing.md)\n"
             _ = message.withCString { write(2, $0, strlen($0)) }
             return 2
         #endif
