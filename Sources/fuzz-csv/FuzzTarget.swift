@@ -11,6 +11,9 @@ import FuzzSupport
 /// by the sniffed delimiter); any difference in the rows, the warnings or the error is a finding
 /// (the process aborts on it).
 #if FUZZING
+    /// The file every input is written to, which the reader reads through its descriptor.
+    let inputFile = InputFile()
+
     /// The entry point SwiftPM links the executable against, handing control to libFuzzer.
     @_cdecl("fuzz_csv_main")
     func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
@@ -20,7 +23,7 @@ import FuzzSupport
     /// One input (libFuzzer's `LLVMFuzzerTestOneInput`).
     @_cdecl("LLVMFuzzerTestOneInput")
     func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-        let path = FuzzDriver.file(data, size, suffix: ".csv")
+        inputFile.write(data, size)
         // A third of the inputs are split by their first byte, whatever it is; the rest by the
         // sniffed delimiter.
         let delimiter = size % 3 == 0 ? data?.pointee : nil
@@ -30,12 +33,11 @@ import FuzzSupport
         let chunkSize = 16 << (2 * (size / 9 % 4))
         let batchSize = size / 3 % 3 + 1
         let (fast, stateMachine, concurrent) = FuzzEntryPoints.readCSV(
-            path: path, delimiter: delimiter, chunkSize: chunkSize, batchSize: batchSize)
+            descriptor: inputFile.descriptor, delimiter: delimiter, chunkSize: chunkSize, batchSize: batchSize)
         if fast != stateMachine || concurrent != fast {
-            let report =
+            FuzzDriver.fail(
                 "divergence:\n  fast path:     \(fast)\n  state machine: \(stateMachine)\n  two threads:   \(concurrent)\n"
-            _ = report.withCString { write(2, $0, strlen($0)) }
-            abort()
+            )
         }
         return 0
     }
