@@ -36,7 +36,11 @@ import Threads
     /// What reading a CSV file gave: its rows and warnings, then the error that stopped it.
     public struct CSVOutcome: Equatable, Sendable {
         public var numbers: [Int] = []
-        public var cells: [[Cell]] = []
+        /// How many cells each row has.
+        public var widths: [Int] = []
+        /// The rows' cells, one row's after another's: no array per row, and no copy of a row's
+        /// cells that would make the reader's next row allocate its own.
+        public var cells: [Cell] = []
         public var warnings: [String] = []
         public var error = ""
     }
@@ -87,7 +91,8 @@ import Threads
             do {
                 try readRows { row in
                     outcome.numbers.append(row.number)
-                    outcome.cells.append(row.cells)
+                    outcome.widths.append(row.width)
+                    for column in 0..<row.width { outcome.cells.append(row[column]) }
                 }
             } catch {
                 outcome.error = "\(error)"
