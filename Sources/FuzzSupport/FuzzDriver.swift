@@ -16,9 +16,9 @@ public typealias FuzzInput = @convention(c) (UnsafePointer<UInt8>?, Int) -> Int3
     ) -> Int32
 #endif
 
-/// Runs a libFuzzer target. Built with `-sanitize=fuzzer,address -DFUZZING` (see the README's
-/// Fuzzing section), a target's `<module>_main` hands its arguments and its input callback to
-/// libFuzzer's `LLVMFuzzerRunDriver`; built normally, it only says how to build it.
+/// Runs a libFuzzer target. Built with `-sanitize=fuzzer,address -DFUZZING` (see docs/fuzzing.md),
+/// a target's `<module>_main` hands its arguments and its input callback to libFuzzer's
+/// `LLVMFuzzerRunDriver`; built normally, it only says how to build it.
 public enum FuzzDriver {
     public static func run(
         _ name: String, argc: Int32, argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ input: FuzzInput
@@ -29,7 +29,7 @@ public enum FuzzDriver {
             return LLVMFuzzerRunDriver(&count, &arguments, input)
         #else
             let message =
-                "\(name) is a libFuzzer target: build it with swift build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING --product \(name)\n"
+                "\(name) is a libFuzzer target: build and run it with bash .ci/fuzz SECONDS \(name) (docs/fuzzing.md)\n"
             _ = message.withCString { write(2, $0, strlen($0)) }
             return 2
         #endif
@@ -41,15 +41,9 @@ public enum FuzzDriver {
         return Array(UnsafeBufferPointer(start: data, count: size))
     }
 
-    /// Writes the input to a file in `/dev/shm` (the readers of whole files take paths) and
-    /// returns its path; the same path is reused for every input of a process.
-    public static func file(_ data: UnsafePointer<UInt8>?, _ size: Int, suffix: String) -> String {
-        let path = "/dev/shm/ddkpi-fuzz-\(getpid())\(suffix)"
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        if descriptor >= 0 {
-            if let data, size > 0 { _ = write(descriptor, data, size) }
-            close(descriptor)
-        }
-        return path
+    /// Writes `report` to standard error and aborts: a finding that is not a crash of its own.
+    public static func fail(_ report: String) -> Never {
+        _ = report.withCString { write(2, $0, strlen($0)) }
+        abort()
     }
 }

@@ -11,6 +11,9 @@ import FuzzSupport
 /// by the sniffed delimiter); any difference in the rows, the warnings or the error is a finding
 /// (the process aborts on it).
 #if FUZZING
+    /// The file every input is written to, which the reader reads through its descriptor.
+    let inputFile = InputFile()
+
     /// The entry point SwiftPM links the executable against, handing control to libFuzzer.
     @_cdecl("fuzz_csv_main")
     func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
@@ -20,24 +23,31 @@ import FuzzSupport
     /// One input (libFuzzer's `LLVMFuzzerTestOneInput`).
     @_cdecl("LLVMFuzzerTestOneInput")
     func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-        let path = FuzzDriver.file(data, size, suffix: ".csv")
+        inputFile.write(data, size)
         // A third of the inputs are split by their first byte, whatever it is; the rest by the
         // sniffed delimiter.
         let delimiter = size % 3 == 0 ? data?.pointee : nil
-        // Chunks small enough for a short input to cross their boundaries, and batches of one to
-        // three records: every record boundary, or every second or third, crosses the threads,
-        // which a batch of the default size would not in a short input.
+        // Chunks small enough for a short input to cross their boundaries.
         let chunkSize = 16 << (2 * (size / 9 % 4))
-        let batchSize = size / 3 % 3 + 1
         let (fast, stateMachine, concurrent) = FuzzEntryPoints.readCSV(
-            path: path, delimiter: delimiter, chunkSize: chunkSize, batchSize: batchSize)
+            descriptor: inputFile.descriptor, delimiter: delimiter, chunkSize: chunkSize,
+            batchSize: batchSize(data, size))
         if fast != stateMachine || concurrent != fast {
-            let report =
+            FuzzDriver.fail(
                 "divergence:\n  fast path:     \(fast)\n  state machine: \(stateMachine)\n  two threads:   \(concurrent)\n"
-            _ = report.withCString { write(2, $0, strlen($0)) }
-            abort()
+            )
         }
         return 0
+    }
+
+    /// The records a batch of the two-thread read holds: one to three, so that a short input's
+    /// rows cross the threads at every record boundary, or every second or third (a batch of the
+    /// default size would never fill), and in an input of many records a sixteenth of its line
+    /// ends, so that a few dozen batches cross at most: each crossing wakes a thread, and the
+    /// hundredth reaches nothing the tenth did not.
+    func batchSize(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int {
+        let lineEnds = UnsafeBufferPointer(start: data, count: size).count { $0 == 0x0A || $0 == 0x0D }
+        return max(size / 3 % 3 + 1, lineEnds / 16)
     }
 #else
     /// Built without `-sanitize=fuzzer`, the target only says how to build it.

@@ -7,6 +7,9 @@ import FuzzSupport
 
 /// libFuzzer target: the zip container, the workbook parts and every sheet's rows (a file in /dev/shm).
 #if FUZZING
+    /// The file every input is written to.
+    let inputFile = InputFile()
+
     /// The entry point SwiftPM links the executable against, handing control to libFuzzer.
     @_cdecl("fuzz_xlsx_main")
     func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
@@ -16,7 +19,8 @@ import FuzzSupport
     /// One input (libFuzzer's `LLVMFuzzerTestOneInput`).
     @_cdecl("LLVMFuzzerTestOneInput")
     func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-        FuzzEntryPoints.readWorkbook(path: FuzzDriver.file(data, size, suffix: ".xlsx"))
+        inputFile.write(data, size)
+        FuzzEntryPoints.readWorkbook(path: inputFile.path)
         return 0
     }
 #else

@@ -21,9 +21,7 @@ import FuzzSupport
         let scanned = FuzzEntryPoints.worksheetRows(bytes, libxml2: false)
         let parsed = FuzzEntryPoints.worksheetRows(bytes, libxml2: true)
         if !scanned.agrees(with: parsed) {
-            let report = "divergence:\n  XMLScanner: \(scanned)\n  libxml2:    \(parsed)\n"
-            _ = report.withCString { write(2, $0, strlen($0)) }
-            abort()
+            FuzzDriver.fail("divergence:\n  XMLScanner: \(scanned)\n  libxml2:    \(parsed)\n")
         }
         return 0
     }

@@ -56,15 +56,21 @@ public final class CSVReader {
     var readsSimpleRecordsFast = true
 
     /// Opens a CSV file, skips a UTF-8 byte-order mark and sniffs the delimiter if none is given.
-    public init(path: String, options: CSVOptions = CSVOptions()) throws {
-        self.path = path
-        self.options = options
+    public convenience init(path: String, options: CSVOptions = CSVOptions()) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw CSVError(
                 file: path, record: 0, line: 0, byteOffset: 0,
                 message: "cannot open: \(String(cString: strerror(errno)))")
         }
+        try self.init(descriptor: fd, path: path, options: options)
+    }
+
+    /// Reads the CSV file open at `fd` (from offset 0, by `pread`) as `init(path:options:)` does,
+    /// naming it `path`; the reader owns `fd` and closes it, also when this throws.
+    init(descriptor fd: Int32, path: String, options: CSVOptions) throws {
+        self.path = path
+        self.options = options
         descriptor = fd
         let sampleSize = max(options.chunkSize, options.sniffSampleSize)
         // One byte more than the sample tells whether the sample is the whole file.

@@ -18,6 +18,7 @@ public final class BlockingQueue<Element> {
 
     public init(capacity: Int) {
         self.capacity = max(capacity, 1)
+        items.reserveCapacity(self.capacity)
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&changed, nil)
     }

@@ -1,5 +1,11 @@
 import Threads
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The readers on raw input, for the fuzz targets (`Sources/fuzz-*`): each runs one reader to
 /// its end or its first error. An error is a correct answer to hostile input; only a crash, a
 /// hang, a leak or (for the differential target) a disagreement is a finding.
@@ -30,7 +36,11 @@ import Threads
     /// What reading a CSV file gave: its rows and warnings, then the error that stopped it.
     public struct CSVOutcome: Equatable, Sendable {
         public var numbers: [Int] = []
-        public var cells: [[Cell]] = []
+        /// How many cells each row has.
+        public var widths: [Int] = []
+        /// The rows' cells, one row's after another's: no array per row, and no copy of a row's
+        /// cells that would make the reader's next row allocate its own.
+        public var cells: [Cell] = []
         public var warnings: [String] = []
         public var error = ""
     }
@@ -38,11 +48,25 @@ import Threads
     /// The reading thread of every CSV input, since starting one per input costs more than reading it.
     private static let csvWorker = try? WorkerThread()
 
-    /// What reading the CSV file at `path` gives with the fast path, through the state machine
-    /// alone, and on a reading thread handing rows over `batchSize` at a time.
-    public static func readCSV(path: String, delimiter: UInt8? = nil, chunkSize: Int = 1024, batchSize: Int) -> (
-        fast: CSVOutcome, stateMachine: CSVOutcome, concurrent: CSVOutcome
-    ) {
+    /// What the three reads of a CSV file gave: with the fast path, through the state machine
+    /// alone, and on a reading thread.
+    public typealias CSVReads = (fast: CSVOutcome, stateMachine: CSVOutcome, concurrent: CSVOutcome)
+
+    /// `readCSV(descriptor:delimiter:chunkSize:batchSize:)` on the file at `path`.
+    public static func readCSV(path: String, delimiter: UInt8? = nil, chunkSize: Int = 1024, batchSize: Int)
+        -> CSVReads
+    {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        defer { if descriptor >= 0 { close(descriptor) } }
+        return readCSV(descriptor: descriptor, delimiter: delimiter, chunkSize: chunkSize, batchSize: batchSize)
+    }
+
+    /// What reading the CSV file open at `descriptor` (left open) gives with the fast path,
+    /// through the state machine alone, and on a reading thread handing rows over `batchSize`
+    /// at a time.
+    public static func readCSV(descriptor: Int32, delimiter: UInt8? = nil, chunkSize: Int = 1024, batchSize: Int)
+        -> CSVReads
+    {
         // One reader for the three reads, its delimiter sniffed once (from a small sample: a large
         // one is a cost paid on every input), reading small chunks under small limits, so that
         // short inputs cross chunk boundaries, where a streaming parser goes wrong, and reach them.
@@ -51,7 +75,9 @@ import Threads
             sniffSampleSize: 1024)
         let reader: CSVReader
         do {
-            reader = try CSVReader(path: path, options: options)
+            // The reader owns a duplicate of the descriptor, which costs no path lookup (when
+            // there is no descriptor to duplicate, its first read fails).
+            reader = try CSVReader(descriptor: dup(descriptor), path: "fuzz.csv", options: options)
         } catch {
             let failed = CSVOutcome(error: "\(error)")
             return (failed, failed, failed)
@@ -65,7 +91,8 @@ import Threads
             do {
                 try readRows { row in
                     outcome.numbers.append(row.number)
-                    outcome.cells.append(row.cells)
+                    outcome.widths.append(row.width)
+                    for column in 0..<row.width { outcome.cells.append(row[column]) }
                 }
             } catch {
                 outcome.error = "\(error)"
