@@ -1,5 +1,6 @@
 import Feeds
 import SheetStream
+import Warehouse
 
 /// Wires one file to the warehouse, the same way for the command line, the benchmarks and the
 /// tests: opens it, decides its feed (the one given, else by its name, else by its headers),
