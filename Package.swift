@@ -64,10 +64,12 @@ let package = Package(
         .target(
             name: "Warehouse",
             dependencies: [
-                "CivilCalendar", "Threads", "Feeds", "Checks", "SheetStream", "CCrypto", "PostgresClient",
+                "CivilCalendar", "Threads", "Feeds", "Checks", "CCrypto", "PostgresClient",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // One file into the warehouse (open, locate feed and header, read in one transaction); the cron inbox.
+        .target(name: "Ingest", dependencies: ["SheetStream", "Feeds", "Checks", "Warehouse"]),
         .target(name: "KPI", dependencies: ["CivilCalendar", "Threads", "Warehouse", "Feeds"]),
         .target(
             name: "Reports",
@@ -89,6 +91,7 @@ let package = Package(
                 "Feeds",
                 "Checks",
                 "Warehouse",
+                "Ingest",
                 "KPI",
                 "Reports",
                 "Publishing",
@@ -108,6 +111,7 @@ let package = Package(
                 "Feeds",
                 "Checks",
                 "Warehouse",
+                "Ingest",
                 "PostgresClient",
                 "KPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -130,7 +134,9 @@ let package = Package(
         .executableTarget(name: "fuzz-xml-differential", dependencies: ["FuzzSupport", "SheetStream"]),
         .target(
             name: "TestSupport",
-            dependencies: ["Warehouse", "PostgresClient", "Feeds", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "Warehouse", "Ingest", "PostgresClient", "Feeds", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Tests/TestSupport"),
         .testTarget(name: "CivilCalendarTests", dependencies: ["CivilCalendar"]),
         .testTarget(name: "ThreadsTests", dependencies: ["Threads"]),
@@ -154,11 +160,12 @@ let package = Package(
         .testTarget(
             name: "WarehouseTests",
             dependencies: [
-                "CivilCalendar", "SheetStream", "Feeds", "Checks", "Warehouse", "PostgresClient", "TestSupport",
-                "SheetFixtures", .product(name: "GRDB", package: "GRDB.swift"),
+                "CivilCalendar", "SheetStream", "Feeds", "Checks", "Warehouse", "Ingest", "PostgresClient",
+                "TestSupport", "SheetFixtures", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "IngestTests", dependencies: ["Feeds", "Warehouse", "Ingest", "TestSupport"]),
         .testTarget(
             name: "KPITests",
             dependencies: [

@@ -109,11 +109,13 @@ extension Warehouse {
         }
         // Whether a row of the file has been read: a database error before it is not the file's.
         var rowRead = false
+        let ending: FileEnding
         do {
             let prepared = try prepare()
             outcome.feed = prepared.feed
+            var written = FileEnding.committed
             try backend.ingestTransaction { session in
-                func write(_ session: some SQLSession) throws -> Bool {
+                func write(_ session: some SQLSession) throws -> FileEnding {
                     try writeFile(
                         session, path: path, prepared: prepared, options: options, check: check, started: started,
                         outcome: &outcome, rowRead: &rowRead)
@@ -122,12 +124,30 @@ extension Warehouse {
                 // specialised for it; through `any SQLSession` every row would look up type
                 // metadata and call through witness tables.
                 switch session {
-                case let sqlite as SQLiteSession: return try write(sqlite)
-                case let postgres as PostgresSession: return try write(postgres)
-                default: return try write(session)
+                case let sqlite as SQLiteSession: written = try write(sqlite)
+                case let postgres as PostgresSession: written = try write(postgres)
+                default: written = try write(session)
                 }
+                if case .committed = written { return true }
+                return false
             }
+            ending = written
         } catch {
+            ending = .failed(error)
+        }
+        switch ending {
+        case .committed, .dryRun:
+            return outcome
+        case .overRejectThreshold(let message):
+            outcome.status = .failed
+            outcome.counts = UpsertCounts()
+            outcome.error = message
+        case .heldForAlarms:
+            outcome.status = .held
+            outcome.counts = UpsertCounts()
+            outcome.error =
+                "held: \(outcome.alarms.count) alarm\(outcome.alarms.count == 1 ? "" : "s") on the store-days the file touched; nothing was written (see `ddkpi check`; ingest again with --accept-alarms to load it)"
+        case .failed(let error):
             var failure = error
             if check.fingerprint == nil {
                 // The duplicate verdict wins over a read error, as when the check ran first.
@@ -136,37 +156,32 @@ extension Warehouse {
             if let duplicate = failure as? DuplicateFile {
                 outcome = IngestOutcome(path: path, status: .duplicate, feed: duplicate.feed, dryRun: options.dryRun)
                 outcome.error = "already ingested ok with the same SHA-256; use --force to ingest again"
-            } else if failure is HeldForAlarms {
-                outcome.status = .held
-                outcome.counts = UpsertCounts()
-                outcome.error =
-                    "held: \(outcome.alarms.count) alarm\(outcome.alarms.count == 1 ? "" : "s") on the store-days the file touched; nothing was written (see `ddkpi check`; ingest again with --accept-alarms to load it)"
             } else {
                 outcome.status = .failed
                 outcome.counts = UpsertCounts()
-                outcome.error = (failure as? IngestFailure)?.message ?? "\(failure)"
+                outcome.error = "\(failure)"
                 outcome.outsideFailure = OutsideFailure(classifying: failure, beforeTheFirstRowOf: rowRead ? nil : path)
             }
-            if !options.dryRun, let fingerprint = check.fingerprint {
-                outcome.runID = try? recordAttempt(outcome, path: path, fingerprint: fingerprint, started: started)
-            }
-            if let held = failure as? HeldForAlarms {
-                // The alarms named the rolled-back run: they name the ledger's held run instead.
-                for index in outcome.alarms.indices where outcome.alarms[index].run == held.runID {
-                    outcome.alarms[index].run = outcome.runID
-                }
+        }
+        if !options.dryRun, let fingerprint = check.fingerprint {
+            outcome.runID = try? recordAttempt(outcome, path: path, fingerprint: fingerprint, started: started)
+        }
+        if case .heldForAlarms(let heldRun) = ending {
+            // The alarms named the rolled-back run: they name the ledger's held run instead.
+            for index in outcome.alarms.indices where outcome.alarms[index].run == heldRun {
+                outcome.alarms[index].run = outcome.runID
             }
         }
         return outcome
     }
 
     /// Reads the file and writes its records and ledger row in the caller's transaction, setting
-    /// `rowRead` once the first record has been read; returns whether to commit (not for a dry
-    /// run). Throws to roll everything back.
+    /// `rowRead` once the first record has been read; returns how the transaction ends (committed
+    /// only when the file lands). Throws, rolling everything back, on an error or a duplicate.
     private func writeFile(
         _ session: some SQLSession, path: String, prepared: PreparedFeed, options: IngestOptions, check: DuplicateCheck,
         started: String, outcome: inout IngestOutcome, rowRead: inout Bool
-    ) throws -> Bool {
+    ) throws -> FileEnding {
         let runID = try insertRun(session, path: path, feed: prepared.feed, started: started)
         var writer = try RecordWriter(session, table: prepared.feed.table, runID: runID)
         var records = 0
@@ -189,7 +204,7 @@ extension Warehouse {
         outcome.counts = written.counts
         outcome.sheet = result.sheet
         if result.rejectRate > options.rejectThreshold {
-            throw IngestFailure(
+            return .overRejectThreshold(
                 message:
                     "\(result.rejected) of \(result.read - result.skipped) rows rejected (\(Self.percent(result.rejectRate))), over the \(Self.percent(options.rejectThreshold)) threshold; nothing was written"
             )
@@ -201,16 +216,16 @@ extension Warehouse {
                 if options.acceptAlarms {
                     outcome.alarmsAccepted = true
                 } else if settings.onIngest == .hold, !options.dryRun {
-                    throw HeldForAlarms(runID: runID)
+                    return .heldForAlarms(runID: runID)
                 }
             }
         }
         outcome.status = .ok
         // A dry run reports what the real run would, and its transaction rolls back.
-        if options.dryRun { return false }
+        if options.dryRun { return .dryRun }
         outcome.runID = runID
         try finishRun(session, runID: runID, outcome: outcome, fingerprint: check.fingerprint)
-        return true
+        return .committed
     }
 
     /// Starts the file's ledger row; `finishRun` completes it.
@@ -306,15 +321,18 @@ extension Warehouse {
     }
 }
 
-/// A file-level failure detected while ingesting (reject threshold), with the message for the ledger.
-struct IngestFailure: Error {
-    let message: String
-}
-
-/// The checks found alarms in a file under `[check] on_ingest = "hold"`: roll it back.
-struct HeldForAlarms: Error {
-    /// The run the rolled-back transaction had started, which the alarms name.
-    let runID: Int64
+/// How one file's ingest ended: only `committed` keeps what its transaction wrote.
+private enum FileEnding {
+    case committed
+    /// Rolled back, having counted what the real run would write.
+    case dryRun
+    /// Rolled back: more of its rows were rejected than the threshold allows (`message` says so).
+    case overRejectThreshold(message: String)
+    /// Rolled back: the checks found alarms under `[check] on_ingest = "hold"`; `runID` is the
+    /// run the rolled-back transaction had started, which the alarms name.
+    case heldForAlarms(runID: Int64)
+    /// Failed before or during its transaction, which rolled back: an error, or a duplicate.
+    case failed(Error)
 }
 
 /// The file's bytes already ingested `ok`, as `feed`.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Checks
 import Feeds
+import Ingest
 import Warehouse
 
 /// `ddkpi-bench ingest-file`: one sales-audit file ingested through `FileIngestor` in this

@@ -2,6 +2,7 @@ import ArgumentParser
 import Checks
 import CivilCalendar
 import Feeds
+import Ingest
 import KPI
 import OutputText
 import SheetFixtures

@@ -1,5 +1,6 @@
 import Feeds
 import Foundation
+import Ingest
 import Warehouse
 
 /// Builds warehouses for tests through the library's own ingest path.

@@ -1,6 +1,7 @@
 import CivilCalendar
 import Feeds
 import Foundation
+import Ingest
 import SheetFixtures
 import TestSupport
 import XCTest

@@ -1,6 +1,7 @@
 import Feeds
 import Foundation
 import GRDB
+import Ingest
 import TestSupport
 import XCTest
 

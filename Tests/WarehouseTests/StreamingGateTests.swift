@@ -1,6 +1,7 @@
 import Checks
 import CivilCalendar
 import Feeds
+import Ingest
 import SheetFixtures
 import SheetStream
 import TestSupport

@@ -34,13 +34,20 @@ public struct FeedDetector: Sendable {
     /// 3: those win over file-name tokens, so an associate file named like a sales audit is read
     /// as associates); else by name; else by the other header signatures.
     public func detect(_ file: SpreadsheetFile, explicit: FeedID?) throws -> FeedID {
+        try detect(FirstRows(of: file, searchRows: options.headerSearchRows), explicit: explicit)
+    }
+
+    /// The feed of the file of `firstRows`, as `detect(_:explicit:)` decides it, from rows the
+    /// header search can look at again without reading them twice.
+    public func detect(_ firstRows: FirstRows, explicit: FeedID?) throws -> FeedID {
         if let explicit { return explicit }
+        let file = firstRows.file
         let byName = feed(forFileName: file.path)
         var seen = SeenHeaderRow()
         var candidates = Set<FeedID>()
         // With a name that decides, a file whose rows cannot be read is the reader's to report.
         let scan = { (inspect: (Row, Set<String>) -> Bool) in
-            do { try scanHeaderRows(of: file, inspect) } catch  where byName != nil {}
+            do { try scanHeaderRows(of: firstRows, inspect) } catch  where byName != nil {}
         }
         try scan { row, keys in
             // Associates and merch first: their header rows satisfy sales-audit as well.
@@ -83,19 +90,12 @@ public struct FeedDetector: Sendable {
 
     /// Shows `inspect` each row of the header search area of every worksheet (or the CSV), with
     /// the row's normalised header keys, until it returns `true`.
-    private func scanHeaderRows(of file: SpreadsheetFile, _ inspect: (Row, Set<String>) -> Bool) throws {
-        struct Done: Error {}
-        var found = false
-        try withoutActuallyEscaping(inspect) { inspect in
-            for sheet in file.sheets where !found && (sheet.kind == "worksheet" || sheet.kind == "csv") {
-                do {
-                    try file.readRows(of: sheet) { row in
-                        let keys = Set(row.cells.compactMap { TextNormalizer.text(of: $0) }.map(HeaderKey.normalize))
-                        found = inspect(row, keys)
-                        if found || row.number >= options.headerSearchRows { throw Done() }
-                    }
-                } catch is Done {}
+    private func scanHeaderRows(of firstRows: FirstRows, _ inspect: (Row, Set<String>) -> Bool) throws {
+        for sheet in firstRows.worksheets {
+            let found = try firstRows.contains(in: sheet) { row in
+                inspect(row, Set(row.cells.compactMap { TextNormalizer.text(of: $0) }.map(HeaderKey.normalize)))
             }
+            if found { return }
         }
     }
 }

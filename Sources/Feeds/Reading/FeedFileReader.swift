@@ -43,7 +43,17 @@ public struct FeedFileReader {
         _ file: SpreadsheetFile, progress: ((Int) -> Void)? = nil,
         emitWithRow emit: (FeedRecord, _ row: Int) throws -> Void
     ) throws -> FeedReadResult {
-        let (sheet, header) = try findHeader(in: file)
+        try read(FirstRows(of: file, searchRows: options.headerSearchRows), progress: progress, emitWithRow: emit)
+    }
+
+    /// Reads the file of `firstRows` as `read(_:progress:emitWithRow:)` does, looking for the
+    /// header among the rows feed detection has read already rather than reading them again.
+    public func read(
+        _ firstRows: FirstRows, progress: ((Int) -> Void)? = nil,
+        emitWithRow emit: (FeedRecord, _ row: Int) throws -> Void
+    ) throws -> FeedReadResult {
+        let file = firstRows.file
+        let (sheet, header) = try findHeader(in: firstRows)
         let isCSV = { if case .csv = file { return true } else { return false } }()
         var mapper = FeedRowMapper(
             reader: self, header: header, file: Self.fileName(file.path), sheet: sheet.name, isCSV: isCSV,
@@ -100,8 +110,8 @@ public struct FeedFileReader {
     }
 
     /// The first visible worksheet (then hidden ones) with this feed's header in its first rows.
-    func findHeader(in file: SpreadsheetFile) throws -> (SheetInfo, HeaderMap) {
-        let search = try searchHeader(in: file)
+    func findHeader(in firstRows: FirstRows) throws -> (SheetInfo, HeaderMap) {
+        let search = try searchHeader(in: firstRows)
         if let header = search.header, let sheet = search.sheet { return (sheet, header) }
         let layouts = definition.layouts.map { layout in
             layout.map { $0.anyOf.count == 1 ? $0.anyOf[0].name : "a weekday column" }.joined(separator: " + ")
@@ -116,37 +126,33 @@ public struct FeedFileReader {
                     + fit.explanation(quotingCells: options.errorsQuoteCells)
             } ?? search.seen.described(quotingCells: options.errorsQuoteCells)
         throw FeedError(
-            file: Self.fileName(file.path),
+            file: Self.fileName(firstRows.file.path),
             message:
                 "no \(definition.id.rawValue) header row in the first \(options.headerSearchRows) rows of any sheet: expected columns for \(layouts.joined(separator: " or ")); \(closest)"
         )
     }
 
-    /// Looks for this feed's header row as `findHeader` does, and says how the row found, or
-    /// else the row that came closest (the most columns naming a field), fits the feed.
-    public func searchHeader(in file: SpreadsheetFile) throws -> HeaderSearch {
-        struct Found: Error { let header: HeaderMap }
-        struct GiveUp: Error {}
+    /// Looks for this feed's header row as `findHeader` does, among rows feed detection may have
+    /// read already, and says how the row found, or else the row that came closest (the most
+    /// columns naming a field), fits the feed.
+    public func searchHeader(in firstRows: FirstRows) throws -> HeaderSearch {
         var seen = SeenHeaderRow()
         var closest: (sheet: SheetInfo, fit: HeaderFit)?
-        let sheets = file.sheets.filter(\.isWorksheet)
+        var header: HeaderMap?
+        let sheets = firstRows.worksheets
         for sheet in sheets.filter({ $0.state == .visible }) + sheets.filter({ $0.state != .visible }) {
-            do {
-                try file.readRows(of: sheet) { row in
-                    if let header = HeaderMap.match(row, definition: definition) {
-                        closest = (sheet, HeaderFit(row, definition: definition))
-                        throw Found(header: header)
-                    }
-                    seen.note(row)
-                    let fit = HeaderFit(row, definition: definition)
-                    if fit.fieldCount > (closest?.fit.fieldCount ?? 0) { closest = (sheet, fit) }
-                    if row.number >= options.headerSearchRows { throw GiveUp() }
+            let found = try firstRows.contains(in: sheet) { row in
+                header = HeaderMap.match(row, definition: definition)
+                if header != nil {
+                    closest = (sheet, HeaderFit(row, definition: definition))
+                    return true
                 }
-            } catch let found as Found {
-                return HeaderSearch(sheet: sheet, header: found.header, fit: closest?.fit, seen: seen)
-            } catch is GiveUp {
-                continue
+                seen.note(row)
+                let fit = HeaderFit(row, definition: definition)
+                if fit.fieldCount > (closest?.fit.fieldCount ?? 0) { closest = (sheet, fit) }
+                return false
             }
+            if found { return HeaderSearch(sheet: sheet, header: header, fit: closest?.fit, seen: seen) }
         }
         return HeaderSearch(sheet: closest?.sheet ?? sheets.first, header: nil, fit: closest?.fit, seen: seen)
     }

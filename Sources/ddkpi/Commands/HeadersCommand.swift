@@ -23,18 +23,18 @@ struct HeadersCommand: ParsableCommand {
     func run() throws {
         let configuration = try global.configuration()
         let options = configuration.feedOptions
-        let spreadsheet = try openSpreadsheet(file)
+        let firstRows = FirstRows(of: try openSpreadsheet(file), searchRows: options.headerSearchRows)
         let name = FeedFileReader.fileName(file)
         let id: FeedID
         do {
             id = try FeedDetector(options: options, extraNamePatterns: configuration.namePatterns).detect(
-                spreadsheet, explicit: feed)
+                firstRows, explicit: feed)
         } catch let error as FeedError {
             throw InputFailure(underlying: error)
         }
         let reader = FeedFileReader(
             definition: options.definition(id), directory: StoreDirectory(stores: []), options: options)
-        let search = try reader.searchHeader(in: spreadsheet)
+        let search = try reader.searchHeader(in: firstRows)
         let output = TextOutput()
         let sheet = search.sheet.map { " sheet \($0.name)," } ?? ""
         guard let fit = search.fit else {

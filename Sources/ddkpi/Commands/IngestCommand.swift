@@ -1,5 +1,6 @@
 import ArgumentParser
 import Feeds
+import Ingest
 import Warehouse
 
 /// `ddkpi ingest`: files and folders, or the cron inbox (SPEC section 5).

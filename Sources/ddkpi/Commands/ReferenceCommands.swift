@@ -1,5 +1,6 @@
 import ArgumentParser
 import Feeds
+import Ingest
 import OutputText
 import Reports
 import Warehouse

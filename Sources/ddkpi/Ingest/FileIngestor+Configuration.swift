@@ -1,4 +1,5 @@
 import Feeds
+import Ingest
 import Warehouse
 
 extension FileIngestor {

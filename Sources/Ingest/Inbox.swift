@@ -1,5 +1,6 @@
 import Checks
 import Foundation
+import Warehouse
 
 /// The cron inbox (SPEC section 5, `ddkpi ingest --inbox DIR --archive DIR --quarantine DIR`):
 /// which of its files a run takes and in what order, and where each goes after its ingest.

@@ -1,4 +1,5 @@
 import Foundation
+import Warehouse
 
 /// The files an ingest takes from the paths it is given (SPEC section 5): a file as given, a
 /// folder as its visible regular files in name order. The cron inbox lists its files the same way.
