@@ -80,8 +80,8 @@ public struct Publisher {
         }
     }
 
-    /// One Chromium for every PDF of a publish, started with the first (a browser per PDF took
-    /// 7.6 times as long for 44 packs: see the README's Benchmarks).
+    /// One Chromium for every PDF of a publish, started with the first: a browser per PDF took
+    /// several times as long (docs/decisions.md#one-chromium-per-publish).
     private final class Browser {
         var session: ChromiumSession?
 

@@ -277,8 +277,8 @@ private final class ScanThread {
 
     /// Finishes the scan on its thread once it is through every batch (its last day, its runs of
     /// equal days) and builds its alarms there, while the file's writing finishes (its rollups,
-    /// its commit): they were the writing thread's last work before, about 20 ms for the 44,234
-    /// alarms of a million-row file.
+    /// its commit): they were the writing thread's last work before
+    /// (docs/decisions.md#the-gates-scan-yields-and-may-lag).
     func finish() {
         worker?.wait()
         spare = []
