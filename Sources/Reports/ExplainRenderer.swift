@@ -125,8 +125,8 @@ public struct ExplainRenderer {
         }
     }
 
-    /// `Target $746,000: ▲ +4.2% to target; pace ▲ +4.2% (projected $1,069,000)`, as the kpi
-    /// table shows the same cells; `nil` for LY.
+    /// The target, the % to target and, where kpi's table shows one, the pace and projection,
+    /// as that table prints them; `nil` for LY.
     static func againstTarget(_ explanation: Explanation) -> String? {
         guard !explanation.lastYear else { return nil }
         let metric = explanation.metric

@@ -9,22 +9,7 @@ import XCTest
 /// A missing export is not a zero day (SPEC section 7): a period after a feed's last data day has
 /// no data for its metrics, one the last day ends inside is counted up to it, and a report none
 /// of whose periods has data is refused.
-final class NoDataTests: XCTestCase {
-    private var directory: URL!
-    override func setUpWithError() throws { directory = try TestPaths.temporaryDirectory() }
-    override func tearDownWithError() throws { try FileManager.default.removeItem(at: directory) }
-
-    private func file(_ name: String, _ text: String) throws -> String {
-        try TestPaths.write(Array(text.utf8), named: name, in: directory)
-    }
-
-    private func value(_ report: KPIReport, _ scope: String, _ period: String, _ metric: String) throws -> MetricValue {
-        try XCTUnwrap(
-            report.scopes.first { $0.scope == scope }?.periods.first { $0.label == period }?.metrics.first {
-                $0.key == metric
-            })
-    }
-
+final class NoDataTests: TemporaryWarehouseTestCase {
     /// Store 10 sells 500 a day from 2025-07-01 to 07-12 and takes two credit applications a day
     /// from 07-01 to 07-03 only; July's targets: sales 31,000, credit apps 62.
     private func engine() throws -> KPIEngine {

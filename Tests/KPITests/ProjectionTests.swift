@@ -8,7 +8,7 @@ import XCTest
 @testable import KPI
 
 /// Pace to goal (SPEC section 11): the rule itself, and `kpi`'s projections on a warehouse.
-final class ProjectionTests: XCTestCase {
+final class ProjectionTests: TemporaryWarehouseTestCase {
     func testTargetShapedLinearCompleteAndFirstDay() {
         let linear = Projection(actual: 100, elapsedDays: 10, fullDays: 30)
         XCTAssertEqual(linear.value, 300)
@@ -29,21 +29,6 @@ final class ProjectionTests: XCTestCase {
         XCTAssertEqual(firstDay.value, 310, "e = 1")
         XCTAssertEqual(
             Projection(actual: 10, elapsedDays: 1, fullDays: 31, elapsedTarget: 5, fullTarget: 0).pctToTarget, nil)
-    }
-
-    private var directory: URL!
-    override func setUpWithError() throws { directory = try TestPaths.temporaryDirectory() }
-    override func tearDownWithError() throws { try FileManager.default.removeItem(at: directory) }
-
-    private func file(_ name: String, _ text: String) throws -> String {
-        try TestPaths.write(Array(text.utf8), named: name, in: directory)
-    }
-
-    private func value(_ report: KPIReport, _ scope: String, _ period: String, _ metric: String) throws -> MetricValue {
-        try XCTUnwrap(
-            report.scopes.first { $0.scope == scope }?.periods.first { $0.label == period }?.metrics.first {
-                $0.key == metric
-            })
     }
 
     /// Store 08 has daily sales targets loading the weekend, 10 a monthly target, 21 none.

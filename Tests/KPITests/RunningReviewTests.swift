@@ -8,22 +8,7 @@ import XCTest
 
 /// A review read before its quarter ends (SPEC section 22): cut at the as-of date, compared with
 /// the target and LY of the same days, and saying what the whole period takes.
-final class RunningReviewTests: XCTestCase {
-    private var directory: URL!
-    override func setUpWithError() throws { directory = try TestPaths.temporaryDirectory() }
-    override func tearDownWithError() throws { try FileManager.default.removeItem(at: directory) }
-
-    private func file(_ name: String, _ text: String) throws -> String {
-        try TestPaths.write(Array(text.utf8), named: name, in: directory)
-    }
-
-    private func value(_ report: KPIReport, _ scope: String, _ period: String, _ metric: String) throws -> MetricValue {
-        try XCTUnwrap(
-            report.scopes.first { $0.scope == scope }?.periods.first { $0.label == period }?.metrics.first {
-                $0.key == metric
-            })
-    }
-
+final class RunningReviewTests: TemporaryWarehouseTestCase {
     /// Store 10 sells 500 a day from 2025-07-01 to 07-12 (and 2024-07-01 to 07-31 a year
     /// earlier) against a monthly target of 31,000 for July only.
     private func engine() throws -> KPIEngine {
