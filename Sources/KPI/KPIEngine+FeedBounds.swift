@@ -3,17 +3,18 @@ import Feeds
 
 extension KPIEngine {
     /// The scopes of the periods `periods(asOf)` lists, each metric bounded by its feed's last
-    /// data day as of `asOf` (SPEC section 7): a period that starts after it has no data for the
-    /// feed's metrics, and one it ends inside counts them up to it, as if cut there (`dataThrough`).
+    /// data day as of `asOf` (SPEC section 7): a period that starts after the last day it can be
+    /// credited with (`feedAttributedLastDays`) has no data for the feed's metrics, and one it ends inside counts them up to it, as if cut there (`dataThrough`).
     /// `nil` when no period has data for any metric.
     func boundedScopes(
         asOf: CivilDate, filter: ScopeFilter, periods: (CivilDate) -> [ReportPeriod]
     ) throws -> [ScopeValues]? {
         let feeds = Set(MetricDefinition.all.map(\.feed))
         let lastDays = try warehouse.feedLastDays(notAfter: asOf).filter { feeds.contains($0.key) }
+        let creditedDays = try warehouse.feedAttributedLastDays(notAfter: asOf)
         let reported = periods(asOf)
         let hasData = { (period: ReportPeriod, feed: FeedID) in
-            lastDays[feed].map { $0 >= period.range.start } ?? false
+            creditedDays[feed].map { $0 >= period.range.start } ?? false
         }
         guard reported.contains(where: { period in feeds.contains { hasData(period, $0) } }) else { return nil }
 

@@ -185,10 +185,11 @@ public struct KPIEngine {
                 stores.codes.map { comparable.isComparable($0, over: period.range, lastYear: period.lastYear) }
             }
         }
+        let lastDay = periods.map(\.range.end).max()
         return scopes.map { scope in
             let positions = stores.indices(of: scope.stores)
             return ScopeValues(
-                scope: scope.id, title: scope.title,
+                scope: scope.id, title: scope.title, isClosed: lastDay.map(scope.isClosed(by:)) ?? false,
                 periods: zip(periods, grids).enumerated().map { index, element in
                     let (period, grid) = element
                     guard scope.isComparable, let comparablePositions else {
@@ -259,6 +260,14 @@ struct Scope {
     let stores: [String]
     /// A comp scope (SPEC section 21): its metrics are over the stores comparable in each period.
     var isComparable = false
+    /// A store scope's directory entry, which says whether and when it closed.
+    var store: StoreRecord?
+
+    /// Whether the scope is a store closed by `end` (status `closed`, or a closing day on or before it).
+    func isClosed(by end: CivilDate) -> Bool {
+        guard let store else { return false }
+        return store.status == "closed" || (store.closed.map { $0 <= end } ?? false)
+    }
 
     /// Whether the scope is one store (not a region, the company or a comp scope).
     var isStore: Bool { !id.hasPrefix("region:") && id != "ALL" && !isComparable }
@@ -297,9 +306,7 @@ struct Scope {
     /// Stores by code, then regions by name, then `ALL` (SPEC section 7).
     static func resolve(_ filter: ScopeFilter, stores: [StoreRecord]) throws -> [Scope] {
         func storeScope(_ store: StoreRecord) -> Scope {
-            Scope(
-                id: store.code, title: store.title,
-                stores: [store.code])
+            Scope(id: store.code, title: store.title, stores: [store.code], store: store)
         }
         let regions = Dictionary(grouping: stores.filter { $0.region != nil }) { $0.region ?? "" }
         func regionScope(_ name: String) -> Scope {

@@ -94,6 +94,15 @@ public struct ScopeValues: Sendable {
     /// A human title: `08 Natick (East)`, `Region East`, `All stores`.
     public var title: String
     public var periods: [PeriodValues]
+    /// Whether the scope is a store the directory says is closed by the report's last day.
+    public var isClosed = false
+
+    public init(scope: String, title: String, isClosed: Bool = false, periods: [PeriodValues]) {
+        self.scope = scope
+        self.title = title
+        self.periods = periods
+        self.isClosed = isClosed
+    }
 }
 
 /// What `kpi` or `review` computed, ready for any renderer.

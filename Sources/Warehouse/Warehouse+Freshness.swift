@@ -39,6 +39,30 @@ extension Warehouse {
         try lastDates(notAfter: asOf).compactMapValues { $0.values.max() }
     }
 
+    /// Each feed's last day that a period can be credited with as of `asOf` (SPEC section 7): its
+    /// last data day, except that a weekly row without daily counts is credited to its week start
+    /// alone, so the period after that week has no data rather than a zero.
+    public func feedAttributedLastDays(notAfter asOf: CivilDate) throws -> [FeedID: CivilDate] {
+        var result = try feedLastDays(notAfter: asOf)
+        try backend.read { session in
+            for table in FeedTables.all where table.period == .week {
+                let sql = """
+                    SELECT max(CASE WHEN day_0 IS NULL THEN week_start END),
+                           max(CASE WHEN day_0 IS NOT NULL THEN week_start END)
+                    FROM \(table.name) WHERE week_start <= ?
+                    """
+                try session.scan(sql, [.text(asOf.iso8601)]) { row in
+                    let totalsOnly = row.optionalText(0).flatMap(CivilDate.init(iso8601:))
+                    let daily = row.optionalText(1).flatMap(CivilDate.init(iso8601:)).map {
+                        min($0.adding(days: 6), asOf)
+                    }
+                    result[table.feed] = [totalsOnly, daily].compactMap { $0 }.max()
+                }
+            }
+        }
+        return result
+    }
+
     /// The last day a row keyed `key` covers: a day and `daysAfterKey` more, or a month (`YYYY-MM`).
     private static func lastDay(of key: String, daysAfterKey: Int) -> CivilDate? {
         if key.utf8.count == 7, let first = CivilDate(iso8601: key + "-01") {

@@ -78,6 +78,7 @@ final class ComparableStoreTests: XCTestCase {
             let ytd = try XCTUnwrap(comp.periods.first { $0.label == "YTD" })
             XCTAssertEqual(ytd.comparableStores, 3, "01, 02 and 05")
             let stores = Dictionary(uniqueKeysWithValues: report.scopes.map { ($0.scope, $0) })
+            XCTAssertEqual(report.scopes.filter(\.isClosed).map(\.scope), ["04"], "closed 06-10, before 06-17")
             // WTD, MTD and QTD compare with LY ranges from 2024-06-16, 2024-06-02 and 2024-05-05: by
             // then 03 and 06 were open too. 04 closed inside every period.
             let comparable = [

@@ -90,4 +90,28 @@ final class NoDataTests: TemporaryWarehouseTestCase {
         XCTAssertEqual(
             try value(september, "10", "QTD", "totalSales").dataThrough, CivilDate(year: 2025, month: 7, day: 12))
     }
+
+    /// A weekly total without daily counts is credited to its week start (SPEC section 7), so the
+    /// month after a week that starts on 06-30 has no data for it, not `0 ▼ −100%`, while a week
+    /// whose days are known credits July with its July days.
+    func testAWeekWithoutDailyCountsLeavesTheNextMonthWithoutData() throws {
+        let engine = try engine()
+        SampleWarehouse.ingest(
+            try file("reviews.csv", "Store,Week,Reviews\n10,2025-06-30,4\n"), as: .birdeyeReviews,
+            into: engine.warehouse)
+        SampleWarehouse.ingest(
+            try file("calls.csv", "Store,Week Of,Mon,Tue,Wed,Thu,Fri,Sat,Sun\n10,2025-06-30,1,2,0,0,0,0,0\n"),
+            as: .outboundCalls, into: engine.warehouse)
+        let report = try engine.kpi(asOf: CivilDate(year: 2025, month: 7, day: 12), filter: .all)
+
+        let reviews = try value(report, "10", "MTD", "birdeyeReviews")
+        XCTAssertTrue(reviews.hasNoData, "the week of 06-30 counts in June")
+        XCTAssertNil(reviews.pctVsLY)
+        XCTAssertEqual(try value(report, "10", "YTD", "birdeyeReviews").actual, 4)
+
+        let calls = try value(report, "10", "MTD", "outboundCalls")
+        XCTAssertFalse(calls.hasNoData)
+        XCTAssertEqual(calls.actual, 2, "Tuesday 07-01")
+        XCTAssertEqual(calls.dataThrough, CivilDate(year: 2025, month: 7, day: 6))
+    }
 }

@@ -34,6 +34,20 @@ final class HeadlineTests: XCTestCase {
         XCTAssertTrue(html.contains("<p class=\"headline\">Region East is 9.1 % behind target"), html)
     }
 
+    func testAClosedStoreIsTaggedInTheRankings() {
+        var closed = ReportFixtures.scope("10", title: "10 Framingham (East)", sales: 1_000)
+        closed.isClosed = true
+        closed.periods[3].metrics[0].pctToTarget = -0.2
+        let html = HTMLReport.render(
+            ReportFixtures.review([
+                ReportFixtures.scope("08", title: "08 Natick (East)", sales: 1_000), closed,
+                ReportFixtures.scope("region:East", title: "Region East", sales: 2_000),
+            ]))
+        XCTAssertTrue(html.contains("Stores furthest behind target: 10 Framingham (East) · closed "), html)
+        XCTAssertTrue(html.contains(">10 Framingham (East) · closed</text>"), "the ranking chart's label")
+        XCTAssertFalse(html.contains("08 Natick (East) · closed"))
+    }
+
     func testAOneStoreReviewKeepsSummaryAndDetailOnOnePage() {
         let html = HTMLReport.render(
             ReportFixtures.review([ReportFixtures.scope("08", title: "08 Natick (East)", sales: 1_000)]))

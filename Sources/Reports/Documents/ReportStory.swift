@@ -60,7 +60,13 @@ extension KPIReport {
     /// `limit`; none for a report of one store.
     func storesBehindTarget(limit: Int = 3) -> [(label: String, pctToTarget: Double)] {
         guard stores.count > 1 else { return [] }
-        return Self.behind(stores.map { ($0.title, $0.periods.last?.metrics.first?.pctToTarget) }, limit: limit)
+        return Self.behind(
+            stores.map { (Self.rankingLabel($0), $0.periods.last?.metrics.first?.pctToTarget) }, limit: limit)
+    }
+
+    /// A store as a ranking names it: its title, tagged `closed` when the directory says so (SPEC section 20).
+    static func rankingLabel(_ store: ScopeValues) -> String {
+        store.isClosed ? store.title + " · closed" : store.title
     }
 
     /// The top scope's headline metrics furthest behind target in the last period, worst first.

@@ -157,7 +157,8 @@ private struct ReportPage {
         let rows = report.storesByPctToTarget.map { scope -> DivergingBarChart.Row in
             let sales = scope.periods.last?.metrics.first
             return DivergingBarChart.Row(
-                label: scope.title, value: sales?.pctToTarget, note: "vs LY " + NumberText.change(sales?.pctVsLY),
+                label: KPIReport.rankingLabel(scope), value: sales?.pctToTarget,
+                note: "vs LY " + NumberText.change(sales?.pctVsLY),
                 noteValue: sales?.pctVsLY)
         }
         let running = report.scopes.first?.periods.last.flatMap { $0.isRunning ? GoalText.periodLabel($0) : nil }

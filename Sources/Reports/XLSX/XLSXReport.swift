@@ -208,7 +208,7 @@ private struct ReviewWorkbook {
             for store in stores {
                 row += 1
                 guard let sales = store.periods.last?.metrics.first else { continue }
-                try sheet.write(store.title, row: row, column: 0)
+                try sheet.write(KPIReport.rankingLabel(store), row: row, column: 0)
                 try sheet.write("Sales", row: row, column: 1)
                 try XLSXReport.writeValues(sales, .money, sheet: sheet, row: row, column: 2, styles: styles)
             }
