@@ -76,21 +76,7 @@ public struct KPIEngine {
     public func review(quarter: FiscalQuarter, asOf requested: CivilDate? = nil, filter: ScopeFilter) throws
         -> KPIReport
     {
-        let asOf: CivilDate
-        if let requested {
-            guard quarter.range.contains(requested) else {
-                throw KPIError(
-                    "--as-of \(requested.iso8601) is not in \(quarter.label) "
-                        + "(\(quarter.range.start.iso8601) to \(quarter.range.end.iso8601))")
-            }
-            asOf = requested
-        } else {
-            let latest = try dataThrough(filter, notAfter: quarter.range.end)
-            if let latest, latest < quarter.range.start {
-                throw KPIError("no data for \(quarter.label): data through \(latest.iso8601)")
-            }
-            asOf = latest ?? quarter.range.end
-        }
+        let asOf = try reviewAsOf(quarter, requested: requested, filter: filter)
         guard
             let scopes = try boundedScopes(
                 asOf: asOf, filter: filter, periods: { reviewPeriods(quarter, asOf: $0) })
@@ -98,6 +84,24 @@ public struct KPIEngine {
             throw KPIError("no data for \(quarter.label): \(try dataThroughText(filter, notAfter: asOf))")
         }
         return KPIReport(kind: .review(quarter: quarter.label), scopes: scopes, asOf: asOf)
+    }
+
+    /// The day a quarter's report runs to (SPEC section 22): `requested`, which must lie in the
+    /// quarter, else the earlier of its last day and the filter's latest sales-audit day.
+    func reviewAsOf(_ quarter: FiscalQuarter, requested: CivilDate?, filter: ScopeFilter) throws -> CivilDate {
+        if let requested {
+            guard quarter.range.contains(requested) else {
+                throw KPIError(
+                    "--as-of \(requested.iso8601) is not in \(quarter.label) "
+                        + "(\(quarter.range.start.iso8601) to \(quarter.range.end.iso8601))")
+            }
+            return requested
+        }
+        let latest = try dataThrough(filter, notAfter: quarter.range.end)
+        if let latest, latest < quarter.range.start {
+            throw KPIError("no data for \(quarter.label): data through \(latest.iso8601)")
+        }
+        return latest ?? quarter.range.end
     }
 
     /// The review's periods as of `asOf`: whole months and quarter, or, before the quarter's last

@@ -50,13 +50,14 @@ public struct MerchRow: Sendable, Equatable {
 }
 
 extension KPIEngine {
-    /// Vendor or category performance over a quarter (LY: the calendar's, as the review's), or,
-    /// with an `asOf` before its last day, over its days up to `asOf` against the same days a
-    /// year earlier, as the review's running quarter (SPEC section 22).
+    /// Vendor or category performance over a quarter's days up to its as-of day (`asOf`, else as
+    /// the review's), against the calendar's LY when that is the quarter's last day and the same
+    /// days a year earlier before it, as the review's running quarter (SPEC section 22).
     public func merch(
         quarter: FiscalQuarter, asOf: CivilDate? = nil, by dimension: MerchDimension, filter: ScopeFilter, top: Int
     ) throws -> MerchReport {
-        let cut = asOf.flatMap { reviewPeriods(quarter, asOf: $0).last }
+        let day = try reviewAsOf(quarter, requested: asOf, filter: filter)
+        let cut = reviewPeriods(quarter, asOf: day).last
         return try merch(
             period: quarter.label, range: cut?.range ?? quarter.range,
             lastYear: cut.map(\.lastYear) ?? quarter.lastYear, by: dimension, filter: filter, top: top)

@@ -80,6 +80,39 @@ final class PublishAsOfTests: XCTestCase {
         }
     }
 
+    /// `merch --quarter` runs to the latest sales-audit day as the review does, even when merch
+    /// rows run later, against the same days a year earlier (SPEC section 22).
+    func testMerchOfARunningQuarterIsCutAtTheLatestSalesDay() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("w.sqlite").path
+        try GoldenReportTests.ingestSamples(into: database)
+        try DatabaseQueue(path: database).write { database in
+            try database.execute(sql: "DELETE FROM store_report WHERE date > ?", arguments: [Self.asOf])
+        }
+        let merch = { (options: [String]) in
+            try CommandRunner.ddkpi(
+                [
+                    "--db", database, "merch", "--quarter", "2025Q2", "--by", "vendor", "--region", "East", "--format",
+                    "json",
+                ]
+                    + options)
+        }
+        let running = try merch([])
+        XCTAssertEqual(running.status, 0, running.stderr)
+        XCTAssertTrue(
+            running.stdout.contains(
+                "\"start\":\"2025-04-01\",\"end\":\"2025-06-15\",\"lyStart\":\"2024-04-01\",\"lyEnd\":\"2024-06-15\""),
+            running.stdout)
+        XCTAssertEqual(running.stdout, try merch(["--as-of", Self.asOf]).stdout)
+        let whole = try merch(["--as-of", "2025-06-30"])
+        XCTAssertTrue(
+            whole.stdout.contains("\"end\":\"2025-06-30\",\"lyStart\":\"2024-04-01\",\"lyEnd\":\"2024-06-30\""))
+        let refused = try merch(["--as-of", "2025-07-01"])
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertTrue(refused.stderr.contains("--as-of 2025-07-01 is not in 2025Q2"), refused.stderr)
+    }
+
     private func publish(_ database: String, plan: String, to out: String) throws {
         let result = try CommandRunner.ddkpi([
             "--db", database, "publish", "--plan", plan, "--out", out, "--as-of", Self.asOf,

@@ -25,7 +25,10 @@ struct MerchCommand: ParsableCommand {
     @Option(help: "A fiscal quarter, such as 2025Q2 (or give --as-of).")
     var quarter: String?
 
-    @Option(help: "The last day included (YYYY-MM-DD), with --period.")
+    @Option(
+        help:
+            "The last day included (YYYY-MM-DD): with --period, or inside --quarter (default: the latest sales-audit day)."
+    )
     var asOf: String?
 
     @Option(help: "With --as-of: MTD, QTD or YTD (default MTD).")
@@ -38,9 +41,9 @@ struct MerchCommand: ParsableCommand {
     @OptionGroup var ranking: RankingOptions
     @OptionGroup var output: OutputOptions<TableOutputFormat>
 
-    /// What the report covers: a quarter, or a to-date period.
+    /// What the report covers: a quarter up to an as-of day, or a to-date period.
     enum Range {
-        case quarter(FiscalQuarter)
+        case quarter(FiscalQuarter, asOf: CivilDate?)
         case toDate(CivilDate, Period)
     }
 
@@ -49,11 +52,11 @@ struct MerchCommand: ParsableCommand {
     /// The range `--quarter`, or `--as-of` with `--period`, name in `calendar`.
     func range(in calendar: FiscalCalendar) throws -> Range {
         switch (quarter, asOf) {
-        case (nil, nil), (.some, .some): throw ValidationError("give --quarter YYYYQn or --as-of YYYY-MM-DD")
-        case (.some(let name), nil):
+        case (nil, nil): throw ValidationError("give --quarter YYYYQn or --as-of YYYY-MM-DD")
+        case (.some(let name), let day):
             let fiscal = try QuarterOptions.quarter(name, in: calendar)
-            if period != nil { throw ValidationError("--period goes with --as-of, not --quarter") }
-            return .quarter(fiscal)
+            if period != nil { throw ValidationError("--period goes with --as-of alone, not --quarter") }
+            return .quarter(fiscal, asOf: try day.map(AsOfOptions.day))
         case (nil, .some(let day)):
             return .toDate(try AsOfOptions.day(day), period ?? .mtd)
         }
@@ -65,7 +68,8 @@ struct MerchCommand: ParsableCommand {
         let (filter, top) = (scope.filter, ranking.top)
         let report: MerchReport
         switch try range(in: engine.calendar) {
-        case .quarter(let fiscal): report = try engine.merch(quarter: fiscal, by: by, filter: filter, top: top)
+        case .quarter(let fiscal, let day):
+            report = try engine.merch(quarter: fiscal, asOf: day, by: by, filter: filter, top: top)
         case .toDate(let day, let period):
             report = try engine.merch(asOf: day, period: period.rawValue, by: by, filter: filter, top: top)
         }
