@@ -50,9 +50,13 @@ public enum NumberText {
     }
 
     /// A metric's actual for people: `no data` when its feed has none in the period (SPEC section 7),
-    /// else as `formatted(_:_:)` writes it.
+    /// else as `formatted(_:_:)` writes it, with `to 06-10` when its feed's data ends before the
+    /// period's as-of day.
     public static func actual(_ value: MetricValue, _ format: MetricFormat) -> String {
-        value.hasNoData ? noData : formatted(value.actual, format)
+        if value.hasNoData { return noData }
+        let actual = formatted(value.actual, format)
+        guard let through = value.dataThrough else { return actual }
+        return actual + " to " + String(through.iso8601.dropFirst(5))
     }
 
     /// What a metric whose feed has no data in the period shows instead of an actual.

@@ -1,3 +1,4 @@
+import CivilCalendar
 import XCTest
 
 @testable import KPI
@@ -64,6 +65,15 @@ final class HeadlineTests: XCTestCase {
             ),
             html)
         XCTAssertTrue(html.contains("caption { display: none; } tr.printed-title { display: table-row; }"))
+    }
+
+    func testAnActualCutBeforeTheAsOfDaySaysWhereItStops() {
+        var value = MetricValue(key: "creditApps", actual: 45)
+        XCTAssertEqual(NumberText.actual(value, .count), "45")
+        value.dataThrough = CivilDate(year: 2025, month: 6, day: 10)
+        XCTAssertEqual(NumberText.actual(value, .count), "45 to 06-10")
+        value.markNoData()
+        XCTAssertEqual(NumberText.actual(value, .count), "no data")
     }
 
     func testACountTargetKeepsItsDecimal() {

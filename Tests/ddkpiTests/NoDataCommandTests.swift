@@ -33,14 +33,15 @@ final class NoDataCommandTests: XCTestCase {
     }
 
     /// `kpi --as-of 2025-09-30`: WTD, MTD and QTD start after the sales-audit data and read `no
-    /// data` (`null` in JSON), never `$0 ▼ −100.0%`; YTD is counted through 06-30, where the data ends.
+    /// data` (`null` in JSON), never `$0 ▼ −100.0%`; YTD is counted through 06-30, where the data
+    /// ends, and says so beside its actual.
     func testPeriodsAfterTheDataReadNoData() throws {
         let text = try ddkpi(["kpi", "--as-of", "2025-09-30", "--store", "08"])
         XCTAssertEqual(text.status, 0, text.stderr)
         let sales = try XCTUnwrap(text.stdout.split(separator: "\n").first { $0.hasPrefix("Sales ") })
         XCTAssertFalse(sales.contains("$0"), String(sales))
         XCTAssertEqual(sales.components(separatedBy: "no data").count - 1, 3, String(sales))
-        XCTAssertTrue(sales.contains("$1,712,804   ▼ −1.2%"), String(sales))
+        XCTAssertTrue(sales.contains("$1,712,804 to 06-30   ▼ −1.2%"), String(sales))
 
         let json = try ddkpi(["kpi", "--as-of", "2025-09-30", "--store", "08", "--format", "json"])
         XCTAssertEqual(json.status, 0, json.stderr)
