@@ -34,9 +34,9 @@ public enum NumberText {
         switch format {
         case .money: return money(value, decimals: 0)
         case .moneyWithCents: return money(value, decimals: 2)
-        case .count: return grouped(value, decimals: 0)
-        case .decimal: return grouped(value, decimals: 2)
-        case .percent: return grouped(value * 100, decimals: 1) + "%"
+        case .count: return number(value, decimals: 0)
+        case .decimal: return number(value, decimals: 2)
+        case .percent: return percent(value, decimals: 1)
         }
     }
 
@@ -46,7 +46,7 @@ public enum NumberText {
         guard format == .count, let value, value.isFinite, value != value.rounded() else {
             return formatted(value, format)
         }
-        return grouped(value, decimals: 1)
+        return number(value, decimals: 1)
     }
 
     /// A metric's actual for people: `no data` when its feed has none in the period (SPEC section 7),
@@ -66,16 +66,39 @@ public enum NumberText {
     public static func change(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "—" }
         let points = (value * 1000).rounded() / 10
-        if points > 0 { return "▲ +" + grouped(points, decimals: 1) + "%" }
-        if points < 0 { return "▼ −" + grouped(-points, decimals: 1) + "%" }
-        return "0.0%"
+        if points > 0 { return "▲ +" + percent(points / 100, decimals: 1) }
+        if points < 0 { return "▼ −" + percent(-points / 100, decimals: 1) }
+        return percent(0, decimals: 1)
     }
 
+    /// Money in the current `NumberStyle`: `$1,234`, `−$12.50`, `1.234 €`.
     static func money(_ value: Double, decimals: Int) -> String {
-        value < 0 ? "−$" + grouped(-value, decimals: decimals) : "$" + grouped(value, decimals: decimals)
+        let style = NumberStyle.current
+        guard style == .standard else { return style.money(value, decimals: decimals) }
+        return value < 0 ? "−$" + grouped(-value, decimals: decimals) : "$" + grouped(value, decimals: decimals)
     }
 
-    /// Thousands separators and a fixed number of decimals (half away from zero).
+    /// An axis title of money: `Sales ($)`, `Sales (€)`.
+    static func moneyTitle(_ name: String) -> String {
+        let style = NumberStyle.current
+        return style == .standard ? name + " ($)" : name + " (" + style.symbol + ")"
+    }
+
+    /// A number with grouping and fixed decimals in the current `NumberStyle`: `1,234.5`, `1.234,5`.
+    static func number(_ value: Double, decimals: Int) -> String {
+        let style = NumberStyle.current
+        return style == .standard ? grouped(value, decimals: decimals) : style.number(value, decimals: decimals)
+    }
+
+    /// A fraction as a percent in the current `NumberStyle`: `45.2%`, `45,2 %`.
+    static func percent(_ fraction: Double, decimals: Int) -> String {
+        let style = NumberStyle.current
+        guard style == .standard else { return style.percent(fraction, decimals: decimals) }
+        return grouped(fraction * 100, decimals: decimals) + "%"
+    }
+
+    /// Thousands separators and a fixed number of decimals (half away from zero), as `en-US`
+    /// writes them; other locales' numbers are Foundation's (`NumberStyle`).
     static func grouped(_ value: Double, decimals: Int) -> String {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }

@@ -63,7 +63,7 @@ public enum RunDetailsRenderer {
             return (
                 name,
                 { value in
-                    value.flatMap(Double.init).map { NumberText.grouped($0 / 10_000, decimals: 1) + "%" }
+                    value.flatMap(Double.init).map { NumberText.percent($0 / 1_000_000, decimals: 1) }
                         ?? shown(value)
                 }
             )

@@ -2,6 +2,7 @@ import Checks
 import Feeds
 import Foundation
 import KPI
+import Reports
 import TOMLKit
 
 /// Settings from the config file (`--config`, default `./ddkpi.toml` when present). Everything
@@ -31,6 +32,8 @@ struct Configuration {
     var lastYearRule: FiscalCalendar.LastYearRule?
     /// `[comp] enabled`: the comparable-store scopes (SPEC section 21).
     var comparableStores = false
+    /// `currency` and `locale`: how documents and text write money and numbers (SPEC section 26).
+    var numberStyle = NumberStyle.standard
 
     /// The reporting calendar these settings describe.
     var calendar: FiscalCalendar {
@@ -66,6 +69,7 @@ struct Configuration {
             switch key {
             case "database", "week_start", "fiscal_year_start_month", "day_first_dates", "reject_threshold":
                 try readSetting(key, value, file: file)
+            case "currency", "locale": break
             case "aliases": try readAliases(try Self.table(value, key, "a table of feeds", file: file), file: file)
             case "freshness":
                 try readFreshness(try Self.table(value, key, "a table of feed ids and days", file: file), file: file)
@@ -82,6 +86,7 @@ struct Configuration {
                 throw ConfigurationError("\(file): unknown setting \"\(key)\"")
             }
         }
+        try readNumberStyle(table, file: file)
         checks.weekStart = feedOptions.weekStart
         feedOptions.goalMonths = calendar.goalMonths
         do {
@@ -129,6 +134,24 @@ extension Configuration {
                 throw fail("a fraction between 0 and 1, such as 0.05")
             }
             rejectThreshold = fraction
+        }
+    }
+
+    /// Reads `currency` and `locale`, each defaulting to `NumberStyle.standard`'s.
+    private mutating func readNumberStyle(_ table: TOMLTable, file: String) throws {
+        let text = { (key: String, standard: String) throws -> String in
+            guard let value = table[key] else { return standard }
+            guard let text = value.string else {
+                throw Self.expected(key, "a string such as \"\(standard)\"", file: file)
+            }
+            return text
+        }
+        do {
+            numberStyle = try NumberStyle(
+                currency: try text("currency", NumberStyle.standard.currency),
+                locale: try text("locale", NumberStyle.standard.locale))
+        } catch let error as DocumentError {
+            throw ConfigurationError("\(file): \(error)")
         }
     }
 

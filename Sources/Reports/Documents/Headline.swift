@@ -24,8 +24,8 @@ enum Headline {
         _ change: Double?, ahead: String, behind: String, level: String, missing: String
     ) -> String {
         guard let change, change.isFinite else { return missing }
-        let points = NumberText.grouped(abs(change) * 100, decimals: 1)
-        if points == "0.0" { return "is \(level)" }
+        guard (abs(change) * 1000).rounded() != 0 else { return "is \(level)" }
+        let points = NumberText.number(abs(change) * 100, decimals: 1)
         return "is \(points) % \(change > 0 ? ahead : behind)"
     }
 }

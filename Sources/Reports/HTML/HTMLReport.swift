@@ -180,7 +180,8 @@ private struct ReportPage {
                 .init(name: "Target", className: "target", values: sales.map(\.target)),
                 .init(name: "LY", className: "ly", values: sales.map(\.ly)),
             ],
-            categoryTitle: "Month", valueTitle: "Sales ($)", valueLabel: { NumberText.formatted($0, .money) })
+            categoryTitle: "Month", valueTitle: NumberText.moneyTitle("Sales"),
+            valueLabel: { NumberText.formatted($0, .money) })
     }
 
     // MARK: - The review's detail

@@ -107,7 +107,7 @@ public struct RankingDocument: Sendable {
                     : RankingChart(
                         title: "Sales by associate, \(report.period)"
                             + (scope.associates.count > Self.chartRows ? " (top \(Self.chartRows))" : ""),
-                        valueTitle: "Sales ($)", format: .money,
+                        valueTitle: NumberText.moneyTitle("Sales"), format: .money,
                         rows: scope.associates.prefix(Self.chartRows).map { row in
                             DivergingBarChart.Row(
                                 label: row.name, value: row.metrics.first?.value,

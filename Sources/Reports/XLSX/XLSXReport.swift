@@ -275,8 +275,8 @@ private struct ReviewWorkbook {
         }
         chart_title_set_name(chart, "Monthly sales: actual, target and LY")
         chart_axis_set_name(chart.pointee.x_axis, "Month")
-        chart_axis_set_name(chart.pointee.y_axis, "Sales ($)")
-        chart_axis_set_num_format(chart.pointee.y_axis, "$#,##0")
+        chart_axis_set_name(chart.pointee.y_axis, NumberText.moneyTitle("Sales"))
+        chart_axis_set_num_format(chart.pointee.y_axis, XLSXStyles.moneyFormat(decimals: 0))
         // Columns start at zero, so their heights compare honestly.
         chart_axis_set_min(chart.pointee.y_axis, 0)
         chart_legend_set_position(chart, UInt8(LXW_CHART_LEGEND_BOTTOM.rawValue))

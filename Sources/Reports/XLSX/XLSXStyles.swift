@@ -48,8 +48,8 @@ struct XLSXStyles {
                 }
             }
         }
-        money = try numbers("$#,##0")
-        moneyWithCents = try numbers("$#,##0.00")
+        money = try numbers(Self.moneyFormat(decimals: 0))
+        moneyWithCents = try numbers(Self.moneyFormat(decimals: 2))
         count = try numbers("#,##0")
         decimal = try numbers("0.00")
         percent = try numbers("0.0%")
@@ -58,6 +58,13 @@ struct XLSXStyles {
         changeLevel = try numbers(Self.signedPercent)
         changeAbove = try numbers(Self.signedPercent, fill: (0xC6EFCE, 0x006100))
         changeBelow = try numbers(Self.signedPercent, fill: (0xFFC7CE, 0x9C0006))
+    }
+
+    /// The number format of money with `decimals` decimals in the current `NumberStyle`.
+    static func moneyFormat(decimals: Int) -> String {
+        let style = NumberStyle.current
+        guard style == .standard else { return style.workbookMoneyFormat(decimals: decimals) }
+        return decimals > 0 ? "$#,##0." + String(repeating: "0", count: decimals) : "$#,##0"
     }
 
     /// A change with its sign, as its ▲/▼ text writes it: `+2.4%`, `−4.8%`, `0.0%`.

@@ -14,6 +14,7 @@ struct ReportContext {
             warehouse: try global.openWarehouse(configuration), calendar: configuration.calendar,
             comparableStores: configuration.comparableStores)
         neutralBand = configuration.neutralBand
+        NumberStyle.use(configuration.numberStyle)
         if let unused = try engine.goalsOfTheOtherCalendar() { Diagnostics.warning(unused) }
     }
 
