@@ -3,7 +3,8 @@ import CivilCalendar
 extension KPIEngine {
     /// The stores a filter covers, by code (SPEC section 19: a pack's stores).
     public func storeCodes(_ filter: ScopeFilter) throws -> [String] {
-        try Scope.resolve(filter, stores: warehouse.stores()).filter(\.isStore).flatMap(\.stores)
+        try Scope.resolve(filter, stores: warehouse.stores(), reader: warehouse.readerScope()).filter(\.isStore)
+            .flatMap(\.stores)
     }
 
     /// The last day the filter's stores have sales-audit data, no later than `notAfter` (any, when

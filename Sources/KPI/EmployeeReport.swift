@@ -84,7 +84,8 @@ extension KPIEngine {
         let ranking = AssociateRanking(
             names: names, elapsedDays: period.elapsed.days, fullDays: period.full.days)
 
-        let storeScopes = try Scope.resolve(filter, stores: warehouse.stores()).filter { $0.isStore }
+        let storeScopes = try Scope.resolve(filter, stores: warehouse.stores(), reader: warehouse.readerScope()).filter
+        { $0.isStore }
         var scopes = storeScopes.map { scope -> EmployeeScope in
             let store = scope.stores[0]
             let rows = current.filter { $0.key.store == store }.map { ($0.key.key, $0.value) }

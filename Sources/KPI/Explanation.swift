@@ -91,7 +91,8 @@ extension KPIEngine {
             report = try review(quarter: quarter, filter: request.filter)
             label = month ?? quarter.label
         }
-        let scopes = try Scope.resolve(request.filter, stores: try warehouse.stores())
+        let scopes = try Scope.resolve(
+            request.filter, stores: try warehouse.stores(), reader: try warehouse.readerScope())
         guard let scope = request.filter.isStore ? scopes.first : scopes.last,
             let values = report.scopes.first(where: { $0.scope == scope.id }),
             let period = values.periods.first(where: { $0.label == label })

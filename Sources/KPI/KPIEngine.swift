@@ -148,7 +148,8 @@ public struct KPIEngine {
 
     func compute(_ periods: [ReportPeriod], filter: ScopeFilter) throws -> [ScopeValues] {
         let directory = try warehouse.stores()
-        var scopes = try Scope.resolve(filter, stores: directory)
+        let reader = try warehouse.readerScope()
+        var scopes = try Scope.resolve(filter, stores: directory, reader: reader)
         let stores = StoreIndex(codes: directory.map(\.code))
         // This year's periods by goal month (their targets need each month's part); last year's
         // only as totals, so cut at the periods' ends alone, and read at the same time on a
@@ -181,7 +182,7 @@ public struct KPIEngine {
         var comparable: ComparableStores?
         if comparableStores {
             comparable = ComparableStores(directory: directory, firstSales: firstSales)
-            scopes += Scope.comparable(filter, scopes: scopes, stores: directory)
+            scopes += Scope.visible(Scope.comparable(filter, scopes: scopes, stores: directory), to: reader)
         }
         // Per period, whether each store position is comparable (decided once for all comp scopes).
         let comparablePositions = comparable.map { comparable in
@@ -305,6 +306,27 @@ struct Scope {
     /// A region's comp scope over `stores`.
     private static func regionComparable(_ name: String, stores: [String]) -> Scope {
         Scope(id: "comp:region:\(name)", title: "Region \(name), comparable stores", stores: stores, isComparable: true)
+    }
+
+    /// The scopes of `filter` a reader scoped by `ddkpi access` may see (SPEC section 23): its
+    /// stores (the warehouse shows it no other), a region reader its region too, and no
+    /// aggregate beyond them; `--region` is refused to a reader of stores.
+    static func resolve(_ filter: ScopeFilter, stores: [StoreRecord], reader: AccessScope?) throws -> [Scope] {
+        if case .region = filter, case .stores = reader {
+            throw KPIError("this role reads \(reader?.description ?? "") only: --region is outside its scope")
+        }
+        return visible(try resolve(filter, stores: stores), to: reader)
+    }
+
+    /// `scopes` without the aggregates `reader` cannot fully see: `All stores` and the comp
+    /// scopes over them, and any region but a region reader's own.
+    static func visible(_ scopes: [Scope], to reader: AccessScope?) -> [Scope] {
+        guard let reader, reader != .all else { return scopes }
+        let region: String? = if case .region(let name) = reader { "region:" + name } else { nil }
+        return scopes.filter { scope in
+            let aggregate = scope.id.hasPrefix("comp:") ? String(scope.id.dropFirst("comp:".count)) : scope.id
+            return scope.isStore || (region != nil && aggregate == region)
+        }
     }
 
     /// Stores by code, then regions by name, then `ALL` (SPEC section 7).

@@ -96,7 +96,8 @@ extension KPIEngine {
         let names = dimension == .vendor ? try warehouse.vendorNames() : [:]
         let currentByStore = Self.byStore(current)
         let previousByStore = Self.byStore(previous)
-        let scopes = try Scope.resolve(filter, stores: warehouse.stores()).map { scope in
+        let scopes = try Scope.resolve(filter, stores: warehouse.stores(), reader: warehouse.readerScope()).map {
+            scope in
             MerchScope(
                 scope: scope.id, title: scope.title,
                 rows: MerchRanking(

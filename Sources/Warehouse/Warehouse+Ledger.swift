@@ -39,29 +39,43 @@ public struct IngestRun: Sendable, Codable, Equatable {
         return host.map { $0.isEmpty ? actor : "\(actor)@\($0)" } ?? actor
     }
 
-    /// What the run read, as people read it: the file's path, or the run an undo undid.
-    public var source: String { path ?? undoesRun.map { "undo of run \($0)" } ?? "" }
+    /// What the run read, as people read it: the file's path, the run an undo undid, or what an
+    /// `access` run granted or revoked.
+    public var source: String {
+        path ?? undoesRun.map { "undo of run \($0)" } ?? (feed == "access" ? sheet : nil) ?? ""
+    }
 }
 
 extension Warehouse {
     /// The most recent ledger rows, newest first.
     public func runs(limit: Int) throws -> [IngestRun] {
-        try backend.read { session in try Self.runs(session, condition: "TRUE", [], limit: limit) }
+        let scoped = try readerScope() != nil
+        return try backend.read { session in
+            try Self.runs(session, condition: "TRUE", [], limit: limit, scoped: scoped)
+        }
     }
 
-    /// Ledger rows matching `condition`, newest first, with their rejects.
-    static func runs(_ session: some SQLSession, condition: String, _ arguments: [SQLValue], limit: Int) throws
-        -> [IngestRun]
-    {
+    /// Ledger rows matching `condition`, newest first, with their rejects; for a `scoped` reader
+    /// (SPEC section 23), the runs that touched its stores with their counts for those stores
+    /// alone, and no rejects, errors or whole-file totals.
+    static func runs(
+        _ session: some SQLSession, condition: String, _ arguments: [SQLValue], limit: Int, scoped: Bool = false
+    ) throws -> [IngestRun] {
         var runs: [IngestRun] = []
-        try session.scan(
-            """
+        let whole = """
             SELECT id, path, size, sha256, feed, started_at, finished_at, status, read_rows, inserted, updated, unchanged,
                 skipped, rejected, error, sheet, history_pruned, undoes_run, deleted, actor, host
             FROM ingest_run WHERE \(condition) ORDER BY id DESC LIMIT ?
-            """,
-            arguments + [SQLValue(limit)]
-        ) { row in
+            """
+        let perStore = """
+            SELECT id, path, size, sha256, feed, started_at, finished_at, status, 0,
+                (SELECT sum(s.inserted) FROM ingest_run_store s WHERE s.run_id = id),
+                (SELECT sum(s.updated) FROM ingest_run_store s WHERE s.run_id = id),
+                (SELECT sum(s.unchanged) FROM ingest_run_store s WHERE s.run_id = id),
+                0, 0, NULL, sheet, history_pruned, undoes_run, 0, actor, host
+            FROM ingest_run WHERE \(condition) ORDER BY id DESC LIMIT ?
+            """
+        try session.scan(scoped ? perStore : whole, arguments + [SQLValue(limit)]) { row in
             runs.append(
                 IngestRun(
                     id: row.int64(0), path: row.optionalText(1), size: row.int64(2), sha256: row.text(3),
@@ -72,7 +86,7 @@ extension Warehouse {
                     sheet: row.optionalText(15), historyPruned: row.int64(16) != 0, undoesRun: row.optionalInt64(17),
                     deleted: Int(row.int64(18)), actor: row.optionalText(19), host: row.optionalText(20)))
         }
-        for index in runs.indices {
+        for index in runs.indices where !scoped {
             guard let path = runs[index].path else { continue }
             let file = FeedFileReader.fileName(path)
             try session.scan(

@@ -49,6 +49,7 @@ public final class Warehouse {
         let pending = try backend.pendingMigrations()
         switch mode {
         case .migrating:
+            try refuseScopedWriter()
             guard !pending.isEmpty else { return }
             guard let lock = try backend.tryIngestLock() else { throw WarehouseLockHeld(location: location) }
             defer { lock.release() }
@@ -68,6 +69,14 @@ public final class Warehouse {
                 )
             }
         }
+    }
+
+    /// Throws when the warehouse is opened to write as a role `ddkpi access` scoped (SPEC section 23).
+    private func refuseScopedWriter() throws {
+        guard case .postgres = location, try readerScope() != nil else { return }
+        var role = ""
+        try backend.read { session in try session.scan("SELECT session_user", []) { role = $0.text(0) } }
+        throw WarehouseError(message: "role \(role) may only read")
     }
 
     /// The named migrations of this build, in order (the same on both backends).

@@ -21,7 +21,8 @@ struct DDKPI: ParsableCommand {
             KPICommand.self,
             ReviewCommand.self, EmployeesCommand.self, MerchCommand.self, RollupsCommand.self, StatusCommand.self,
             CheckCommand.self, ExplainCommand.self,
-            PublishCommand.self, KeysCommand.self, VerifyCommand.self, HistoryCommand.self, SheetsCommand.self,
+            PublishCommand.self, KeysCommand.self, VerifyCommand.self, AccessCommand.self, HistoryCommand.self,
+            SheetsCommand.self,
             HeadersCommand.self, DumpCommand.self,
         ]
     )

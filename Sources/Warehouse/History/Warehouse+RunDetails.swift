@@ -39,8 +39,11 @@ extension Warehouse {
     /// Run `id`'s ledger row, its per-store counts, and up to `limit` of the keys it updated
     /// with old and new values; `nil` when there is no such run.
     public func runDetails(id: Int64, limit: Int) throws -> RunDetails? {
-        try backend.read { session in
-            guard let run = try Self.runs(session, condition: "id = ?", [.integer(id)], limit: 1).first else {
+        let scoped = try readerScope() != nil
+        return try backend.read { session in
+            guard
+                let run = try Self.runs(session, condition: "id = ?", [.integer(id)], limit: 1, scoped: scoped).first
+            else {
                 return nil
             }
             var stores: [RunStoreCount] = []
