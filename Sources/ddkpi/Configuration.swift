@@ -31,6 +31,12 @@ struct Configuration {
     var lastYearRule: FiscalCalendar.LastYearRule?
     /// `[comp] enabled`: the comparable-store scopes (SPEC section 21).
     var comparableStores = false
+    /// `[feeds] enabled`: the data feeds the company has (SPEC section 26); `sales-audit` always.
+    var enabledFeeds = Set(FeedID.dataFeeds)
+    /// `currency`: the ISO 4217 code of the company's money (SPEC section 26).
+    var currency = "USD"
+    /// `locale`: the BCP 47 tag money and numbers are formatted for (SPEC section 26).
+    var locale = "en-US"
 
     /// The reporting calendar these settings describe.
     var calendar: FiscalCalendar {
@@ -64,7 +70,8 @@ struct Configuration {
         for key in table.keys {
             let value = table[key]
             switch key {
-            case "database", "week_start", "fiscal_year_start_month", "day_first_dates", "reject_threshold":
+            case "database", "week_start", "fiscal_year_start_month", "day_first_dates", "reject_threshold",
+                "currency", "locale":
                 try readSetting(key, value, file: file)
             case "aliases": try readAliases(try Self.table(value, key, "a table of feeds", file: file), file: file)
             case "freshness":
@@ -75,6 +82,8 @@ struct Configuration {
                 try readChecks(try Self.table(value, key, "a table of check settings", file: file), file: file)
             case "calendar":
                 try readCalendar(try Self.table(value, key, "a table with kind and ly", file: file), file: file)
+            case "feeds":
+                try readFeeds(try Self.table(value, key, "a table with enabled", file: file), file: file)
             case "comp": try readComp(try Self.table(value, key, "a table with enabled", file: file), file: file)
             case "documents":
                 try readDocuments(try Self.table(value, key, "a table with neutral_band", file: file), file: file)
@@ -83,6 +92,8 @@ struct Configuration {
             }
         }
         checks.weekStart = feedOptions.weekStart
+        feedOptions.enabledFeeds = enabledFeeds
+        freshness.enabledFeeds = enabledFeeds
         feedOptions.goalMonths = calendar.goalMonths
         do {
             try feedOptions.validate()
@@ -124,6 +135,16 @@ extension Configuration {
         case "day_first_dates":
             guard let flag = value?.bool else { throw fail("true or false") }
             feedOptions.dateText.dayFirst = flag
+        case "currency":
+            guard let code = value?.string, code.count == 3, code.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+                throw fail("an ISO 4217 currency code such as \"USD\" or \"EUR\"")
+            }
+            currency = code
+        case "locale":
+            guard let tag = value?.string, !tag.isEmpty,
+                tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+            else { throw fail("a locale such as \"en-US\" or \"de-DE\"") }
+            locale = tag
         default:
             guard let fraction = value?.double ?? value?.int.map(Double.init), (0...1).contains(fraction) else {
                 throw fail("a fraction between 0 and 1, such as 0.05")
@@ -179,6 +200,23 @@ extension Configuration {
                     "file_patterns.\(feedName)", "a feed id with a list of file-name tokens", file: file)
             }
             namePatterns += tokens.map { ($0.lowercased(), feed) }
+        }
+    }
+
+    /// Reads `[feeds]`: `enabled`, the data feeds the company has; `sales-audit` is always one.
+    private mutating func readFeeds(_ settings: TOMLTable, file: String) throws {
+        for name in settings.keys {
+            guard name == "enabled" else { throw ConfigurationError("\(file): unknown setting \"feeds.\(name)\"") }
+            let expected =
+                "a list of feed ids (\(FeedID.dataFeeds.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")))"
+            guard let items = settings[name]?.array else { throw Self.expected("feeds.enabled", expected, file: file) }
+            enabledFeeds = [.salesAudit]
+            for item in items {
+                guard let id = item.string, let feed = FeedID(rawValue: id), FeedID.dataFeeds.contains(feed) else {
+                    throw Self.expected("feeds.enabled", "\(expected), not \(item.debugDescription)", file: file)
+                }
+                enabledFeeds.insert(feed)
+            }
         }
     }
 

@@ -25,6 +25,10 @@ final class ConfigTemplateTests: XCTestCase {
         XCTAssertEqual(loaded.calendarKind, defaults.calendarKind)
         XCTAssertEqual(loaded.lastYearRule, .date)
         XCTAssertEqual(loaded.comparableStores, defaults.comparableStores)
+        XCTAssertEqual(loaded.enabledFeeds, defaults.enabledFeeds)
+        XCTAssertEqual(loaded.enabledFeeds, Set(FeedID.dataFeeds))
+        XCTAssertEqual(loaded.currency, defaults.currency)
+        XCTAssertEqual(loaded.locale, defaults.locale)
         // Every data feed's freshness is listed, at the threshold it has when left out.
         for feed in FeedID.dataFeeds {
             XCTAssertEqual(loaded.freshness.thresholds[feed], defaults.freshness.threshold(for: feed), feed.rawValue)

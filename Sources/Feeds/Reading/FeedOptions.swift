@@ -14,6 +14,13 @@ public struct FeedOptions: Sendable {
     public var errorsQuoteCells: Bool
     /// The months goals name (`[calendar] kind`, SPEC section 21).
     public var goalMonths: GoalMonths = .calendar
+    /// The data feeds the company has (`[feeds] enabled`, SPEC section 26); a file of another fails.
+    public var enabledFeeds: Set<FeedID> = Set(FeedID.dataFeeds)
+
+    /// Whether files of `feed` may load: an enabled data feed, or a reference file.
+    public func isEnabled(_ feed: FeedID) -> Bool {
+        enabledFeeds.contains(feed) || !FeedID.dataFeeds.contains(feed)
+    }
 
     public init(
         dateText: DateText = DateText(), weekStart: Int = 0, headerSearchRows: Int = 30,
