@@ -208,24 +208,25 @@ public struct ReportRenderer {
     }
 
     /// A metric's numbers as CSV and JSON write them, by their JSON names, in CSV column order:
-    /// money actuals to the cent, everything else in shortest round-trip form; `nil` for no value.
+    /// amounts as `NumberText.amount` writes them (money to the cent, counts to six decimals),
+    /// changes in shortest round-trip form; `nil` for no value.
     static func plainFields(_ metric: MetricValue, _ definition: MetricDefinition) -> [(name: String, value: String?)] {
-        let actual = { (value: Double?) in value.map { NumberText.plain($0, definition.format) } }
+        let actual = { (value: Double?) in value.map { NumberText.amount($0, definition.format) } }
         let ratio = { (value: Double?) in value.map { NumberText.plain($0) } }
         return [
-            ("actual", actual(metric.actual)), ("target", ratio(metric.target)),
+            ("actual", actual(metric.actual)), ("target", actual(metric.target)),
             ("pctToTarget", ratio(metric.pctToTarget)),
             ("ly", actual(metric.ly)), ("pctVsLy", ratio(metric.pctVsLY)),
         ]
     }
 
     /// A metric's projection as CSV and JSON write it (SPEC section 11): the projected value
-    /// rounded like its actual, and its % to the full-period target; `nil` for no value.
+    /// as an amount (`NumberText.amount`), and its % to the full-period target; `nil` for no value.
     static func projectionFields(_ metric: MetricValue, _ definition: MetricDefinition) -> [(
         name: String, value: String?
     )] {
         [
-            ("projected", metric.projection.map { NumberText.plain($0.value, definition.format) }),
+            ("projected", metric.projection.map { NumberText.amount($0.value, definition.format) }),
             ("projectedPctToTarget", metric.projection?.pctToTarget.map { NumberText.plain($0) }),
         ]
     }
@@ -237,9 +238,9 @@ public struct ReportRenderer {
     /// in order; every value `nil` when there is none.
     static func fullFields(_ full: FullPeriodGoal?, _ definition: MetricDefinition) -> [(name: String, value: String?)]
     {
-        let money = { (value: Double?) in value.map { NumberText.plain($0, definition.format) } }
+        let money = { (value: Double?) in value.map { NumberText.amount($0, definition.format) } }
         return [
-            ("end", full.map { "\"\($0.end.iso8601)\"" }), ("target", full.map { NumberText.plain($0.target) }),
+            ("end", full.map { "\"\($0.end.iso8601)\"" }), ("target", money(full?.target)),
             ("projected", money(full?.projection?.value)),
             ("projectedPctToTarget", full?.projection?.pctToTarget.map { NumberText.plain($0) }),
             ("needed", money(full?.needed)), ("neededPerDay", money(full?.neededPerDay)),

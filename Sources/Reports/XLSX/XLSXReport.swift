@@ -67,7 +67,10 @@ public enum XLSXReport {
         _ value: MetricValue, _ format: MetricFormat, sheet: XLSXSheetWriter, row: Int, column: Int, styles: XLSXStyles
     ) throws {
         try writeActual(value, format, sheet: sheet, row: row, column: column, styles: styles)
-        try sheet.write(value.target, row: row, column: column + 1, format: styles.number(format))
+        // The target as CSV and JSON print it (SPEC section 26): a prorated one has no binary noise.
+        try sheet.write(
+            value.target.map { NumberText.rounded($0, format) }, row: row, column: column + 1,
+            format: styles.number(format))
         try sheet.write(value.pctToTarget, row: row, column: column + 2, format: styles.change(value.pctToTarget))
         try sheet.write(NumberText.change(value.pctToTarget), row: row, column: column + 3, format: styles.changeText)
         try sheet.write(value.ly, row: row, column: column + 4, format: styles.number(format))
