@@ -332,6 +332,9 @@ struct Scope {
             }
         case .region(let name):
             guard let match = regions.keys.first(where: { $0.lowercased() == name.lowercased() }) else {
+                guard !regions.isEmpty else {
+                    throw KPIError("unknown region \"\(name)\": the store directory gives no store a region")
+                }
                 throw KPIError(
                     "unknown region \"\(name)\"; known regions: \(regions.keys.sorted().joined(separator: ", "))")
             }
