@@ -41,12 +41,8 @@ public struct FileIngestor {
             let firstRows = FirstRows(of: file, searchRows: feedOptions.headerSearchRows)
             let feed = try FeedDetector(options: feedOptions, extraNamePatterns: extraNamePatterns).detect(
                 firstRows, explicit: explicitFeed)
-            guard feedOptions.isEnabled(feed) else {
-                let enabled = FeedID.dataFeeds.filter(feedOptions.enabledFeeds.contains).map(\.rawValue)
-                throw FeedError(
-                    file: FeedFileReader.fileName(path),
-                    message: "\(feed.rawValue) is not one of the feeds in [feeds] enabled "
-                        + "(\(enabled.joined(separator: ", "))): add \"\(feed.rawValue)\" there to load its files")
+            if let reason = feedOptions.notEnabledReason(feed) {
+                throw FeedError(file: FeedFileReader.fileName(path), message: reason)
             }
             let reader = FeedFileReader(
                 definition: feedOptions.definition(feed), directory: try directory(for: feed, path: path),

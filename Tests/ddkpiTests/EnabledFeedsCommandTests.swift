@@ -118,6 +118,14 @@ final class EnabledFeedsCommandTests: XCTestCase {
                 "credit_apps.csv: credit-apps is not one of the feeds in [feeds] enabled (sales-audit): "
                     + "add \"credit-apps\" there to load its files"), result.stderr)
 
+        let headers = try salesAuditOnly(["headers", credit])
+        XCTAssertEqual(headers.status, 1, headers.stdout + headers.stderr)
+        XCTAssertTrue(
+            headers.stdout.hasSuffix(
+                "would load: every required field has a column\nwould not load: credit-apps is not one of the "
+                    + "feeds in [feeds] enabled (sales-audit): add \"credit-apps\" there to load its files\n"),
+            headers.stdout)
+
         // In the inbox, the file is quarantined.
         let inbox = directory.appendingPathComponent("inbox")
         let archive = directory.appendingPathComponent("archive")

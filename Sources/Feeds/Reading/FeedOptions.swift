@@ -22,6 +22,14 @@ public struct FeedOptions: Sendable {
         enabledFeeds.contains(feed) || !FeedID.dataFeeds.contains(feed)
     }
 
+    /// Why a file of `feed` may not load, naming `[feeds] enabled`; `nil` when it may.
+    public func notEnabledReason(_ feed: FeedID) -> String? {
+        guard !isEnabled(feed) else { return nil }
+        let enabled = FeedID.dataFeeds.filter(enabledFeeds.contains).map(\.rawValue).joined(separator: ", ")
+        return "\(feed.rawValue) is not one of the feeds in [feeds] enabled (\(enabled)): "
+            + "add \"\(feed.rawValue)\" there to load its files"
+    }
+
     public init(
         dateText: DateText = DateText(), weekStart: Int = 0, headerSearchRows: Int = 30,
         extraAliases: [FeedID: [CanonicalField: [String]]] = [:], errorsQuoteCells: Bool = true
