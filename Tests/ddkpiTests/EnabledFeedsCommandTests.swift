@@ -108,6 +108,31 @@ final class EnabledFeedsCommandTests: XCTestCase {
         XCTAssertTrue(summary.stdout.contains("UPT"), summary.stdout)
     }
 
+    /// A pack's documents and its manifest's freshness verdicts leave the other feeds out too.
+    func testAPackHasOnlyTheEnabledFeeds() throws {
+        let plan = try TestPaths.write(
+            Array(
+                "[[pack]]\nname = \"08\"\nstores = [\"08\"]\nreports = [\"review\", \"kpi\"]\nformats = [\"html\"]\n"
+                    .utf8),
+            named: "plan.toml", in: directory)
+        let out = directory.appendingPathComponent("packs").path
+        let result = try salesAuditOnly(["publish", "--plan", plan, "--out", out, "--quarter", "2025Q2"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let manifest = try String(contentsOfFile: "\(out)/08/manifest.json", encoding: .utf8)
+        XCTAssertTrue(manifest.contains("\"feed\":\"sales-audit\""), manifest)
+        for feed in ["credit-apps", "birdeye-reviews", "crm-intakes", "outbound-calls", "merch-sales"] {
+            XCTAssertFalse(manifest.contains(feed), "\(feed): \(manifest)")
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: "\(out)/08").filter { $0.hasSuffix(".html") }
+        XCTAssertEqual(files.count, 2, "\(files)")
+        for file in files {
+            let page = try String(contentsOfFile: "\(out)/08/\(file)", encoding: .utf8)
+            XCTAssertTrue(page.contains("UPT"), file)
+            XCTAssertFalse(page.contains("Credit apps"), file)
+            XCTAssertFalse(page.contains("Outbound calls"), file)
+        }
+    }
+
     func testAFileOfAFeedNotEnabledFailsNamingTheSetting() throws {
         let credit = try TestPaths.write(
             Array("Store,Date\n08,2025-07-01\n".utf8), named: "credit_apps.csv", in: directory)
