@@ -177,6 +177,18 @@ final class EnabledFeedsCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("\"outbound-calls\""), result.stderr)
         XCTAssertTrue(result.stderr.contains("not \"calls\""), result.stderr)
 
+        // The top-level currency and locale are read (their formatting is not this test's).
+        let euros = try config("currency = \"EUR\"\nlocale = \"de-DE\"\n[feeds]\nenabled = [\"sales-audit\"]\n")
+        XCTAssertEqual(
+            try CommandRunner.ddkpi([
+                "--db", try Self.sample.path(), "--config", euros, "status", "--as-of", "2025-07-01",
+            ])
+            .status, 0)
+        let lower = try config("currency = \"eur\"\n")
+        let refused = try CommandRunner.ddkpi(["--db", database, "--config", lower, "status"])
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertTrue(refused.stderr.contains("currency: expected an ISO 4217 currency code"), refused.stderr)
+
         // `sales-audit` left out is still enabled: the report has its metrics.
         let empty = try config("[feeds]\nenabled = []\n")
         let kpi = try CommandRunner.ddkpi(
