@@ -46,8 +46,8 @@ extension KPIEngine {
         guard kept.contains(false) else { return scopes }
         for scopeIndex in scopes.indices {
             for periodIndex in scopes[scopeIndex].periods.indices {
-                let metrics = scopes[scopeIndex].periods[periodIndex].metrics
-                scopes[scopeIndex].periods[periodIndex].metrics = zip(metrics, kept).filter(\.1).map(\.0)
+                let values = scopes[scopeIndex].periods[periodIndex].metrics
+                scopes[scopeIndex].periods[periodIndex].metrics = zip(values, kept).filter(\.1).map(\.0)
             }
         }
         return scopes
