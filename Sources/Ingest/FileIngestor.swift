@@ -41,6 +41,9 @@ public struct FileIngestor {
             let firstRows = FirstRows(of: file, searchRows: feedOptions.headerSearchRows)
             let feed = try FeedDetector(options: feedOptions, extraNamePatterns: extraNamePatterns).detect(
                 firstRows, explicit: explicitFeed)
+            if let reason = feedOptions.notEnabledReason(feed) {
+                throw FeedError(file: FeedFileReader.fileName(path), message: reason)
+            }
             let reader = FeedFileReader(
                 definition: feedOptions.definition(feed), directory: try directory(for: feed, path: path),
                 options: feedOptions)

@@ -11,8 +11,14 @@ public enum FreshnessVerdict: String, Sendable {
 public struct FreshnessPolicy: Sendable, Equatable {
     /// Per-feed thresholds from the config's `[freshness]` table.
     public var thresholds: [FeedID: Int]
+    /// The feeds judged at all (`[feeds] enabled`, SPEC section 26): a feed the company never had
+    /// is neither late nor missing.
+    public var enabledFeeds: Set<FeedID>
 
-    public init(thresholds: [FeedID: Int] = [:]) { self.thresholds = thresholds }
+    public init(thresholds: [FeedID: Int] = [:], enabledFeeds: Set<FeedID> = Set(FeedID.dataFeeds)) {
+        self.thresholds = thresholds
+        self.enabledFeeds = enabledFeeds
+    }
 
     /// Daily feeds are late after 2 days, weekly ones after 9, unless configured.
     public func threshold(for feed: FeedID) -> Int {
@@ -43,14 +49,14 @@ public struct FreshnessReport: Sendable {
     /// Whether any feed is late or missing (exit code 4).
     public var needsAttention: Bool { rows.contains { $0.verdict != .ok } }
 
-    /// Judges every feed: per active store for the per-store feeds (store order), once for all
-    /// stores for event feeds, in SPEC's feed order.
+    /// Judges every enabled feed: per active store for the per-store feeds (store order), once
+    /// for all stores for event feeds, in SPEC's feed order.
     public init(
         asOf: CivilDate, stores: [StoreRecord], lastDates: [FeedID: [String: CivilDate]], policy: FreshnessPolicy
     ) {
         self.asOf = asOf
         let active = stores.filter { $0.status == "active" }.map(\.code).sorted()
-        rows = FeedID.dataFeeds.flatMap { feed -> [FreshnessRow] in
+        rows = FeedID.dataFeeds.filter(policy.enabledFeeds.contains).flatMap { feed -> [FreshnessRow] in
             let dates = lastDates[feed] ?? [:]
             let threshold = policy.threshold(for: feed)
             func row(_ scope: String, _ last: CivilDate?) -> FreshnessRow {

@@ -4,12 +4,13 @@ import Feeds
 extension KPIEngine {
     /// The scopes of the periods `periods(asOf)` lists, each metric bounded by its feed's last
     /// data day as of `asOf` (SPEC section 7): a period that starts after the last day it can be
-    /// credited with (`feedAttributedLastDays`) has no data for the feed's metrics, and one it ends inside counts them up to it, as if cut there (`dataThrough`).
-    /// `nil` when no period has data for any metric.
+    /// credited with (`feedAttributedLastDays`) has no data for the feed's metrics, and one it
+    /// ends inside counts them up to it, as if cut there (`dataThrough`). `nil` when no period
+    /// has data for any metric. Only the metrics of enabled feeds are kept.
     func boundedScopes(
         asOf: CivilDate, filter: ScopeFilter, periods: (CivilDate) -> [ReportPeriod]
     ) throws -> [ScopeValues]? {
-        let feeds = Set(MetricDefinition.all.map(\.feed))
+        let feeds = Set(metrics.map(\.feed))
         let lastDays = try warehouse.feedLastDays(notAfter: asOf).filter { feeds.contains($0.key) }
         let creditedDays = try warehouse.feedAttributedLastDays(notAfter: asOf)
         let reported = periods(asOf)
@@ -41,6 +42,14 @@ extension KPIEngine {
                 for (metricIndex, metric) in MetricDefinition.all.enumerated() where !hasData(period, metric.feed) {
                     scopes[scopeIndex].periods[periodIndex].metrics[metricIndex].markNoData()
                 }
+            }
+        }
+        let kept = MetricDefinition.all.map { enabledFeeds.contains($0.feed) }
+        guard kept.contains(false) else { return scopes }
+        for scopeIndex in scopes.indices {
+            for periodIndex in scopes[scopeIndex].periods.indices {
+                let values = scopes[scopeIndex].periods[periodIndex].metrics
+                scopes[scopeIndex].periods[periodIndex].metrics = zip(values, kept).filter(\.1).map(\.0)
             }
         }
         return scopes

@@ -28,12 +28,22 @@ public struct KPIEngine {
     public let calendar: FiscalCalendar
     /// Whether `kpi` and `review` add the comparable-store scopes (`[comp] enabled`).
     public var comparableStores: Bool
+    /// The feeds the company has (`[feeds] enabled`, SPEC section 26): metrics of the others
+    /// leave every report.
+    public var enabledFeeds: Set<FeedID>
 
-    public init(warehouse: Warehouse, calendar: FiscalCalendar, comparableStores: Bool = false) {
+    public init(
+        warehouse: Warehouse, calendar: FiscalCalendar, comparableStores: Bool = false,
+        enabledFeeds: Set<FeedID> = Set(FeedID.dataFeeds)
+    ) {
         self.warehouse = warehouse
         self.calendar = calendar
         self.comparableStores = comparableStores
+        self.enabledFeeds = enabledFeeds.union([.salesAudit])
     }
+
+    /// The metrics reports show, in report order: those of the enabled feeds.
+    public var metrics: [MetricDefinition] { MetricDefinition.all.filter { enabledFeeds.contains($0.feed) } }
 
     /// Week-, month-, quarter- and year-to-date as of a day, each with its LY; without a day, as
     /// of the latest sales-audit day of the filter's stores (SPEC section 7). A period after a
@@ -45,7 +55,9 @@ public struct KPIEngine {
         guard let scopes = try boundedScopes(asOf: asOf, filter: filter, periods: kpiPeriods) else {
             throw KPIError("no data as of \(asOf.iso8601): \(try dataThroughText(filter, notAfter: asOf))")
         }
-        return KPIReport(kind: .kpi(asOf: asOf.iso8601), scopes: scopes, asOf: asOf, isLatestData: requested == nil)
+        return KPIReport(
+            kind: .kpi(asOf: asOf.iso8601), scopes: scopes, asOf: asOf, isLatestData: requested == nil,
+            metrics: metrics)
     }
 
     /// kpi's periods as of a day: WTD, MTD, QTD and YTD to that day, projected.
@@ -83,7 +95,7 @@ public struct KPIEngine {
         else {
             throw KPIError("no data for \(quarter.label): \(try dataThroughText(filter, notAfter: asOf))")
         }
-        return KPIReport(kind: .review(quarter: quarter.label), scopes: scopes, asOf: asOf)
+        return KPIReport(kind: .review(quarter: quarter.label), scopes: scopes, asOf: asOf, metrics: metrics)
     }
 
     /// The day a quarter's report runs to (SPEC section 22): `requested`, which must lie in the
@@ -353,6 +365,9 @@ struct Scope {
             }
         case .region(let name):
             guard let match = regions.keys.first(where: { $0.lowercased() == name.lowercased() }) else {
+                guard !regions.isEmpty else {
+                    throw KPIError("unknown region \"\(name)\": the store directory gives no store a region")
+                }
                 throw KPIError(
                     "unknown region \"\(name)\"; known regions: \(regions.keys.sorted().joined(separator: ", "))")
             }

@@ -118,11 +118,17 @@ public struct KPIReport: Sendable {
     public var asOf: CivilDate?
     /// Whether kpi's as-of date was not asked for but is the latest sales-audit day (its heading says so).
     public var isLatestData: Bool
+    /// The definitions of every period's `metrics`, in the same order: those of the enabled feeds.
+    public var metrics: [MetricDefinition]
 
-    public init(kind: Kind, scopes: [ScopeValues], asOf: CivilDate? = nil, isLatestData: Bool = false) {
+    public init(
+        kind: Kind, scopes: [ScopeValues], asOf: CivilDate? = nil, isLatestData: Bool = false,
+        metrics: [MetricDefinition] = MetricDefinition.all
+    ) {
         self.kind = kind
         self.scopes = scopes
         self.asOf = asOf
         self.isLatestData = isLatestData
+        self.metrics = metrics
     }
 }

@@ -10,15 +10,26 @@ public enum NumberText {
 
     /// Money for CSV and JSON: rounded to cents, with at most two decimals and no binary noise
     /// (`251137.91`, `12.5`, `3`).
-    public static func plainMoney(_ value: Double) -> String {
-        let cents = (value * 100).rounded()
-        guard abs(cents) < 1e17 else { return plain(value) }
-        let magnitude = Int64(abs(cents))
-        var text = (cents < 0 ? "-" : "") + String(magnitude / 100)
-        let fraction = magnitude % 100
-        if fraction != 0 {
-            text += fraction % 10 == 0 ? "." + String(fraction / 10) : (fraction < 10 ? ".0" : ".") + String(fraction)
+    public static func plainMoney(_ value: Double) -> String { plain(value, places: 2) }
+
+    /// `value` rounded half away from zero to `places` decimals, written with at most that many
+    /// and no trailing zeros (`419833.05`, `12.5`, `3`); shortest round-trip form when too large.
+    static func plain(_ value: Double, places: Int) -> String {
+        var scale: Int64 = 1
+        for _ in 0..<places { scale *= 10 }
+        let scaled = (value * Double(scale)).rounded()
+        guard value.isFinite, abs(scaled) < 1e17 else { return plain(value) }
+        let magnitude = Int64(abs(scaled))
+        var text = (scaled < 0 ? "-" : "") + String(magnitude / scale)
+        var fraction = magnitude % scale
+        guard fraction != 0 else { return text }
+        var digits = places
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
         }
+        let written = String(fraction)
+        text += "." + String(repeating: "0", count: digits - written.count) + written
         return text
     }
 
@@ -26,6 +37,31 @@ public enum NumberText {
     /// as money, everything else in shortest round-trip form.
     public static func plain(_ value: Double, _ format: MetricFormat) -> String {
         format == .money ? plainMoney(value) : plain(value)
+    }
+
+    /// `value` as `amount` prints it, as a number: what a workbook cell holds, so that its
+    /// value and the CSV's are the same (`419833.05000000005` → `419833.05`).
+    public static func rounded(_ value: Double, _ format: MetricFormat) -> Double {
+        let places: Double
+        switch format {
+        case .money: places = 100
+        case .count: places = 1_000_000
+        case .moneyWithCents, .decimal, .percent: return value
+        }
+        let scaled = (value * places).rounded()
+        // Below 2^53 the quotient of two exact doubles is the double nearest the decimal.
+        return abs(scaled) < 9_007_199_254_740_992 ? scaled / places : value
+    }
+
+    /// An amount of a metric (actual, target, LY, projection, what it takes) as a report's CSV
+    /// and JSON print it (SPEC section 26): money to the cent, a count to at most six decimals,
+    /// a ratio or percentage in shortest round-trip form.
+    public static func amount(_ value: Double, _ format: MetricFormat) -> String {
+        switch format {
+        case .money: return plainMoney(value)
+        case .count: return plain(value, places: 6)
+        case .moneyWithCents, .decimal, .percent: return plain(value)
+        }
     }
 
     /// A value for people, by the metric's format: `$12,345`, `$331.25`, `1,234`, `1.52`, `45.2%`; `—` when there is none.

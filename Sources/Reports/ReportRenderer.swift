@@ -77,10 +77,12 @@ public struct ReportRenderer {
         report.scopes.mapInTwoHalves { scope in
             switch report.kind {
             case .kpi(let asOf):
-                return "\(ControlCharacters.escaped(scope.title)) — \(report.asOfHeading(asOf))\n" + toDateTable(scope)
+                return "\(ControlCharacters.escaped(scope.title)) — \(report.asOfHeading(asOf))\n"
+                    + toDateTable(scope, report.metrics)
             case .review(let quarter):
-                return "\(ControlCharacters.escaped(scope.title)) — \(quarter) review\n" + monthTable(scope) + "\n"
-                    + quarterTable(scope) + goalLine(scope)
+                return "\(ControlCharacters.escaped(scope.title)) — \(quarter) review\n"
+                    + monthTable(scope, report.metrics) + "\n"
+                    + quarterTable(scope, report.metrics) + goalLine(scope)
             }
         }.joined(separator: "\n")
     }
@@ -88,7 +90,7 @@ public struct ReportRenderer {
     /// kpi: per metric, each period's actual and change against target, and for MTD and QTD the
     /// pace (projected % to the full period's target, SPEC section 11). A comp scope (SPEC
     /// section 21) has no targets: each period shows its comparable stores, actual and vs LY.
-    private func toDateTable(_ scope: ScopeValues) -> String {
+    private func toDateTable(_ scope: ScopeValues, _ metrics: [MetricDefinition]) -> String {
         var table = TextTable()
         let paced = scope.periods.map { Self.pacedPeriods.contains($0.label) && $0.comparableStores == nil }
         var column = 1
@@ -105,7 +107,7 @@ public struct ReportRenderer {
                 + zip(scope.periods, paced).flatMap { period, hasPace in
                     ["actual", period.comparableStores == nil ? "vs target" : "vs LY"] + (hasPace ? ["pace"] : [])
                 })
-        for (index, metric) in MetricDefinition.all.enumerated() {
+        for (index, metric) in metrics.enumerated() {
             table.add(
                 [metric.label]
                     + zip(scope.periods, paced).flatMap { period, hasPace in
@@ -122,14 +124,14 @@ public struct ReportRenderer {
     private static let pacedPeriods: Set<String> = ["MTD", "QTD"]
 
     /// Review: each month's actual, change against target and against last year.
-    private func monthTable(_ scope: ScopeValues) -> String {
+    private func monthTable(_ scope: ScopeValues, _ metrics: [MetricDefinition]) -> String {
         var table = TextTable()
         let months = scope.periods.dropLast()
         for (index, period) in months.enumerated() {
             table.group(GoalText.periodLabel(period), from: 1 + index * 3, span: 3)
         }
         table.add(["Metric"] + months.flatMap { _ in ["actual", "vs target", "vs LY"] })
-        for (index, metric) in MetricDefinition.all.enumerated() {
+        for (index, metric) in metrics.enumerated() {
             table.add(
                 [metric.label]
                     + months.flatMap { period in
@@ -144,12 +146,12 @@ public struct ReportRenderer {
     }
 
     /// Review: the quarter's actual, target, change against target, last year and change against it.
-    private func quarterTable(_ scope: ScopeValues) -> String {
+    private func quarterTable(_ scope: ScopeValues, _ metrics: [MetricDefinition]) -> String {
         guard let quarter = scope.periods.last else { return "" }
         var table = TextTable()
         table.group(GoalText.periodLabel(quarter), from: 1, span: 5)
         table.add(["Metric", "actual", "target", "vs target", "LY", "vs LY"])
-        for (index, metric) in MetricDefinition.all.enumerated() {
+        for (index, metric) in metrics.enumerated() {
             let value = quarter.metrics[index]
             table.add([
                 metric.label, NumberText.actual(value, metric.format),
@@ -188,7 +190,7 @@ public struct ReportRenderer {
         let blocks = report.scopes.mapInTwoHalves { scope in
             scope.periods.flatMap { period in
                 let dates = isKPI ? [period.range.start.iso8601, period.range.end.iso8601] : []
-                return zip(period.metrics, MetricDefinition.all).map { metric, definition in
+                return zip(period.metrics, report.metrics).map { metric, definition in
                     var values = Self.plainFields(metric, definition).map { $0.value ?? "" }
                     if isKPI {
                         values += Self.projectionFields(metric, definition).map { $0.value ?? "" }
@@ -206,24 +208,25 @@ public struct ReportRenderer {
     }
 
     /// A metric's numbers as CSV and JSON write them, by their JSON names, in CSV column order:
-    /// money actuals to the cent, everything else in shortest round-trip form; `nil` for no value.
+    /// amounts as `NumberText.amount` writes them (money to the cent, counts to six decimals),
+    /// changes in shortest round-trip form; `nil` for no value.
     static func plainFields(_ metric: MetricValue, _ definition: MetricDefinition) -> [(name: String, value: String?)] {
-        let actual = { (value: Double?) in value.map { NumberText.plain($0, definition.format) } }
+        let actual = { (value: Double?) in value.map { NumberText.amount($0, definition.format) } }
         let ratio = { (value: Double?) in value.map { NumberText.plain($0) } }
         return [
-            ("actual", actual(metric.actual)), ("target", ratio(metric.target)),
+            ("actual", actual(metric.actual)), ("target", actual(metric.target)),
             ("pctToTarget", ratio(metric.pctToTarget)),
             ("ly", actual(metric.ly)), ("pctVsLy", ratio(metric.pctVsLY)),
         ]
     }
 
     /// A metric's projection as CSV and JSON write it (SPEC section 11): the projected value
-    /// rounded like its actual, and its % to the full-period target; `nil` for no value.
+    /// as an amount (`NumberText.amount`), and its % to the full-period target; `nil` for no value.
     static func projectionFields(_ metric: MetricValue, _ definition: MetricDefinition) -> [(
         name: String, value: String?
     )] {
         [
-            ("projected", metric.projection.map { NumberText.plain($0.value, definition.format) }),
+            ("projected", metric.projection.map { NumberText.amount($0.value, definition.format) }),
             ("projectedPctToTarget", metric.projection?.pctToTarget.map { NumberText.plain($0) }),
         ]
     }
@@ -235,9 +238,9 @@ public struct ReportRenderer {
     /// in order; every value `nil` when there is none.
     static func fullFields(_ full: FullPeriodGoal?, _ definition: MetricDefinition) -> [(name: String, value: String?)]
     {
-        let money = { (value: Double?) in value.map { NumberText.plain($0, definition.format) } }
+        let money = { (value: Double?) in value.map { NumberText.amount($0, definition.format) } }
         return [
-            ("end", full.map { "\"\($0.end.iso8601)\"" }), ("target", full.map { NumberText.plain($0.target) }),
+            ("end", full.map { "\"\($0.end.iso8601)\"" }), ("target", money(full?.target)),
             ("projected", money(full?.projection?.value)),
             ("projectedPctToTarget", full?.projection?.pctToTarget.map { NumberText.plain($0) }),
             ("needed", money(full?.needed)), ("neededPerDay", money(full?.neededPerDay)),
@@ -262,13 +265,13 @@ public struct ReportRenderer {
             isReview = true
         }
         // Each scope's object stands alone: a thousand stores' are written on two cores.
-        let objects = report.scopes.mapInTwoHalves { Self.json($0, isReview: isReview) }
+        let objects = report.scopes.mapInTwoHalves { Self.json($0, report.metrics, isReview: isReview) }
         for (scopeIndex, object) in objects.enumerated() { out += (scopeIndex > 0 ? ",\n" : "\n") + object }
         return out + "\n]}\n"
     }
 
     /// One scope's JSON object (`{"scope":…,"periods":{…}}`); a review's periods say whether they run.
-    private static func json(_ scope: ScopeValues, isReview: Bool) -> String {
+    private static func json(_ scope: ScopeValues, _ metrics: [MetricDefinition], isReview: Bool) -> String {
         var out = "{\"scope\":\(JSONText.quoted(scope.scope)),\"periods\":{"
         for (periodIndex, period) in scope.periods.enumerated() {
             out +=
@@ -281,7 +284,7 @@ public struct ReportRenderer {
             if isReview { out += "\"running\":\(period.isRunning)," }
             if let stores = period.comparableStores { out += "\"stores\":\(stores)," }
             out += "\"metrics\":{"
-            out += zip(period.metrics, MetricDefinition.all).map { metric, definition in
+            out += zip(period.metrics, metrics).map { metric, definition in
                 var fields = Self.plainFields(metric, definition)
                 if metric.projection != nil { fields += Self.projectionFields(metric, definition) }
                 if let through = metric.dataThrough { fields.append(("dataThrough", "\"\(through.iso8601)\"")) }

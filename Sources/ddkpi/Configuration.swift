@@ -34,6 +34,8 @@ struct Configuration {
     var comparableStores = false
     /// `currency` and `locale`: how documents and text write money and numbers (SPEC section 26).
     var numberStyle = NumberStyle.standard
+    /// `[feeds] enabled`: the data feeds the company has (SPEC section 26); `sales-audit` always.
+    var enabledFeeds = Set(FeedID.dataFeeds)
 
     /// The reporting calendar these settings describe.
     var calendar: FiscalCalendar {
@@ -79,6 +81,8 @@ struct Configuration {
                 try readChecks(try Self.table(value, key, "a table of check settings", file: file), file: file)
             case "calendar":
                 try readCalendar(try Self.table(value, key, "a table with kind and ly", file: file), file: file)
+            case "feeds":
+                try readFeeds(try Self.table(value, key, "a table with enabled", file: file), file: file)
             case "comp": try readComp(try Self.table(value, key, "a table with enabled", file: file), file: file)
             case "documents":
                 try readDocuments(try Self.table(value, key, "a table with neutral_band", file: file), file: file)
@@ -88,6 +92,8 @@ struct Configuration {
         }
         try readNumberStyle(table, file: file)
         checks.weekStart = feedOptions.weekStart
+        feedOptions.enabledFeeds = enabledFeeds
+        freshness.enabledFeeds = enabledFeeds
         feedOptions.goalMonths = calendar.goalMonths
         do {
             try feedOptions.validate()
@@ -202,6 +208,23 @@ extension Configuration {
                     "file_patterns.\(feedName)", "a feed id with a list of file-name tokens", file: file)
             }
             namePatterns += tokens.map { ($0.lowercased(), feed) }
+        }
+    }
+
+    /// Reads `[feeds]`: `enabled`, the data feeds the company has; `sales-audit` is always one.
+    private mutating func readFeeds(_ settings: TOMLTable, file: String) throws {
+        for name in settings.keys {
+            guard name == "enabled" else { throw ConfigurationError("\(file): unknown setting \"feeds.\(name)\"") }
+            let expected =
+                "a list of feed ids (\(FeedID.dataFeeds.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")))"
+            guard let items = settings[name]?.array else { throw Self.expected("feeds.enabled", expected, file: file) }
+            enabledFeeds = [.salesAudit]
+            for item in items {
+                guard let id = item.string, let feed = FeedID(rawValue: id), FeedID.dataFeeds.contains(feed) else {
+                    throw Self.expected("feeds.enabled", "\(expected), not \(item.debugDescription)", file: file)
+                }
+                enabledFeeds.insert(feed)
+            }
         }
     }
 

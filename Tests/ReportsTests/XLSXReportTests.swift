@@ -38,7 +38,9 @@ final class XLSXReportTests: XCTestCase {
         XCTAssertEqual(table.count, 2 * MetricDefinition.all.count)
         let quarter = try XCTUnwrap(report.scopes[0].periods.last?.metrics[0])
         let expected: [Cell] = [
-            .string("08 Natick: [East]"), .string("Sales"), .number(848_742), .number(quarter.target ?? 0),
+            // The target as CSV prints it (SPEC section 26): 933616.2, not 933616.2000000001.
+            .string("08 Natick: [East]"), .string("Sales"), .number(848_742),
+            .number(NumberText.rounded(quarter.target ?? 0, .money)),
             .number(quarter.pctToTarget ?? 0), .string("▼ −9.1%"), .number(quarter.ly ?? 0),
             .number(quarter.pctVsLY ?? 0), .string(NumberText.change(quarter.pctVsLY)),
         ]

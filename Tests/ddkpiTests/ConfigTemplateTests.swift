@@ -26,6 +26,8 @@ final class ConfigTemplateTests: XCTestCase {
         XCTAssertEqual(loaded.lastYearRule, .date)
         XCTAssertEqual(loaded.comparableStores, defaults.comparableStores)
         XCTAssertEqual(loaded.numberStyle, defaults.numberStyle)
+        XCTAssertEqual(loaded.enabledFeeds, defaults.enabledFeeds)
+        XCTAssertEqual(loaded.enabledFeeds, Set(FeedID.dataFeeds))
         // Every data feed's freshness is listed, at the threshold it has when left out.
         for feed in FeedID.dataFeeds {
             XCTAssertEqual(loaded.freshness.thresholds[feed], defaults.freshness.threshold(for: feed), feed.rawValue)

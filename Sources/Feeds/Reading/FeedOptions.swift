@@ -14,6 +14,21 @@ public struct FeedOptions: Sendable {
     public var errorsQuoteCells: Bool
     /// The months goals name (`[calendar] kind`, SPEC section 21).
     public var goalMonths: GoalMonths = .calendar
+    /// The data feeds the company has (`[feeds] enabled`, SPEC section 26); a file of another fails.
+    public var enabledFeeds: Set<FeedID> = Set(FeedID.dataFeeds)
+
+    /// Whether files of `feed` may load: an enabled data feed, or a reference file.
+    public func isEnabled(_ feed: FeedID) -> Bool {
+        enabledFeeds.contains(feed) || !FeedID.dataFeeds.contains(feed)
+    }
+
+    /// Why a file of `feed` may not load, naming `[feeds] enabled`; `nil` when it may.
+    public func notEnabledReason(_ feed: FeedID) -> String? {
+        guard !isEnabled(feed) else { return nil }
+        let enabled = FeedID.dataFeeds.filter(enabledFeeds.contains).map(\.rawValue).joined(separator: ", ")
+        return "\(feed.rawValue) is not one of the feeds in [feeds] enabled (\(enabled)): "
+            + "add \"\(feed.rawValue)\" there to load its files"
+    }
 
     public init(
         dateText: DateText = DateText(), weekStart: Int = 0, headerSearchRows: Int = 30,

@@ -10,7 +10,7 @@ extension KPIReport {
     /// Whether `scope` is a comp scope (`comp:ALL`, `comp:region:NAME`, SPEC section 21).
     static func isComparable(_ scope: ScopeValues) -> Bool { scope.scope.hasPrefix("comp:") }
 
-    /// How many of `MetricDefinition.all` lead the story: Sales, Avg sale, UPT, CCP %, GP %, Credit apps.
+    /// How many of `metrics` lead the story: Sales, Avg sale, UPT, CCP %, GP %, Credit apps.
     static let headlineCount = 6
 
     /// `as of 2025-06-30`, with `, the latest data` when kpi's as-of day was not asked for (SPEC section 7).
@@ -72,7 +72,7 @@ extension KPIReport {
     /// The top scope's headline metrics furthest behind target in the last period, worst first.
     func metricsBehindTarget(limit: Int = 3) -> [(label: String, pctToTarget: Double)] {
         guard let period = topScope?.periods.last else { return [] }
-        let metrics = zip(MetricDefinition.all, period.metrics).prefix(Self.headlineCount)
+        let metrics = zip(metrics, period.metrics).prefix(Self.headlineCount)
         return Self.behind(metrics.map { ($0.label, $1.pctToTarget) }, limit: limit)
     }
 

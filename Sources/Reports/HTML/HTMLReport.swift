@@ -99,7 +99,7 @@ private struct ReportPage {
     private func cards(_ scope: ScopeValues, comparable: ScopeValues?) -> Node<HTML.BodyContext> {
         guard let quarter = scope.periods.last else { return .empty }
         let comp = comparable?.periods.last
-        let metrics = Array(zip(MetricDefinition.all, quarter.metrics).prefix(KPIReport.headlineCount))
+        let metrics = Array(zip(report.metrics, quarter.metrics).prefix(KPIReport.headlineCount))
         return .div(
             .class("cards"),
             .forEach(metrics) { definition, value in
@@ -299,7 +299,7 @@ private struct ReportPage {
                             .element(named: "th", nodes: [.attribute(named: "scope", value: "col"), .text($0)])
                         })),
                 .tbody(
-                    .forEach(Array(MetricDefinition.all.enumerated())) { index, metric in
+                    .forEach(Array(report.metrics.enumerated())) { index, metric in
                         .tr(
                             .element(
                                 named: "th", nodes: [.attribute(named: "scope", value: "row"), .text(metric.label)]),

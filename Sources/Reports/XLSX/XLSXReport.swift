@@ -67,7 +67,10 @@ public enum XLSXReport {
         _ value: MetricValue, _ format: MetricFormat, sheet: XLSXSheetWriter, row: Int, column: Int, styles: XLSXStyles
     ) throws {
         try writeActual(value, format, sheet: sheet, row: row, column: column, styles: styles)
-        try sheet.write(value.target, row: row, column: column + 1, format: styles.number(format))
+        // The target as CSV and JSON print it (SPEC section 26): a prorated one has no binary noise.
+        try sheet.write(
+            value.target.map { NumberText.rounded($0, format) }, row: row, column: column + 1,
+            format: styles.number(format))
         try sheet.write(value.pctToTarget, row: row, column: column + 2, format: styles.change(value.pctToTarget))
         try sheet.write(NumberText.change(value.pctToTarget), row: row, column: column + 3, format: styles.changeText)
         try sheet.write(value.ly, row: row, column: column + 4, format: styles.number(format))
@@ -129,7 +132,7 @@ public enum XLSXReport {
         var row = 1
         for scope in report.scopes {
             for period in scope.periods {
-                for (metric, value) in zip(MetricDefinition.all, period.metrics) {
+                for (metric, value) in zip(report.metrics, period.metrics) {
                     try sheet.write(scope.title, row: row, column: 0)
                     try sheet.write(period.label, row: row, column: 1)
                     try sheet.write(period.range.start, row: row, column: 2, format: styles.date)
@@ -162,7 +165,7 @@ private struct ReviewWorkbook {
         var names = SheetNames()
         _ = names.unique("Summary")
         for scope in report.scopes {
-            try writeScope(scope, sheet: workbook.addSheet(named: names.unique(scope.title)))
+            try writeScope(scope, report.metrics, sheet: workbook.addSheet(named: names.unique(scope.title)))
         }
     }
 
@@ -181,7 +184,7 @@ private struct ReviewWorkbook {
         sheet.freezeRows(row + 1)
         if let top, let quarter = top.periods.last {
             try sheet.writeTitles(["Headline", ""] + XLSXReport.valueTitles, row: row, labelColumns: 2, styles: styles)
-            for (metric, value) in zip(MetricDefinition.all, quarter.metrics).prefix(KPIReport.headlineCount) {
+            for (metric, value) in zip(report.metrics, quarter.metrics).prefix(KPIReport.headlineCount) {
                 row += 1
                 try sheet.write(metric.label, row: row, column: 0)
                 try XLSXReport.writeValues(value, metric.format, sheet: sheet, row: row, column: 2, styles: styles)
@@ -226,7 +229,7 @@ private struct ReviewWorkbook {
         try sheet.repeatOnEveryPage(row: header)
         for scope in report.scopes {
             guard let quarter = scope.periods.last else { continue }
-            for (metric, value) in zip(MetricDefinition.all, quarter.metrics) {
+            for (metric, value) in zip(report.metrics, quarter.metrics) {
                 row += 1
                 try sheet.write(scope.title, row: row, column: 0)
                 try sheet.write(metric.label, row: row, column: 1)
@@ -238,12 +241,12 @@ private struct ReviewWorkbook {
 
     /// Metric-major rows (each metric over the months, then the quarter), so the sales months
     /// the chart plots are rows 2 to 4.
-    private func writeScope(_ scope: ScopeValues, sheet: XLSXSheetWriter) throws {
+    private func writeScope(_ scope: ScopeValues, _ metrics: [MetricDefinition], sheet: XLSXSheetWriter) throws {
         try sheet.writeHeader(["Metric", "Period"] + XLSXReport.valueTitles, labelColumns: 2, styles: styles)
         try sheet.setWidths([15, 9] + XLSXReport.valueWidths)
         try sheet.setPrintHeading(print, scope: scope.title)
         var row = 1
-        for (index, metric) in MetricDefinition.all.enumerated() {
+        for (index, metric) in metrics.enumerated() {
             for period in scope.periods {
                 try sheet.write(metric.label, row: row, column: 0)
                 try sheet.write(period.label, row: row, column: 1)

@@ -5,7 +5,8 @@ import Reports
 
 /// `ddkpi headers FILE [--feed ID]` (SPEC section 26): the feed a file is read as, the field each
 /// column of its header row maps to, and the required fields still missing with the config line
-/// that would add each; exit 0 when the file would load, 1 otherwise.
+/// that would add each, and whether `[feeds] enabled` has its feed; exit 0 when the file would
+/// load, 1 otherwise.
 struct HeadersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "headers",
@@ -59,7 +60,9 @@ struct HeadersCommand: ParsableCommand {
             fit.fits
                 ? "would load: every required field has a column\n"
                 : ControlCharacters.escaped(fit.explanation(quotingCells: true)) + "\n")
+        let notEnabled = options.notEnabledReason(id)
+        if let notEnabled { output.write("would not load: \(notEnabled)\n") }
         output.flush()
-        if !fit.fits { throw ExitCode(ExitStatus.inputFailed) }
+        if !fit.fits || notEnabled != nil { throw ExitCode(ExitStatus.inputFailed) }
     }
 }

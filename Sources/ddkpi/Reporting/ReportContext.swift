@@ -12,7 +12,7 @@ struct ReportContext {
         let configuration = try global.configuration()
         engine = KPIEngine(
             warehouse: try global.openWarehouse(configuration), calendar: configuration.calendar,
-            comparableStores: configuration.comparableStores)
+            comparableStores: configuration.comparableStores, enabledFeeds: configuration.enabledFeeds)
         neutralBand = configuration.neutralBand
         NumberStyle.use(configuration.numberStyle)
         if let unused = try engine.goalsOfTheOtherCalendar() { Diagnostics.warning(unused) }
