@@ -187,7 +187,8 @@ final class EnabledFeedsCommandTests: XCTestCase {
         let lower = try config("currency = \"eur\"\n")
         let refused = try CommandRunner.ddkpi(["--db", database, "--config", lower, "status"])
         XCTAssertEqual(refused.status, 2)
-        XCTAssertTrue(refused.stderr.contains("currency = \"eur\": expected an ISO 4217 code such as USD or EUR"), refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains("currency = \"eur\": expected an ISO 4217 code such as USD or EUR"), refused.stderr)
 
         // `sales-audit` left out is still enabled: the report has its metrics.
         let empty = try config("[feeds]\nenabled = []\n")
