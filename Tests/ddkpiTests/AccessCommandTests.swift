@@ -131,6 +131,22 @@ final class AccessCommandTests: XCTestCase {
             XCTAssertTrue(refused.stderr.contains("role \(setting.storeRole) may only read"), refused.stderr)
         }
 
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plan = directory.appendingPathComponent("plan.toml").path
+        for (pack, allowed) in [("region = \"East\"", true), ("all = true", false), ("region = \"South\"", false)] {
+            try "[[pack]]\nname = \"p\"\n\(pack)\nreports = [\"kpi\"]\nformats = [\"html\"]\n".write(
+                toFile: plan, atomically: true, encoding: .utf8)
+            let published = try setting.ddkpi(
+                [
+                    "publish", "--plan", plan, "--out", directory.appendingPathComponent("out").path, "--as-of",
+                    "2025-06-15",
+                ],
+                as: setting.regionRole)
+            XCTAssertEqual(published.status, allowed ? 0 : 2, "\(pack): \(published.stderr)")
+            if !allowed { XCTAssertTrue(published.stderr.contains("is outside its scope"), published.stderr) }
+        }
+
         let runs = try setting.ddkpi(["runs", "--format", "json", "--limit", "100"], as: setting.storeRole)
         XCTAssertEqual(runs.status, 0, runs.stderr)
         let listed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(runs.stdout.utf8)) as? [[String: Any]])

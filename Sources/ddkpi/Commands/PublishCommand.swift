@@ -51,6 +51,13 @@ struct PublishCommand: ParsableCommand {
             throw ConfigurationError(error.description)
         }
         let context = try ReportContext(global: global)
+        for pack in parsed.packs {
+            do {
+                try context.engine.requireReadable(pack.scope)
+            } catch let error as KPIError {
+                throw ConfigurationError("\(plan): pack \"\(pack.name)\": \(error)")
+            }
+        }
         let checks = try global.configuration().checks
         let period: PublishPeriod =
             try quarter.map { .quarter(try QuarterOptions.quarter($0, in: context.engine.calendar)) }
