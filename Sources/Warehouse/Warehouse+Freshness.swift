@@ -33,16 +33,53 @@ extension Warehouse {
         }
     }
 
-    /// Each feed's last data day as of `asOf` over every store of the warehouse (SPEC section 7);
-    /// a feed without a row on or before it is absent.
+    /// `lastDates(notAfter:)` as `status` judges it: for a role `ddkpi access` scoped, each feed
+    /// of `chainWide` (the event feeds) carries its last day over every store, under `ALL`
+    /// (SPEC section 23).
+    public func lastDates(notAfter asOf: CivilDate, chainWide feeds: Set<FeedID>) throws
+        -> [FeedID: [String: CivilDate]]
+    {
+        var dates = try lastDates(notAfter: asOf)
+        guard try readerScope() != nil else { return dates }
+        let chain = try chainLastDays(notAfter: asOf, creditedOnly: false)
+        for feed in feeds { dates[feed] = chain[feed].map { ["ALL": $0] } ?? [:] }
+        return dates
+    }
+
+    /// Each feed's last data day as of `asOf` over every store of the warehouse (SPEC section 7),
+    /// whoever reads it; a feed without a row on or before it is absent.
     public func feedLastDays(notAfter asOf: CivilDate) throws -> [FeedID: CivilDate] {
-        try lastDates(notAfter: asOf).compactMapValues { $0.values.max() }
+        guard try readerScope() != nil else {
+            return try lastDates(notAfter: asOf).compactMapValues { $0.values.max() }
+        }
+        return try chainLastDays(notAfter: asOf, creditedOnly: false)
+    }
+
+    /// Each feed's last day over every store as a role `ddkpi access` scoped reads it: through
+    /// the owner's `ddkpi_feed_last_keys`, which names no store (SPEC section 7: any role reads
+    /// each feed's last day). `creditedOnly`: a week of totals counts for its week start alone.
+    private func chainLastDays(notAfter asOf: CivilDate, creditedOnly: Bool) throws -> [FeedID: CivilDate] {
+        let tables = Dictionary(uniqueKeysWithValues: FeedTables.all.map { ($0.name, $0) })
+        return try backend.read { session in
+            var result: [FeedID: CivilDate] = [:]
+            try session.scan("SELECT table_name, grain, last_key FROM ddkpi_feed_last_keys(?)", [.text(asOf.iso8601)]) {
+                row in
+                guard let table = tables[row.text(0)], let key = row.optionalText(2) else { return }
+                let daysAfter = creditedOnly && row.text(1) == "totals" ? 0 : table.period.daysAfterKey
+                guard let last = Self.lastDay(of: key, daysAfterKey: daysAfter) else { return }
+                let capped = min(last, asOf)
+                if let known = result[table.feed], known >= capped { return }
+                result[table.feed] = capped
+            }
+            return result
+        }
     }
 
     /// Each feed's last day that a period can be credited with as of `asOf` (SPEC section 7): its
     /// last data day, except that a weekly row without daily counts is credited to its week start
     /// alone, so the period after that week has no data rather than a zero.
     public func feedAttributedLastDays(notAfter asOf: CivilDate) throws -> [FeedID: CivilDate] {
+        if try readerScope() != nil { return try chainLastDays(notAfter: asOf, creditedOnly: true) }
         var result = try feedLastDays(notAfter: asOf)
         try backend.read { session in
             for table in FeedTables.all where table.period == .week {

@@ -147,6 +147,17 @@ final class AccessCommandTests: XCTestCase {
             if !allowed { XCTAssertTrue(published.stderr.contains("is outside its scope"), published.stderr) }
         }
 
+        // A credit application at store 21 on 07-05: the store role's status judges the event
+        // feed over every store, without naming the store.
+        let credit = directory.appendingPathComponent("credit_applications_0705.csv").path
+        try "Store No;App Date;Applicant Name;Credit Limit\n21;2025-07-05;Eve Diaz;1500\n".write(
+            toFile: credit, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try setting.ddkpi(["ingest", credit]).status, 0)
+        let status = try setting.ddkpi(["status", "--as-of", "2025-07-06"], as: setting.storeRole)
+        let creditLine = try XCTUnwrap(status.stdout.split(separator: "\n").first { $0.hasPrefix("credit-apps") })
+        XCTAssertTrue(creditLine.contains("ALL") && creditLine.contains("2025-07-05"), String(creditLine))
+        XCTAssertFalse(status.stdout.contains(" 21 "), status.stdout)
+
         let runs = try setting.ddkpi(["runs", "--format", "json", "--limit", "100"], as: setting.storeRole)
         XCTAssertEqual(runs.status, 0, runs.stderr)
         let listed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(runs.stdout.utf8)) as? [[String: Any]])

@@ -4,7 +4,8 @@ import GRDB
 /// access` grants, and row-level security, enabled and forced, on every table that holds store
 /// data: a role `access` scoped reads only the rows of its stores; the owner (the role that
 /// migrates) and any role the owner granted rights to without a scope keep what their rights
-/// give. SQLite has no roles: a pack is how a file is scoped.
+/// give; each feed's last data day over every store stays readable to all
+/// (`ddkpi_feed_last_keys`, SPEC section 7). SQLite has no roles: a pack is how a file is scoped.
 enum V15AccessScopes: SchemaMigration {
     static let name = "v15: who sees which stores"
 
@@ -33,6 +34,22 @@ enum V15AccessScopes: SchemaMigration {
         CREATE FUNCTION ddkpi_is_scoped(role_name TEXT) RETURNS BOOLEAN
         LANGUAGE sql STABLE SECURITY DEFINER SET search_path FROM CURRENT AS $$
             SELECT EXISTS (SELECT 1 FROM access_role r WHERE r.role_name = ddkpi_is_scoped.role_name)
+        $$;
+        CREATE FUNCTION ddkpi_feed_last_keys(as_of TEXT) RETURNS TABLE (table_name TEXT, grain TEXT, last_key TEXT)
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path FROM CURRENT AS $$
+            SELECT 'store_report', 'day', max(date) FROM store_report WHERE date <= as_of
+            UNION ALL SELECT 'credit_report', 'day', max(date) FROM credit_report WHERE date <= as_of
+            UNION ALL SELECT 'crm_intake_report', 'day', max(date) FROM crm_intake_report WHERE date <= as_of
+            UNION ALL SELECT 'birdeye_report', 'totals', max(week_start) FROM birdeye_report
+                WHERE week_start <= as_of AND day_0 IS NULL
+            UNION ALL SELECT 'birdeye_report', 'days', max(week_start) FROM birdeye_report
+                WHERE week_start <= as_of AND day_0 IS NOT NULL
+            UNION ALL SELECT 'outbound_call_report', 'totals', max(week_start) FROM outbound_call_report
+                WHERE week_start <= as_of AND day_0 IS NULL
+            UNION ALL SELECT 'outbound_call_report', 'days', max(week_start) FROM outbound_call_report
+                WHERE week_start <= as_of AND day_0 IS NOT NULL
+            UNION ALL SELECT 'employee_report', grain, max(date) FROM employee_report WHERE date <= as_of GROUP BY grain
+            UNION ALL SELECT 'merch_report', grain, max(date) FROM merch_report WHERE date <= as_of GROUP BY grain
         $$;
         DO $$
         DECLARE

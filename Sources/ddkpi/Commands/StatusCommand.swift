@@ -40,7 +40,8 @@ struct StatusCommand: ParsableCommand {
         let warehouse = try global.openWarehouse(configuration)
         let day = asOf.flatMap(CivilDate.init(iso8601:)) ?? CivilDate.today()
         let report = FreshnessReport(
-            asOf: day, stores: try warehouse.stores(), lastDates: try warehouse.lastDates(notAfter: day),
+            asOf: day, stores: try warehouse.stores(),
+            lastDates: try warehouse.lastDates(notAfter: day, chainWide: FreshnessPolicy.eventFeeds),
             policy: configuration.freshness)
         let alarms = try recentAlarms(warehouse, asOf: day, settings: configuration.checks)
         for row in report.rows where row.verdict != .ok {
