@@ -84,19 +84,20 @@ extension KPIEngine {
         let ranking = AssociateRanking(
             names: names, elapsedDays: period.elapsed.days, fullDays: period.full.days)
 
-        let storeScopes = try Scope.resolve(filter, stores: warehouse.stores(), reader: warehouse.readerScope()).filter
-        { $0.isStore }
+        let reader = try warehouse.readerScope()
+        let storeScopes = try Scope.resolve(filter, stores: warehouse.stores(), reader: reader).filter(\.isStore)
         var scopes = storeScopes.map { scope -> EmployeeScope in
             let store = scope.stores[0]
             let rows = current.filter { $0.key.store == store }.map { ($0.key.key, $0.value) }
             let ly = previous.filter { $0.key.store == store }.map { ($0.key.key, $0.value) }
             return EmployeeScope(
-                scope: scope.id, title: scope.title, associates: ranking.rank(rows, lastYear: ly, limit: nil))
+                scope: scope.id.description, title: scope.title,
+                associates: ranking.rank(rows, lastYear: ly, limit: nil))
         }
-        if filter == .all {
+        if filter == .all, reader == nil || reader == .all {
             scopes.append(
                 EmployeeScope(
-                    scope: "ALL", title: "All stores — top \(top)",
+                    scope: ScopeID.all.description, title: "All stores — top \(top)",
                     associates: ranking.rank(
                         current.map { ($0.key.key, $0.value) }, lastYear: previous.map { ($0.key.key, $0.value) },
                         limit: top)))

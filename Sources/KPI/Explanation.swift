@@ -94,7 +94,7 @@ extension KPIEngine {
         let scopes = try Scope.resolve(
             request.filter, stores: try warehouse.stores(), reader: try warehouse.readerScope())
         guard let scope = request.filter.isStore ? scopes.first : scopes.last,
-            let values = report.scopes.first(where: { $0.scope == scope.id }),
+            let values = report.scopes.first(where: { $0.scope == scope.id.description }),
             let period = values.periods.first(where: { $0.label == label })
         else { throw KPIError("no period \(label) in this report") }
         let value = period.metrics[index]
@@ -106,7 +106,7 @@ extension KPIEngine {
         let members = Set(scope.stores)
         let total = measures.filter { members.contains($0.key.store) }.values.reduce(MeasureSums(), +)
         return Explanation(
-            metric: metric, scope: scope.id, title: scope.title, period: label, range: range,
+            metric: metric, scope: scope.id.description, title: scope.title, period: label, range: range,
             lastYear: request.lastYear, value: request.lastYear ? value.ly : value.actual,
             formula: Self.formula(metric),
             components: Self.measures(of: metric).map { ($0, total[keyPath: $0.path]) }, stores: scope.stores,

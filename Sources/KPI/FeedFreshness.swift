@@ -65,7 +65,7 @@ public struct FreshnessReport: Sendable {
                 return FreshnessRow(
                     feed: feed, scope: scope, lastDate: last, daysSince: days, threshold: threshold, verdict: verdict)
             }
-            if FreshnessPolicy.eventFeeds.contains(feed) { return [row("ALL", dates.values.max())] }
+            if FreshnessPolicy.eventFeeds.contains(feed) { return [row(ScopeID.all.description, dates.values.max())] }
             return active.map { row($0, dates[$0]) }
         }
     }

@@ -206,7 +206,7 @@ public struct KPIEngine {
         return scopes.map { scope in
             let positions = stores.indices(of: scope.stores)
             return ScopeValues(
-                scope: scope.id, title: scope.title, isClosed: lastDay.map(scope.isClosed(by:)) ?? false,
+                scope: scope.id.description, title: scope.title, isClosed: lastDay.map(scope.isClosed(by:)) ?? false,
                 periods: zip(periods, grids).enumerated().map { index, element in
                     let (period, grid) = element
                     guard scope.isComparable, let comparablePositions else {
@@ -272,7 +272,7 @@ public struct KPIEngine {
 
 /// A set of stores reported together.
 struct Scope {
-    let id: String
+    let id: ScopeID
     let title: String
     let stores: [String]
     /// A comp scope (SPEC section 21): its metrics are over the stores comparable in each period.
@@ -287,7 +287,7 @@ struct Scope {
     }
 
     /// Whether the scope is one store (not a region, the company or a comp scope).
-    var isStore: Bool { !id.hasPrefix("region:") && id != "ALL" && !isComparable }
+    var isStore: Bool { id.isStore }
 
     /// The comp scopes after the regular `scopes` of `filter`, one for each of its totals: for
     /// the company, `comp:region:NAME` for each region by name, then `comp:ALL`; for a region,
@@ -300,16 +300,22 @@ struct Scope {
             let regions = Dictionary(grouping: stores.filter { $0.region != nil }) { $0.region ?? "" }
             return regions.keys.sorted().map { name in
                 regionComparable(name, stores: (regions[name] ?? []).map(\.code))
-            } + [Scope(id: "comp:ALL", title: "All comparable stores", stores: stores.map(\.code), isComparable: true)]
+            } + [
+                Scope(
+                    id: .comparable(.all), title: "All comparable stores", stores: stores.map(\.code),
+                    isComparable: true)
+            ]
         case .region:
-            return scopes.filter { $0.id.hasPrefix("region:") }.map {
-                regionComparable(String($0.id.dropFirst("region:".count)), stores: $0.stores)
+            return scopes.compactMap { scope in
+                guard case .region(let name) = scope.id else { return nil }
+                return regionComparable(name, stores: scope.stores)
             }
         case .stores:
             let codes = stores.map(\.code)
             return [
                 Scope(
-                    id: "comp:ALL", title: "Comparable stores of \(codes.joined(separator: ", "))", stores: codes,
+                    id: .comparable(.all), title: "Comparable stores of \(codes.joined(separator: ", "))",
+                    stores: codes,
                     isComparable: true)
             ]
         }
@@ -317,7 +323,9 @@ struct Scope {
 
     /// A region's comp scope over `stores`.
     private static func regionComparable(_ name: String, stores: [String]) -> Scope {
-        Scope(id: "comp:region:\(name)", title: "Region \(name), comparable stores", stores: stores, isComparable: true)
+        Scope(
+            id: .comparable(.region(name)), title: "Region \(name), comparable stores", stores: stores,
+            isComparable: true)
     }
 
     /// The scopes of `filter` a reader scoped by `ddkpi access` may see (SPEC section 23): its
@@ -334,26 +342,23 @@ struct Scope {
     /// scopes over them, and any region but a region reader's own.
     static func visible(_ scopes: [Scope], to reader: AccessScope?) -> [Scope] {
         guard let reader, reader != .all else { return scopes }
-        let region: String? = if case .region(let name) = reader { "region:" + name } else { nil }
-        return scopes.filter { scope in
-            let aggregate = scope.id.hasPrefix("comp:") ? String(scope.id.dropFirst("comp:".count)) : scope.id
-            return scope.isStore || (region != nil && aggregate == region)
-        }
+        let region: ScopeID? = if case .region(let name) = reader { .region(name) } else { nil }
+        return scopes.filter { scope in scope.isStore || (region != nil && scope.id.total == region) }
     }
 
     /// Stores by code, then regions by name, then `ALL` (SPEC section 7).
     static func resolve(_ filter: ScopeFilter, stores: [StoreRecord]) throws -> [Scope] {
         func storeScope(_ store: StoreRecord) -> Scope {
-            Scope(id: store.code, title: store.title, stores: [store.code], store: store)
+            Scope(id: .store(store.code), title: store.title, stores: [store.code], store: store)
         }
         let regions = Dictionary(grouping: stores.filter { $0.region != nil }) { $0.region ?? "" }
         func regionScope(_ name: String) -> Scope {
-            Scope(id: "region:\(name)", title: "Region \(name)", stores: (regions[name] ?? []).map(\.code).sorted())
+            Scope(id: .region(name), title: "Region \(name)", stores: (regions[name] ?? []).map(\.code).sorted())
         }
         switch filter {
         case .all:
             return stores.sorted { $0.code < $1.code }.map(storeScope) + regions.keys.sorted().map(regionScope)
-                + [Scope(id: "ALL", title: "All stores", stores: stores.map(\.code).sorted())]
+                + [Scope(id: .all, title: "All stores", stores: stores.map(\.code).sorted())]
         case .stores(let codes):
             return try codes.map { code in
                 let normalized = StoreDirectory.leadingCode(code) ?? code

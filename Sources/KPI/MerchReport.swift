@@ -99,7 +99,7 @@ extension KPIEngine {
         let scopes = try Scope.resolve(filter, stores: warehouse.stores(), reader: warehouse.readerScope()).map {
             scope in
             MerchScope(
-                scope: scope.id, title: scope.title,
+                scope: scope.id.description, title: scope.title,
                 rows: MerchRanking(
                     current: Self.sum(currentByStore, stores: scope.stores),
                     lastYear: Self.sum(previousByStore, stores: scope.stores),

@@ -203,8 +203,8 @@ public struct Publisher {
     /// The manifest's `scope`: `ALL`, `region:East`, or the store codes joined by `,`.
     static func scopeText(_ scope: ScopeFilter) -> String {
         switch scope {
-        case .all: return "ALL"
-        case .region(let name): return "region:\(name)"
+        case .all: return ScopeID.all.description
+        case .region(let name): return ScopeID.region(name).description
         case .stores(let codes): return codes.joined(separator: ",")
         }
     }

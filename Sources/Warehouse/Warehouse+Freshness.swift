@@ -42,7 +42,7 @@ extension Warehouse {
         var dates = try lastDates(notAfter: asOf)
         guard try readerScope() != nil else { return dates }
         let chain = try chainLastDays(notAfter: asOf, creditedOnly: false)
-        for feed in feeds { dates[feed] = chain[feed].map { ["ALL": $0] } ?? [:] }
+        for feed in feeds { dates[feed] = chain[feed].map { [ScopeID.all.description: $0] } ?? [:] }
         return dates
     }
 

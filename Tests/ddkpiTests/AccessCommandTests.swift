@@ -114,6 +114,12 @@ final class AccessCommandTests: XCTestCase {
         }
         let text = try setting.ddkpi(["kpi", "--as-of", "2025-06-15"], as: setting.regionRole)
         XCTAssertFalse(text.stdout.contains("All stores"), text.stdout)
+        let employees = try setting.ddkpi(
+            ["employees", "--as-of", "2025-06-15", "--period", "QTD", "--format", "csv"], as: setting.regionRole)
+        XCTAssertEqual(employees.status, 0, employees.stderr)
+        XCTAssertEqual(
+            Set(employees.stdout.split(separator: "\n").dropFirst().compactMap { $0.split(separator: ",").first }),
+            ["08", "10", "12"], "no chain-wide top list for a region role")
 
         let outside = try setting.ddkpi(["kpi", "--region", "East"], as: setting.storeRole)
         XCTAssertEqual(outside.status, 2)

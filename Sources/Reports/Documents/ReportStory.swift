@@ -1,14 +1,13 @@
+import Feeds
 import KPI
 
 /// What a document's story is about (SPEC section 20): its top scope and its stores ranked.
 extension KPIReport {
     /// Whether `scope` is one store (not a region, the company or a comp scope).
-    static func isStore(_ scope: ScopeValues) -> Bool {
-        scope.scope != "ALL" && !scope.scope.hasPrefix("region:") && !isComparable(scope)
-    }
+    static func isStore(_ scope: ScopeValues) -> Bool { ScopeID(scope.scope).isStore }
 
     /// Whether `scope` is a comp scope (`comp:ALL`, `comp:region:NAME`, SPEC section 21).
-    static func isComparable(_ scope: ScopeValues) -> Bool { scope.scope.hasPrefix("comp:") }
+    static func isComparable(_ scope: ScopeValues) -> Bool { ScopeID(scope.scope).isComparable }
 
     /// How many of `metrics` lead the story: Sales, Avg sale, UPT, CCP %, GP %, Credit apps.
     static let headlineCount = 6
@@ -37,7 +36,7 @@ extension KPIReport {
     /// region), when the report has comp scopes.
     var topComparableScope: ScopeValues? {
         guard let top = topScope, !Self.isStore(top) else { return nil }
-        let id = "comp:" + top.scope
+        let id = ScopeID.comparable(ScopeID(top.scope)).description
         return scopes.first { $0.scope == id }
     }
 
