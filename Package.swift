@@ -81,6 +81,12 @@ let package = Package(
             dependencies: [
                 "CivilCalendar", "OutputText", "Feeds", "Warehouse", "KPI", "Reports", "CCrypto", "TOMLKit",
             ]),
+        // Alert rules (SPEC section 24): parsing, evaluation with kpi's engine, the alerts' output.
+        .target(
+            name: "Alerts",
+            dependencies: [
+                "CivilCalendar", "OutputText", "Checks", "Warehouse", "KPI", "Reports", "TOMLKit",
+            ]),
         .executableTarget(
             name: "ddkpi",
             dependencies: [
@@ -95,6 +101,7 @@ let package = Package(
                 "KPI",
                 "Reports",
                 "Publishing",
+                "Alerts",
                 "TOMLKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -176,6 +183,10 @@ let package = Package(
         .testTarget(
             name: "ReportsTests",
             dependencies: ["CivilCalendar", "OutputText", "Reports", "KPI", "SheetStream", "TestSupport"]
+        ),
+        .testTarget(
+            name: "AlertsTests",
+            dependencies: ["CivilCalendar", "Alerts", "KPI", "Warehouse", "TestSupport", "TOMLKit"]
         ),
         .testTarget(
             name: "ddkpiTests",

@@ -1,3 +1,4 @@
+import Alerts
 import Checks
 import Feeds
 import Foundation
@@ -31,6 +32,8 @@ struct Configuration {
     var lastYearRule: FiscalCalendar.LastYearRule?
     /// `[comp] enabled`: the comparable-store scopes (SPEC section 21).
     var comparableStores = false
+    /// The `[[alert]]` rules (SPEC section 24).
+    var alertRules: [AlertRule] = []
 
     /// The reporting calendar these settings describe.
     var calendar: FiscalCalendar {
@@ -78,6 +81,12 @@ struct Configuration {
             case "comp": try readComp(try Self.table(value, key, "a table with enabled", file: file), file: file)
             case "documents":
                 try readDocuments(try Self.table(value, key, "a table with neutral_band", file: file), file: file)
+            case "alert":
+                do {
+                    alertRules = try AlertRules.parse(value, file: file)
+                } catch let error as AlertRuleError {
+                    throw ConfigurationError(error.description)
+                }
             default:
                 throw ConfigurationError("\(file): unknown setting \"\(key)\"")
             }
