@@ -15,6 +15,12 @@ public struct AlertEvaluation: Sendable {
     /// The definitions (`AlertRule.definition`) of the rules evaluated, by rule name.
     public var evaluatedRules: [String: String]
 
+    public init(asOf: CivilDate, observations: [Alert], evaluatedRules: [String: String]) {
+        self.asOf = asOf
+        self.observations = observations
+        self.evaluatedRules = evaluatedRules
+    }
+
     /// The alerts that fire now.
     public var firing: [Alert] { observations.filter { $0.state == .firing } }
 }
@@ -63,10 +69,9 @@ public struct AlertEvaluator {
                 for alarm in alarms ?? [] { counts[alarm.store, default: 0] += 1 }
                 observations += counts.keys.sorted().map { store in
                     let count = counts[store] ?? 0
-                    return Alert(
-                        rule: rule.name, definition: rule.definition, scope: store, metric: nil, period: nil,
-                        value: .number(String(count)), threshold: .number(AlertValue.numberText(condition.threshold)),
-                        test: condition.text, state: condition.holds(Double(count)) ? .firing : .resolved)
+                    var alert = rule.alert(scope: store, metric: nil, value: .number(String(count)))
+                    if !condition.holds(Double(count)) { alert.state = .resolved }
+                    return alert
                 }
             case .freshness(let missingOnly):
                 if freshnessReport == nil {
@@ -77,11 +82,10 @@ public struct AlertEvaluator {
                 }
                 observations += (freshnessReport?.rows ?? []).map { row in
                     let fires = missingOnly ? row.verdict == .missing : row.verdict != .ok
-                    return Alert(
-                        rule: rule.name, definition: rule.definition, scope: row.scope, metric: row.feed.rawValue,
-                        period: nil, value: .word(row.verdict.rawValue),
-                        threshold: .word(missingOnly ? "missing" : "late"),
-                        test: missingOnly ? "missing" : "late or missing", state: fires ? .firing : .resolved)
+                    var alert = rule.alert(
+                        scope: row.scope, metric: row.feed.rawValue, value: .word(row.verdict.rawValue))
+                    if !fires { alert.state = .resolved }
+                    return alert
                 }
             }
         }
@@ -125,11 +129,9 @@ public struct AlertEvaluator {
             else { return nil }
             guard let text = KPIJSONValue.text(watch.condition.key, of: metric, definition), let value = Double(text)
             else { return nil }
-            return Alert(
-                rule: rule.name, definition: rule.definition, scope: scope.scope, metric: watch.metric,
-                period: watch.period, value: .number(text),
-                threshold: .number(AlertValue.numberText(watch.condition.threshold)),
-                test: watch.condition.text, state: watch.condition.holds(value) ? .firing : .resolved)
+            var alert = rule.alert(scope: scope.scope, metric: watch.metric, value: .number(text))
+            if !watch.condition.holds(value) { alert.state = .resolved }
+            return alert
         }
     }
 }

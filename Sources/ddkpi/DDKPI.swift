@@ -20,7 +20,7 @@ struct DDKPI: ParsableCommand {
             StoresCommand.self, GoalsCommand.self, IngestCommand.self, MigrateCommand.self, RunsCommand.self,
             KPICommand.self,
             ReviewCommand.self, EmployeesCommand.self, MerchCommand.self, RollupsCommand.self, StatusCommand.self,
-            CheckCommand.self, AlertsCommand.self, ExplainCommand.self,
+            CheckCommand.self, AlertsCommand.self, OutboxCommand.self, ExplainCommand.self,
             PublishCommand.self, KeysCommand.self, VerifyCommand.self, HistoryCommand.self, SheetsCommand.self,
             HeadersCommand.self, DumpCommand.self,
         ]

@@ -1,14 +1,18 @@
 import Alerts
 import ArgumentParser
 import CivilCalendar
+import Foundation
 import KPI
+import Warehouse
 
-/// `ddkpi alerts`: evaluates the `[[alert]]` rules (SPEC section 24); exit 4 while any fires.
+/// `ddkpi alerts`: evaluates the `[[alert]]` rules (SPEC section 24); with `--send`, remembers
+/// which fire and notifies those that start firing or resolve. Exit 4 while any fires, 1 when
+/// messages stay pending.
 struct AlertsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "alerts",
         abstract:
-            "Evaluate the [[alert]] rules: metrics against thresholds, alarms, late feeds; exit 4 while any fires."
+            "Evaluate the [[alert]] rules (metrics against thresholds, alarms, late feeds); --send notifies; exit 4 while any fires."
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
@@ -21,6 +25,9 @@ struct AlertsCommand: ParsableCommand {
     @Option(help: "A rules file of [[alert]] tables, instead of the config's.")
     var rules: String?
 
+    @Flag(help: "Remember which alerts fire and send what starts firing or resolves (through the outbox).")
+    var send = false
+
     @Flag(help: "Print every firing alert, not only those that start firing or resolve.")
     var all = false
 
@@ -32,20 +39,42 @@ struct AlertsCommand: ParsableCommand {
     func run() throws {
         let configuration = try global.configuration()
         let rules = try loadRules(configuration)
-        let context = try ReportContext(global: global)
+        try Self.checkTargets(rules, configuration)
+        let requested = try asOf.map(AsOfOptions.day)
+        let warehouse =
+            send ? try global.openWarehouseForWriting(configuration) : try global.openWarehouse(configuration)
+        let lock = send ? try warehouse.ingestLockOrExit(waiting: global.lockTimeout) : nil
+        if let requested, let last = try warehouse.lastAlertSendDate(), send, requested < last {
+            throw ConfigurationError(
+                "--as-of \(requested.iso8601): earlier than the as-of date \(last.iso8601) alerts were last sent for; "
+                    + "expected \(last.iso8601) or later")
+        }
         let evaluator = AlertEvaluator(
-            engine: context.engine, checks: configuration.checks, freshness: configuration.freshness)
+            engine: KPIEngine(
+                warehouse: warehouse, calendar: configuration.calendar,
+                comparableStores: configuration.comparableStores),
+            checks: configuration.checks, freshness: configuration.freshness)
         let evaluation: AlertEvaluation
         do {
-            evaluation = try evaluator.evaluate(rules, asOf: try asOf.map(AsOfOptions.day), today: CivilDate.today())
+            evaluation = try evaluator.evaluate(rules, asOf: requested, today: CivilDate.today())
         } catch let error as AlertRuleError {
             throw ConfigurationError(error.description)
         }
-        let firing = evaluation.firing
-        try ReportOutput.write(to: nil) { _ in
-            AlertRenderer().render(
-                firing, asOf: evaluation.asOf.iso8601, firing: firing.count, json: format == .json)
+        let transitions = AlertTransitions(evaluation, rules: rules, remembered: try warehouse.firingAlerts())
+        var pending = 0
+        if let lock {
+            try warehouse.recordAlertRun(
+                asOf: evaluation.asOf, started: transitions.startedRows(asOf: evaluation.asOf),
+                resolved: transitions.resolved.map(\.stateKey),
+                messages: AlertMessages.messages(for: transitions.toNotify, rules: rules, asOf: evaluation.asOf))
+            pending = try OutboxDelivery.sendPending(warehouse, configuration, releasing: lock)
         }
+        let firing = evaluation.firing
+        let shown = all ? firing + transitions.resolved : transitions.toNotify
+        try ReportOutput.write(to: nil) { _ in
+            AlertRenderer().render(shown, asOf: evaluation.asOf.iso8601, firing: firing.count, json: format == .json)
+        }
+        if pending > 0 { throw ExitCode(ExitStatus.inputFailed) }
         if !firing.isEmpty { throw ExitCode(ExitStatus.alertsFiring) }
     }
 
@@ -56,6 +85,20 @@ struct AlertsCommand: ParsableCommand {
             return try AlertRules.load(path: rules)
         } catch let error as AlertRuleError {
             throw ConfigurationError(error.description)
+        }
+    }
+
+    /// Every `webhook:NAME` a rule notifies must be a name of `[webhooks]`.
+    static func checkTargets(_ rules: [AlertRule], _ configuration: Configuration) throws {
+        for rule in rules {
+            for target in rule.notify where target.hasPrefix("webhook:") {
+                let name = String(target.dropFirst("webhook:".count))
+                guard configuration.delivery.webhooks[name] != nil else {
+                    throw ConfigurationError(
+                        "rule \"\(rule.name)\": notify = \"\(target)\": expected a name of the config's [webhooks] "
+                            + "(\(configuration.delivery.webhooks.keys.sorted().joined(separator: ", ")))")
+                }
+            }
         }
     }
 }
