@@ -187,4 +187,49 @@ final class AlertsDeliveryTests: XCTestCase {
         XCTAssertEqual(try ddkpi(database, down, ["outbox", "retry"]).status, 0)
         XCTAssertEqual(try outbox(database, down).first { $0["id"] as? Int == id }?["state"] as? String, "dropped")
     }
+
+    /// `publish --send` mails a pack's XLSX (no PDF in the plan) to its `email`, intact, with
+    /// the freshness and alarm summary in the body.
+    func testPublishSendMailsThePack() throws {
+        let database = directory.appendingPathComponent("w.sqlite").path
+        try GoldenReportTests.ingestSamples(into: database)
+        let mail = try smtp()
+        let config = try config(webhookPort: LocalReceiver.closedPort(), smtpPort: mail.port)
+        let plan = try TestPaths.write(
+            Array(
+                """
+                [[pack]]
+                name = "08-natick"
+                stores = ["08"]
+                reports = ["kpi"]
+                formats = ["xlsx"]
+                email = ["dir08@example.com"]
+                """.utf8), named: "plan.toml", in: directory)
+        let out = directory.appendingPathComponent("packs").path
+        let result = try ddkpi(
+            database, config, ["publish", "--plan", plan, "--out", out, "--as-of", "2025-06-15", "--send"])
+        XCTAssertTrue([0, 4].contains(result.status), result.stderr)
+        let received = try mail.received()
+        XCTAssertEqual(received.count, 1)
+        XCTAssertEqual(received.first?["to"] as? [String], ["dir08@example.com"])
+        let raw = try XCTUnwrap(Data(base64Encoded: try XCTUnwrap(received.first?["data"] as? String)))
+        let text = String(decoding: raw, as: UTF8.self)
+        XCTAssertTrue(text.contains("Subject: ddkpi pack 08-natick: 2025Q2 as of 2025-06-15\r\n"), text)
+        let bodyStart = try XCTUnwrap(text.range(of: "charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n"))
+        let bodyEnd = try XCTUnwrap(text.range(of: "\r\n--", range: bodyStart.upperBound..<text.endIndex))
+        let body = String(
+            decoding: try XCTUnwrap(
+                Data(
+                    base64Encoded: String(text[bodyStart.upperBound..<bodyEnd.lowerBound]),
+                    options: .ignoreUnknownCharacters)), as: UTF8.self)
+        XCTAssertTrue(body.contains("Freshness: "), body)
+        XCTAssertTrue(body.contains("Alarms: "), body)
+        let name = "kpi-2025-06-15.xlsx"
+        let start = try XCTUnwrap(text.range(of: "filename=\"\(name)\"\r\nContent-Transfer-Encoding: base64\r\n\r\n"))
+        let end = try XCTUnwrap(text.range(of: "\r\n--", range: start.upperBound..<text.endIndex))
+        let attached = try XCTUnwrap(
+            Data(base64Encoded: String(text[start.upperBound..<end.lowerBound]), options: .ignoreUnknownCharacters))
+        XCTAssertEqual(attached, FileManager.default.contents(atPath: out + "/08-natick/" + name))
+        XCTAssertEqual(try outbox(database, config).map { $0["state"] as? String }, ["sent"])
+    }
 }
