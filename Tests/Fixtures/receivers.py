@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Receivers on 127.0.0.1 for the delivery tests (SPEC section 24).
 
-  receivers.py http LOG [FAILURES]  an HTTP receiver: answers 503 to the first FAILURES POSTs,
-                                    then 200; appends each POST to LOG as a JSON line
-                                    {"status","headers","body"}
+  receivers.py http LOG [FAILURES [DELAY]]
+                                    an HTTP receiver: answers 503 to the first FAILURES POSTs,
+                                    then 200, each after DELAY seconds; appends each POST to LOG
+                                    as a JSON line {"status","headers","body"} when it arrives
   receivers.py smtp LOG             an SMTP server (aiosmtpd, no TLS): appends each message to
                                     LOG as a JSON line {"from","to","data"} (data in base64)
 
@@ -14,9 +15,10 @@ import base64
 import json
 import sys
 import threading
+import time
 
 
-def serve_http(log, failures):
+def serve_http(log, failures, delay):
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
     lock = threading.Lock()
@@ -31,6 +33,7 @@ def serve_http(log, failures):
                 with open(log, "a", encoding="utf-8") as out:
                     out.write(json.dumps({"status": status, "headers": dict(self.headers),
                                           "body": body.decode("utf-8")}) + "\n")
+            time.sleep(delay)
             self.send_response(status)
             self.send_header("Content-Length", "0")
             self.end_headers()
@@ -45,7 +48,6 @@ def serve_http(log, failures):
 
 def serve_smtp(log):
     import socket
-    import time
     from aiosmtpd.controller import Controller
 
     class Handler:
@@ -68,6 +70,7 @@ def serve_smtp(log):
 
 if __name__ == "__main__":
     if sys.argv[1] == "http":
-        serve_http(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 0)
+        serve_http(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 0,
+                   float(sys.argv[4]) if len(sys.argv) > 4 else 0)
     else:
         serve_smtp(sys.argv[2])

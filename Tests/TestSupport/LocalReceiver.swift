@@ -18,9 +18,10 @@ public final class LocalReceiver {
         throw XCTSkip("delivery tests need python3 with aiosmtpd (bash .ci/install --tests, or pip install aiosmtpd)")
     }
 
-    /// Starts an HTTP receiver that answers 503 to the first `failures` POSTs.
-    public static func http(in directory: URL, failures: Int = 0) throws -> LocalReceiver {
-        try LocalReceiver(["http"], extra: [String(failures)], in: directory)
+    /// Starts an HTTP receiver that answers 503 to the first `failures` POSTs, each answer
+    /// `delay` seconds after the request arrived.
+    public static func http(in directory: URL, failures: Int = 0, delay: Double = 0) throws -> LocalReceiver {
+        try LocalReceiver(["http"], extra: [String(failures), String(delay)], in: directory)
     }
 
     /// Starts an SMTP server.

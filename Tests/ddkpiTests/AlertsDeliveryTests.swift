@@ -24,8 +24,8 @@ final class AlertsDeliveryTests: XCTestCase {
         return [directory.appendingPathComponent("w-\(UUID().uuidString).sqlite").path] + postgres
     }
 
-    private func http(failures: Int = 0) throws -> LocalReceiver {
-        let receiver = try LocalReceiver.http(in: directory, failures: failures)
+    private func http(failures: Int = 0, delay: Double = 0) throws -> LocalReceiver {
+        let receiver = try LocalReceiver.http(in: directory, failures: failures, delay: delay)
         receivers.append(receiver)
         return receiver
     }
@@ -231,5 +231,32 @@ final class AlertsDeliveryTests: XCTestCase {
             Data(base64Encoded: String(text[start.upperBound..<end.lowerBound]), options: .ignoreUnknownCharacters))
         XCTAssertEqual(attached, FileManager.default.contents(atPath: out + "/08-natick/" + name))
         XCTAssertEqual(try outbox(database, config).map { $0["state"] as? String }, ["sent"])
+    }
+
+    /// A run killed while a receiver holds its request leaves every message sent and marked, or
+    /// pending (claimed until the claim lapses): none is lost.
+    func testAKilledSendLosesNothing() throws {
+        let database = directory.appendingPathComponent("w.sqlite").path
+        try GoldenReportTests.ingestSamples(into: database)
+        let slow = try http(delay: 30)
+        let mail = try smtp()
+        let config = try config(webhookPort: slow.port, smtpPort: mail.port)
+        let process = Process()
+        process.executableURL = CommandRunner.executable
+        process.arguments = ["--db", database, "--config", config, "alerts", "--send", "--as-of", "2025-06-16"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while try slow.received().isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertEqual(try slow.received().count, 1, "the post reached the receiver")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let messages = try outbox(database, config)
+        XCTAssertEqual(messages.count, 2)
+        XCTAssertEqual(messages.first { $0["target"] as? String == "webhook:ops" }?["state"] as? String, "pending")
+        XCTAssertTrue(messages.allSatisfy { ["sent", "pending"].contains($0["state"] as? String ?? "") })
+        let retry = try ddkpi(database, config, ["outbox", "retry"])
+        XCTAssertEqual(retry.status, 1, "the killed run's claim has not lapsed: \(retry.stderr)")
     }
 }
