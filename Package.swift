@@ -41,6 +41,8 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // libpq is loaded with dlopen on first use (see its shim), so it has no pkg-config link flags.
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
+        // libcurl: SMTP and HTTP for alerts and packs (SPEC section 24).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CXLSXWriter", pkgConfig: "xlsxwriter", providers: [.apt(["libxlsxwriter-dev"])]),
         // The civil calendar every layer shares: dates, ranges, months, today.
         .target(name: "CivilCalendar"),
@@ -81,6 +83,14 @@ let package = Package(
             dependencies: [
                 "CivilCalendar", "OutputText", "Feeds", "Warehouse", "KPI", "Reports", "CCrypto", "TOMLKit",
             ]),
+        // Alert rules (SPEC section 24): parsing, evaluation with kpi's engine, the alerts' output.
+        .target(
+            name: "Alerts",
+            dependencies: [
+                "CivilCalendar", "OutputText", "Feeds", "Checks", "Warehouse", "KPI", "Reports", "TOMLKit",
+            ]),
+        // The outbox's delivery (SPEC section 24): mail and webhooks through libcurl, with backoff.
+        .target(name: "Delivery", dependencies: ["Warehouse", "CCurl"]),
         .executableTarget(
             name: "ddkpi",
             dependencies: [
@@ -95,6 +105,8 @@ let package = Package(
                 "KPI",
                 "Reports",
                 "Publishing",
+                "Alerts",
+                "Delivery",
                 "TOMLKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -176,6 +188,14 @@ let package = Package(
         .testTarget(
             name: "ReportsTests",
             dependencies: ["CivilCalendar", "OutputText", "Reports", "KPI", "SheetStream", "TestSupport"]
+        ),
+        .testTarget(
+            name: "AlertsTests",
+            dependencies: ["CivilCalendar", "Alerts", "KPI", "Warehouse", "TestSupport", "TOMLKit"]
+        ),
+        .testTarget(
+            name: "DeliveryTests",
+            dependencies: ["Delivery", "Warehouse", "TestSupport"]
         ),
         .testTarget(
             name: "ddkpiTests",

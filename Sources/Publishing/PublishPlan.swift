@@ -11,6 +11,7 @@ import TOMLKit
 /// stores = ["08"]                    # or region = "East", or all = true
 /// reports = ["review", "kpi", "employees", "merch-vendor", "merch-category"]
 /// formats = ["pdf", "xlsx", "html"]
+/// email = ["dir08@example.com"]     # optional: whom `publish --send` mails the pack (SPEC section 24)
 /// ```
 public struct PublishPlan: Sendable {
     /// One pack of the plan.
@@ -19,6 +20,8 @@ public struct PublishPlan: Sendable {
         public var scope: ScopeFilter
         public var reports: [PackReport]
         public var formats: [PackFormat]
+        /// The addresses `publish --send` mails the pack's PDFs (or XLSX) to.
+        public var email: [String] = []
     }
 
     public var packs: [Pack]
@@ -65,8 +68,9 @@ public struct PublishPlan: Sendable {
     }
 
     private static func pack(_ table: TOMLTable, at: (String?) -> String) throws -> Pack {
-        for key in table.keys where !["name", "stores", "region", "all", "reports", "formats"].contains(key) {
-            throw PlanError("\(at(key)): unknown key \"\(key)\"; expected name, stores, region, all, reports, formats")
+        for key in table.keys where !["name", "stores", "region", "all", "reports", "formats", "email"].contains(key) {
+            throw PlanError(
+                "\(at(key)): unknown key \"\(key)\"; expected name, stores, region, all, reports, formats, email")
         }
         guard let name = table["name"]?.string, isFolderName(name) else {
             throw PlanError(
@@ -94,9 +98,21 @@ public struct PublishPlan: Sendable {
             guard table["all"]?.bool == true else { throw PlanError("\(at("all")): all: expected true") }
             scope = .all
         }
+        var email: [String] = []
+        if table.contains(key: "email") {
+            let items = table["email"]?.array.map { Array($0) } ?? []
+            email = items.compactMap { $0.string }
+            guard email.count == items.count, !email.isEmpty,
+                email.allSatisfy({
+                    $0.contains("@") && !$0.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" })
+                })
+            else {
+                throw PlanError("\(at("email")): email: expected a list of addresses such as [\"dir08@example.com\"]")
+            }
+        }
         return Pack(
             name: name, scope: scope, reports: try list(table, "reports", at: at),
-            formats: try list(table, "formats", at: at))
+            formats: try list(table, "formats", at: at), email: email)
     }
 
     /// A non-empty list of known names, in the plan's order.

@@ -20,6 +20,25 @@ public struct PackResult: Sendable {
     public var files: [String]
     /// The late-data banner, when a feed is late or missing for the pack's stores.
     public var banner: String?
+    /// The addresses the plan mails the pack to.
+    public var email: [String] = []
+    /// The pack's period and as-of date, as its manifest gives them (`2025Q2`, `2025-06-30`).
+    public var period = ""
+    public var asOf = ""
+    /// The count of alarms over the period, as in the manifest; `nil` on a dry run.
+    public var alarms: Int?
+
+    /// The body of the pack's mail (SPEC section 24): its period, freshness and alarm summary, its files.
+    public var mailText: String {
+        [
+            "The pack \(name) for \(period), as of \(asOf).", "",
+            "Freshness: " + (banner ?? "every feed is current."),
+            "Alarms: "
+                + (alarms.map { $0 == 0 ? "none over the period." : "\($0) over the period (see ddkpi check)." }
+                    ?? "not counted."),
+            "", "Files: " + files.joined(separator: ", "),
+        ].joined(separator: "\n") + "\n"
+    }
 }
 
 /// Writes each pack of a plan (SPEC section 19): its documents, every value within its scope,
@@ -104,12 +123,15 @@ public struct Publisher {
             pack.formats.map { "\(fileStem(report, quarter: quarter, asOf: asOf)).\($0.rawValue)" }
         }
         let signature = signingKey == nil ? [] : [PackVerifier.signatureName]
-        let result = PackResult(name: pack.name, files: names + ["manifest.json"] + signature, banner: banner)
+        var result = PackResult(name: pack.name, files: names + ["manifest.json"] + signature, banner: banner)
+        result.email = pack.email
+        result.period = quarter.label
+        result.asOf = asOf.iso8601
         if dryRun { return result }
 
         let folder = try PackFolder(name: pack.name, in: directory)
         do {
-            try write(
+            result.alarms = try write(
                 pack, stores: stores, names: names, verdicts: verdicts, banner: banner, quarter: quarter, asOf: asOf,
                 into: folder, browser: browser)
             try folder.install()
@@ -120,12 +142,12 @@ public struct Publisher {
         return result
     }
 
-    /// Writes the pack's documents and manifest into its staging folder; a document that cannot
-    /// be written is named in the error.
+    /// Writes the pack's documents and manifest into its staging folder, returning the
+    /// manifest's alarm count; a document that cannot be written is named in the error.
     private func write(
         _ pack: PublishPlan.Pack, stores: [String], names: [String], verdicts: [FreshnessRow], banner: String?,
         quarter: FiscalQuarter, asOf: CivilDate, into folder: PackFolder, browser: Browser
-    ) throws {
+    ) throws -> Int {
         let options = DocumentOptions(
             neutralBand: neutralBand, dataThrough: try engine.dataThrough(pack.scope, notAfter: asOf), banner: banner)
         for report in pack.reports {
@@ -147,22 +169,24 @@ public struct Publisher {
             let (digest, size) = try SHA256.ofFile(folder.path(of: name))
             files.append((name, size, digest))
         }
+        let alarms = try alarmCount(stores, DateRange(start: quarter.range.start, end: asOf))
         let manifest = Manifest(
             pack: pack.name, period: quarter.label, asOf: asOf, scope: Self.scopeText(pack.scope), files: files,
-            freshness: verdicts, alarms: try alarmCount(stores, DateRange(start: quarter.range.start, end: asOf)))
+            freshness: verdicts, alarms: alarms)
         let bytes = Data(manifest.json.utf8)
         do {
             try bytes.write(to: URL(fileURLWithPath: folder.path(of: "manifest.json")))
         } catch {
             throw PackWriteError(path: "\(pack.name)/manifest.json", error: error)
         }
-        guard let signingKey else { return }
+        guard let signingKey else { return alarms }
         let signature = Data((try signingKey.sign(bytes).base64EncodedString() + "\n").utf8)
         do {
             try signature.write(to: URL(fileURLWithPath: folder.path(of: PackVerifier.signatureName)))
         } catch {
             throw PackWriteError(path: "\(pack.name)/\(PackVerifier.signatureName)", error: error)
         }
+        return alarms
     }
 
     /// `review-2025Q2`, `kpi-2025-06-30`, `employees-2025-06-30-QTD`, `merch-vendor-2025Q2`.

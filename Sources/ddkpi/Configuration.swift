@@ -1,4 +1,6 @@
+import Alerts
 import Checks
+import Delivery
 import Feeds
 import Foundation
 import KPI
@@ -36,6 +38,10 @@ struct Configuration {
     var numberStyle = NumberStyle.standard
     /// `[feeds] enabled`: the data feeds the company has (SPEC section 26); `sales-audit` always.
     var enabledFeeds = Set(FeedID.dataFeeds)
+    /// The `[[alert]]` rules (SPEC section 24).
+    var alertRules: [AlertRule] = []
+    /// `[delivery]` and `[webhooks]`: where messages go and how sends are retried (SPEC section 24).
+    var delivery = DeliverySettings()
 
     /// The reporting calendar these settings describe.
     var calendar: FiscalCalendar {
@@ -86,6 +92,17 @@ struct Configuration {
             case "comp": try readComp(try Self.table(value, key, "a table with enabled", file: file), file: file)
             case "documents":
                 try readDocuments(try Self.table(value, key, "a table with neutral_band", file: file), file: file)
+            case "delivery":
+                try readDelivery(try Self.table(value, key, "a table of delivery settings", file: file), file: file)
+            case "webhooks":
+                try readWebhooks(
+                    try Self.table(value, key, "a table of webhook names and URLs", file: file), file: file)
+            case "alert":
+                do {
+                    alertRules = try AlertRules.parse(value, file: file)
+                } catch let error as AlertRuleError {
+                    throw ConfigurationError(error.description)
+                }
             default:
                 throw ConfigurationError("\(file): unknown setting \"\(key)\"")
             }
@@ -323,6 +340,63 @@ extension Configuration {
             let percent = Double(text.dropLast().trimmingCharacters(in: .whitespaces))
         else { return nil }
         return percent / 100
+    }
+}
+
+extension Configuration {
+    /// Reads `[delivery]`; every key is optional. A password is never in the file: only where it is.
+    private mutating func readDelivery(_ table: TOMLTable, file: String) throws {
+        for key in table.keys {
+            let value = table[key]
+            let fail = { (expected: String) in Self.expected("delivery.\(key)", expected, file: file) }
+            switch key {
+            case "smtp":
+                guard let url = value?.string, url.hasPrefix("smtps://") || url.hasPrefix("smtp://") else {
+                    throw fail("a URL such as \"smtps://mail.example.com:465\" or \"smtp://mail.example.com:587\"")
+                }
+                delivery.smtp = url
+            case "from", "user", "password_env", "password_file", "ca_file":
+                guard let text = value?.string, !text.isEmpty else { throw fail("a non-empty string") }
+                switch key {
+                case "from": delivery.from = text
+                case "user": delivery.user = text
+                case "password_env": delivery.passwordEnvironment = text
+                case "password_file": delivery.passwordFile = text
+                default: delivery.caFile = text
+                }
+            case "require_tls":
+                guard let flag = value?.bool else { throw fail("true or false") }
+                delivery.requireTLS = flag
+            case "retries":
+                guard let count = value?.int, (0...20).contains(count) else { throw fail("a whole number 0-20") }
+                delivery.retries = count
+            case "backoff_seconds":
+                guard let seconds = value?.double ?? value?.int.map(Double.init), seconds >= 0, seconds <= 3600 else {
+                    throw fail("a number of seconds 0-3600, such as 1")
+                }
+                delivery.backoffSeconds = seconds
+            case "timeout_seconds":
+                guard let seconds = value?.int, (1...3600).contains(seconds) else {
+                    throw fail("a whole number of seconds 1-3600, such as 30")
+                }
+                delivery.timeoutSeconds = seconds
+            default:
+                throw ConfigurationError("\(file): unknown setting \"delivery.\(key)\"")
+            }
+        }
+        if delivery.passwordEnvironment != nil, delivery.passwordFile != nil {
+            throw ConfigurationError("\(file): delivery: expected password_env or password_file, not both")
+        }
+    }
+
+    /// Reads `[webhooks]`: names and their `https://` (or `http://`) URLs.
+    private mutating func readWebhooks(_ table: TOMLTable, file: String) throws {
+        for name in table.keys {
+            guard let url = table[name]?.string, url.hasPrefix("https://") || url.hasPrefix("http://") else {
+                throw Self.expected("webhooks.\(name)", "an https:// or http:// URL", file: file)
+            }
+            delivery.webhooks[name] = url
+        }
     }
 }
 

@@ -20,7 +20,7 @@ struct DDKPI: ParsableCommand {
             StoresCommand.self, GoalsCommand.self, IngestCommand.self, MigrateCommand.self, RunsCommand.self,
             KPICommand.self,
             ReviewCommand.self, EmployeesCommand.self, MerchCommand.self, RollupsCommand.self, StatusCommand.self,
-            CheckCommand.self, ExplainCommand.self,
+            CheckCommand.self, AlertsCommand.self, OutboxCommand.self, ExplainCommand.self,
             PublishCommand.self, KeysCommand.self, VerifyCommand.self, AccessCommand.self, HistoryCommand.self,
             SheetsCommand.self,
             HeadersCommand.self, DumpCommand.self,
@@ -83,6 +83,8 @@ enum ExitStatus {
     static let feedsLate: Int32 = 4
     /// `check` found an alarm (SPEC section 18).
     static let alarms: Int32 = 4
+    /// `alerts` found an alert firing (SPEC section 24).
+    static let alertsFiring: Int32 = 4
 }
 
 /// Bad input (an unreadable, malformed or hostile file): exit code 1.

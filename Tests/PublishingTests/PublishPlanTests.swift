@@ -51,7 +51,7 @@ final class PublishPlanTests: XCTestCase {
             ),
             (
                 Self.pack.replacingOccurrences(of: "all = true", with: "all = true\ncolour = \"red\""),
-                "packs.toml line 16: unknown key \"colour\"; expected name, stores, region, all, reports, formats"
+                "packs.toml line 16: unknown key \"colour\"; expected name, stores, region, all, reports, formats, email"
             ),
             ("title = \"Q2\"\n" + Self.pack, "packs.toml line 1: unknown setting \"title\"; expected [[pack]] tables"),
             ("", "packs.toml line 1: no [[pack]] table; expected at least one pack"),

@@ -17,7 +17,7 @@ final class PostgresWarehouseTests: XCTestCase {
                 "v3: money in integer cents, percents in integer millionths", "v4: associates, vendors and categories",
                 "v5: store-month rollups", "v6: provenance and history", "v7: vendor names", "v8: alarms in the ledger",
                 "v9: store opening and closing dates", "v10: history rows built once each", "v11: undo runs",
-                "v12: who ran each run, and where",
+                "v12: who ran each run, and where", "v14: alert state and the outbox", "v15: who sees which stores",
             ], "shipped steps keep their names: a warehouse records them")
         let location = DatabaseLocation.postgres(url: try TestWarehouses.postgresWarehouseURL())
         XCTAssertEqual(

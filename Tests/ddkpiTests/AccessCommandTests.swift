@@ -128,6 +128,12 @@ final class AccessCommandTests: XCTestCase {
         XCTAssertEqual(hidden.status, 2)
         XCTAssertFalse(hidden.stderr.contains("21") || hidden.stderr.contains("Warwick"), "no hidden store is named")
 
+        for command in [["alerts"], ["outbox", "list"]] {
+            let refused = try setting.ddkpi(command, as: setting.regionRole)
+            XCTAssertEqual(refused.status, 2, command.joined(separator: " "))
+            XCTAssertTrue(refused.stderr.contains("role \(setting.regionRole) may not read"), refused.stderr)
+        }
+
         let stores = TestPaths.packageRoot.appendingPathComponent("SampleFeeds/reference/stores.csv").path
         for write in [
             ["stores", "import", stores], ["rollups", "rebuild"], ["access", "revoke", setting.regionRole],

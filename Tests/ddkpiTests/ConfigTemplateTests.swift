@@ -37,6 +37,14 @@ final class ConfigTemplateTests: XCTestCase {
         XCTAssertEqual(loaded.feedOptions.extraAliases[.salesAudit]?[.totalSales], [])
     }
 
+    /// `[delivery]` at its defaults, no webhook, and one example rule that notifies nobody.
+    func testExampleDeliveryAndAlertHoldTheDefaults() throws {
+        let loaded = try Configuration.load(path: example)
+        XCTAssertTrue(loaded.delivery == Configuration().delivery, "\(loaded.delivery)")
+        XCTAssertEqual(loaded.alertRules.map(\.name), ["behind pace"])
+        XCTAssertEqual(loaded.alertRules.first?.notify, [])
+    }
+
     /// The check above proves every key known only because the loader refuses an unknown one.
     func testTheLoaderRefusesAnUnknownKeyInTheExample() throws {
         let directory = try TestPaths.temporaryDirectory()

@@ -163,6 +163,15 @@ extension Warehouse {
         }
     }
 
+    /// Throws, naming the role, when the warehouse is read as a role `ddkpi access` scoped, which
+    /// may not read `what` (SPEC section 23: alert state and the outbox).
+    public func refuseScopedReader(_ what: String) throws {
+        guard try readerScope() != nil else { return }
+        var role = ""
+        try backend.read { session in try session.scan("SELECT session_user", []) { role = $0.text(0) } }
+        throw WarehouseError(message: "role \(role) may not read \(what)")
+    }
+
     private func requireRoles() throws {
         guard case .postgres = location else {
             throw WarehouseError(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import KPI
 import Publishing
+import Warehouse
 
 /// `ddkpi publish --plan FILE --out DIR (--quarter Q | --as-of D) [--dry-run]`: a folder of
 /// documents per director's pack (SPEC section 19); exit 4 when any pack has late data.
@@ -32,12 +33,16 @@ struct PublishCommand: ParsableCommand {
     @Flag(help: "List the packs and their files; write nothing.")
     var dryRun = false
 
+    @Flag(help: "Mail each pack's PDFs (or XLSX) to its plan's email = [...] (through the outbox).")
+    var send = false
+
     func validate() throws {
         switch (quarter, asOf) {
         case (nil, nil), (.some, .some): throw ValidationError("give --quarter YYYYQn or --as-of YYYY-MM-DD")
         case (nil, .some(let day)): _ = try AsOfOptions.day(day)
         case (.some(let name), nil): _ = try QuarterOptions.quarter(name, in: FiscalCalendar())
         }
+        if send, dryRun { throw ValidationError("give --send or --dry-run, not both") }
     }
 
     func run() throws {
@@ -91,6 +96,48 @@ struct PublishCommand: ParsableCommand {
         for pack in packs {
             print("\(pack.name)/: " + pack.files.joined(separator: ", ") + (pack.banner.map { " — \($0)" } ?? ""))
         }
+        if send, try mailPacks(packs) > 0 { throw ExitCode(ExitStatus.inputFailed) }
         if packs.contains(where: { $0.banner != nil }) { throw ExitCode(ExitStatus.feedsLate) }
+    }
+
+    /// Puts a mail per address of each pack in the outbox, with the pack's PDFs (or, without
+    /// PDFs, its XLSX) attached, and sends the outbox (SPEC section 24); how many stay pending.
+    private func mailPacks(_ packs: [PackResult]) throws -> Int {
+        let configuration = try global.configuration()
+        var messages: [NewOutboxMessage] = []
+        for pack in packs where !pack.email.isEmpty {
+            guard configuration.delivery.smtp != nil, configuration.delivery.from != nil else {
+                throw ConfigurationError(
+                    "--send: pack \(pack.name) has email = [...]; expected [delivery] smtp and from in the config")
+            }
+            let pdfs = pack.files.filter { $0.hasSuffix(".pdf") }
+            let attached = pdfs.isEmpty ? pack.files.filter { $0.hasSuffix(".xlsx") } : pdfs
+            let attachments = try attached.map { name in
+                let path = URL(fileURLWithPath: out).appendingPathComponent(pack.name).appendingPathComponent(name).path
+                guard let bytes = FileManager.default.contents(atPath: path) else {
+                    throw InputFailure(underlying: ConfigurationError("\(path): cannot read the pack's document"))
+                }
+                let type =
+                    name.hasSuffix(".pdf")
+                    ? "application/pdf" : "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+                return OutboxAttachment(name: name, contentType: type, bytes: Array(bytes))
+            }
+            for address in pack.email {
+                messages.append(
+                    NewOutboxMessage(
+                        target: "email:\(address)",
+                        subject: "ddkpi pack \(pack.name): \(pack.period) as of \(pack.asOf)",
+                        body: pack.mailText, attachments: attachments))
+            }
+        }
+        let warehouse = try global.openWarehouseForWriting(configuration)
+        let lock = try warehouse.ingestLockOrExit(waiting: global.lockTimeout)
+        do {
+            try warehouse.enqueue(messages)
+        } catch {
+            lock.release()
+            throw error
+        }
+        return try OutboxDelivery.sendPending(warehouse, configuration, releasing: lock)
     }
 }

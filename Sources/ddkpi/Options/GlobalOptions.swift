@@ -41,6 +41,18 @@ struct GlobalOptions: ParsableArguments {
         try open(configuration, mode: .migrating)
     }
 
+    /// Opens the warehouse for a read command a role `ddkpi access` scoped may not run (`alerts`,
+    /// `outbox`: SPEC section 23): exit 2 naming the role.
+    func openWarehouseUnscoped(_ configuration: Configuration, for what: String) throws -> Warehouse {
+        let warehouse = try openWarehouse(configuration)
+        do {
+            try warehouse.refuseScopedReader(what)
+        } catch let error as WarehouseError {
+            throw ConfigurationError("\(error)")
+        }
+        return warehouse
+    }
+
     /// Where the warehouse is: a SQLite path or a PostgreSQL URL (SPEC section 14).
     func databaseLocation(_ configuration: Configuration) -> DatabaseLocation {
         DatabaseLocation(databasePath(configuration))
