@@ -187,6 +187,27 @@ final class DetectorTests: XCTestCase {
         XCTAssertEqual(scan([store]).filter { $0.kind == .reconcile }.count, 1, "merch only with reconcile_merch")
     }
 
+    /// SPEC section 26: a row whose file had no transactions or items column has them unknown
+    /// (`nil`): no check reads them as 0, no ratio is judged over them, and sales still are.
+    func testUnknownCountsAreNeverJudged() {
+        var store = series(days: 70)
+        for index in 0..<70 {
+            store.sales[index]?.transactions = nil
+            store.sales[index]?.items = nil
+        }
+        XCTAssertEqual(scan([store]).map(\.kind), [], "unknown counts raise nothing")
+        store.sales[63]?.cents *= 100
+        let alarms = scan([store])
+        XCTAssertEqual(alarms.map(\.metric), ["totalSales"], "no average sale over unknown transactions")
+
+        var mixed = series(days: 70)
+        for index in 56..<70 { mixed.sales[index]?.items = nil }
+        mixed.sales[60]?.transactions = nil
+        XCTAssertEqual(scan([mixed]).map(\.kind), [], "a file without items after weeks with them")
+        let day = SalesDay(cents: 500_000, transactions: nil, items: nil, ccpMillionths: nil, gpMillionths: nil, run: 1)
+        XCTAssertTrue(ImplausibleCheck.isPlausible(day))
+    }
+
     func testImplausibleValuesNameEveryMeasure() {
         var store = series(days: 3)
         store.sales[1] = SalesDay(

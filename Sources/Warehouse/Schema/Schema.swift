@@ -43,7 +43,7 @@ enum Schema {
         SchemaStep(V06ProvenanceAndHistory.self), SchemaStep(V07VendorNames.self),
         SchemaStep(V08AlarmsInTheLedger.self),
         SchemaStep(V09StoreDates.self), SchemaStep(V10HistoryRowsBuiltOnce.self), SchemaStep(V11UndoRuns.self),
-        SchemaStep(V12RunActors.self),
+        SchemaStep(V12RunActors.self), SchemaStep(V13OptionalSalesMeasures.self),
     ]
 }
 
