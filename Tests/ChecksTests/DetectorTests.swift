@@ -43,6 +43,38 @@ final class DetectorTests: XCTestCase {
         XCTAssertTrue(ClosedDay("12-25")?.excuses(CivilDate(year: 2031, month: 12, day: 25)) ?? false)
     }
 
+    /// SPEC section 26: Easter and the days around it, Thanksgiving (US) and Black Friday, on
+    /// their dates of each year, excuse a zero day.
+    func testMoveableClosedDays() {
+        let dates: [(String, [String])] = [
+            ("easter", ["2024-03-31", "2025-04-20", "2026-04-05", "2000-04-23", "2038-04-25"]),
+            ("good-friday", ["2025-04-18", "2024-03-29"]),
+            ("easter-monday", ["2025-04-21", "2026-04-06"]),
+            ("thanksgiving", ["2024-11-28", "2025-11-27", "2026-11-26", "2020-11-26"]),
+            ("black-friday", ["2025-11-28", "2026-11-27"]),
+        ]
+        for (name, days) in dates {
+            let closed = ClosedDay(name)
+            XCTAssertNotNil(closed, name)
+            for text in days {
+                let day = CivilDate(iso8601: text) ?? Self.first
+                XCTAssertTrue(closed?.excuses(day) ?? false, "\(name) \(text)")
+                XCTAssertFalse(closed?.excuses(day.adding(days: 7)) ?? true, "\(name) a week after \(text)")
+            }
+        }
+        XCTAssertNil(ClosedDay("Easter"))
+
+        // A store that trades every day but Easter Sunday 2025, a zero day the config excuses.
+        var store = series(days: 120)
+        let easter = CivilDate(year: 2025, month: 4, day: 20)
+        let index = easter.daysSinceEpoch - Self.first.daysSinceEpoch
+        store.sales[index]?.cents = 0
+        XCTAssertEqual(scan([store]).filter { $0.kind == .zeroDay }.map(\.days.start), [easter])
+        var settings = CheckSettings()
+        settings.closed = [ClosedDay("easter")].compactMap { $0 }
+        XCTAssertEqual(scan([store], settings).filter { $0.kind == .zeroDay }, [])
+    }
+
     func testJSONNumbers() {
         XCTAssertEqual(AlarmJSON.number(4493.11), "4493.11")
         XCTAssertEqual(AlarmJSON.number(5), "5")
