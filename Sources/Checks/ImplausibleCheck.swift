@@ -52,18 +52,23 @@ enum ImplausibleCheck {
 
     private static func breaches(_ day: SalesDay) -> [Breach] {
         var found: [Breach] = []
-        if day.transactions < 0 {
-            found.append(Breach(metric: "totalTransactions", value: Double(day.transactions), limit: 0, score: 1))
+        // An unknown count (`nil`) breaks no rule, and no ratio is worked out over it.
+        if let transactions = day.transactions, transactions < 0 {
+            found.append(Breach(metric: "totalTransactions", value: Double(transactions), limit: 0, score: 1))
         }
-        if day.items < 0 { found.append(Breach(metric: "totalItems", value: Double(day.items), limit: 0, score: 1)) }
+        if let items = day.items, items < 0 {
+            found.append(Breach(metric: "totalItems", value: Double(items), limit: 0, score: 1))
+        }
         if let breach = percentBreach("ccpPct", day.ccpMillionths) { found.append(breach) }
         if let breach = percentBreach("gpPct", day.gpMillionths) { found.append(breach) }
-        if day.transactions > 0, day.items > maximumUPT * day.transactions {
-            let upt = Double(day.items) / Double(day.transactions)
+        if let transactions = day.transactions, transactions > 0, let items = day.items,
+            items > maximumUPT * transactions
+        {
+            let upt = Double(items) / Double(transactions)
             found.append(Breach(metric: "upt", value: upt, limit: Double(maximumUPT), score: upt / Double(maximumUPT)))
         }
-        if day.transactions > 0, day.cents > maximumAverageSaleCents * day.transactions {
-            let average = Double(day.cents) / Double(day.transactions) / 100
+        if let transactions = day.transactions, transactions > 0, day.cents > maximumAverageSaleCents * transactions {
+            let average = Double(day.cents) / Double(transactions) / 100
             let limit = Double(maximumAverageSaleCents) / 100
             found.append(Breach(metric: "avgAds", value: average, limit: limit, score: average / limit))
         }

@@ -37,14 +37,16 @@ enum OutlierCheck {
         /// Sales over transactions, in cents: the average sale.
         case averageSale
 
-        /// The figure of `day` in stored units; `nil` for an average sale over unknown or no
-        /// transactions, which is not judged.
+        /// The figure of `day` in stored units; `nil` for an unknown count, or an average sale
+        /// over unknown or no transactions, which is not judged.
         func value(of day: SalesDay) -> Double? {
             switch self {
             case .cents: return Double(day.cents)
-            case .transactions: return Double(day.transactions)
-            case .items: return Double(day.items)
-            case .averageSale: return day.transactions > 0 ? Double(day.cents) / Double(day.transactions) : nil
+            case .transactions: return day.transactions.map(Double.init)
+            case .items: return day.items.map(Double.init)
+            case .averageSale:
+                guard let transactions = day.transactions, transactions > 0 else { return nil }
+                return Double(day.cents) / Double(transactions)
             }
         }
     }

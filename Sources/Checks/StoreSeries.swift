@@ -5,14 +5,16 @@ import Feeds
 /// percent millionths) and the run that wrote it.
 public struct SalesDay: Sendable {
     public var cents: Int64
-    public var transactions: Int64
-    public var items: Int64
+    /// Transactions; `nil` when the row's file did not report them (unknown, never judged as 0).
+    public var transactions: Int64?
+    /// Items; `nil` when the row's file did not report them.
+    public var items: Int64?
     public var ccpMillionths: Int64?
     public var gpMillionths: Int64?
     public var run: Int64
 
     public init(
-        cents: Int64, transactions: Int64, items: Int64, ccpMillionths: Int64?, gpMillionths: Int64?, run: Int64
+        cents: Int64, transactions: Int64?, items: Int64?, ccpMillionths: Int64?, gpMillionths: Int64?, run: Int64
     ) {
         self.cents = cents
         self.transactions = transactions

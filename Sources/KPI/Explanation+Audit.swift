@@ -36,7 +36,7 @@ extension KPIEngine {
     public func audit(_ explanation: Explanation) throws -> [String] {
         var summed: [MeasureName: Int128] = [:]
         try warehouse.contributingRows(
-            Set(explanation.components.map(\.measure)), from: explanation.range.start, through: explanation.range.end,
+            explanation.read, from: explanation.range.start, through: explanation.range.end,
             stores: Set(explanation.stores)
         ) { row in
             for (measure, value) in row.values { summed[measure, default: 0] += value }
@@ -44,6 +44,7 @@ extension KPIEngine {
         var problems: [String] = []
         var measures = MeasureSums()
         for component in explanation.components {
+            // A narrowed sum given as its measure is itself: no row outside it in `measures`.
             measures[keyPath: component.measure.writablePath] = component.value
             let rows = summed[component.measure, default: 0]
             if rows != component.value {

@@ -58,6 +58,12 @@ public struct Explanation: Sendable {
     public var value: Double?
     public var formula: String
     public var components: [(measure: MeasureName, value: Int128)]
+    /// The components as the metric reads them (a ratio's over the rows that report its parts),
+    /// for `Warehouse.contributingRows`.
+    public var read: [ReadMeasure]
+    /// The components no row of the scope and range reports (their counts unknown), which
+    /// print as unknown rather than 0.
+    public var unknown: Set<MeasureName> = []
     /// The scope's stores, whose rows contribute.
     public var stores: [String]
     /// The whole months the rollups served (`YYYY-MM`).
@@ -105,26 +111,33 @@ extension KPIEngine {
         let measures = try warehouse.measures(parts: goalMonths.map { ($0.label, $0.part) })
         let members = Set(scope.stores)
         let total = measures.filter { members.contains($0.key.store) }.values.reduce(MeasureSums(), +)
-        return Explanation(
+        let read = Self.read(by: metric)
+        var explanation = Explanation(
             metric: metric, scope: scope.id.description, title: scope.title, period: label, range: range,
             lastYear: request.lastYear, value: request.lastYear ? value.ly : value.actual,
             formula: Self.formula(metric),
-            components: Self.measures(of: metric).map { ($0, total[keyPath: $0.path]) }, stores: scope.stores,
+            components: read.map { ($0.name, total[keyPath: $0.path]) }, read: read, stores: scope.stores,
             servedByRollups: warehouse.monthsServedByRollups(from: range.start, through: range.end),
             target: request.lastYear ? nil : value.target,
             pctToTarget: request.lastYear ? nil : value.pctToTarget,
             projection: request.lastYear ? nil : value.projection,
             parts: request.lastYear
                 ? [] : try targetParts(metric, stores: scope.stores, months: goalMonths, measures: measures))
+        explanation.unknown = try warehouse.unreported(read, from: range.start, through: range.end, stores: members)
+        return explanation
     }
 
     /// The measures a metric's formula reads, numerator first.
-    static func measures(of metric: MetricDefinition) -> [MeasureName] {
+    static func measures(of metric: MetricDefinition) -> [MeasureName] { read(by: metric).map(\.name) }
+
+    /// The measures a metric's formula reads, numerator first, each with the sum it reads.
+    static func read(by metric: MetricDefinition) -> [ReadMeasure] {
+        let paths: [MetricDefinition.Measure]
         switch metric.formula {
-        case .sum(let path, _): return [MeasureName(path: path)].compactMap { $0 }
-        case .ratio(let numerator, let denominator, _):
-            return [MeasureName(path: numerator), MeasureName(path: denominator)].compactMap { $0 }
+        case .sum(let path, _): paths = [path]
+        case .ratio(let numerator, let denominator, _): paths = [numerator, denominator]
         }
+        return paths.compactMap { path in MeasureName(path: path).map { ReadMeasure(name: $0, path: path) } }
     }
 
     /// The formula of section 7 in the components' names: `avgAds = Σ salesCents ÷ (Σ transactions × 100)`.

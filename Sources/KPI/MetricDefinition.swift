@@ -16,7 +16,8 @@ public enum MetricFormat: Sendable {
 }
 
 /// One KPI, defined once as a sum or a ratio of additive measures (SPEC section 7): a new
-/// metric is one line in `all`.
+/// metric is one line in `all`. A ratio divides sums over the rows that report both its parts
+/// (SPEC section 26: a file may lack transactions or items), as CCP % always has.
 public struct MetricDefinition: Sendable {
     public typealias Measure = any KeyPath<MeasureSums, Int128> & Sendable
 
@@ -47,9 +48,11 @@ public struct MetricDefinition: Sendable {
         MetricDefinition(key: "totalSales", label: "Sales", formula: .sum(\.salesCents, unit: 100), format: .money),
         MetricDefinition(
             key: "avgAds", label: "Avg sale",
-            formula: .ratio(numerator: \.salesCents, denominator: \.transactions, unit: 100), format: .moneyWithCents),
+            formula: .ratio(numerator: \.salesCentsWithTransactions, denominator: \.transactions, unit: 100),
+            format: .moneyWithCents),
         MetricDefinition(
-            key: "upt", label: "UPT", formula: .ratio(numerator: \.items, denominator: \.transactions, unit: 1),
+            key: "upt", label: "UPT",
+            formula: .ratio(numerator: \.itemsWithTransactions, denominator: \.transactionsWithItems, unit: 1),
             format: .decimal),
         MetricDefinition(
             key: "ccpPct", label: "CCP %",

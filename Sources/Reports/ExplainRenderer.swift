@@ -24,7 +24,8 @@ public struct ExplainRenderer {
         switch format {
         case .json:
             let components = explanation.components.map {
-                "\(JSONText.quoted($0.measure.rawValue)):\(Self.exact($0.value))"
+                "\(JSONText.quoted($0.measure.rawValue)):"
+                    + (explanation.unknown.contains($0.measure) ? "null" : Self.exact($0.value))
             }
             return "{\"metric\":\(JSONText.quoted(metric.key)),\"scope\":\(JSONText.quoted(explanation.scope)),"
                 + "\"period\":\(JSONText.quoted(explanation.period)),\"ly\":\(explanation.lastYear),"
@@ -44,8 +45,12 @@ public struct ExplainRenderer {
             ]
             if let against = Self.againstTarget(explanation) { lines.append(against) }
             lines.append("Formula: \(explanation.formula)")
-            for component in explanation.components {
-                lines.append("  \(component.measure.rawValue) = \(Self.shown(component.value, component.measure))")
+            for (component, read) in zip(explanation.components, explanation.read) {
+                let needed = read.countsNeeded.map(\.rawValue).joined(separator: " and ")
+                lines.append(
+                    explanation.unknown.contains(component.measure)
+                        ? "  \(component.measure.rawValue) unknown (no row reports \(needed))"
+                        : "  \(component.measure.rawValue) = \(Self.shown(component.value, component.measure))")
             }
             if !explanation.servedByRollups.isEmpty {
                 lines.append(
@@ -72,10 +77,17 @@ public struct ExplainRenderer {
                 ("date", JSONText.quoted(row.date)), ("file", file), ("sheet", sheet), ("row", line), ("run", run),
                 ("values", "{" + values.joined(separator: ",") + "}"),
             ]
-            let object = fields.map { "\"" + $0.0 + "\":" + $0.1 }.joined(separator: ",")
+            // A count the row does not report is listed, never printed as 0 (SPEC section 26).
+            let unknown =
+                row.unknown.isEmpty
+                ? []
+                : [("unknown", "[" + row.unknown.map { JSONText.quoted($0.rawValue) }.joined(separator: ",") + "]")]
+            let object = (fields + unknown).map { "\"" + $0.0 + "\":" + $0.1 }.joined(separator: ",")
             return (number > 0 ? ",\n{" : "\n{") + object + "}"
         case .text:
-            let values = row.values.map { "\($0.measure.rawValue) \(Self.shown($0.value, $0.measure))" }
+            let values =
+                row.values.map { "\($0.measure.rawValue) \(Self.shown($0.value, $0.measure))" }
+                + row.unknown.map { "\($0.rawValue) unknown" }
             let source = [
                 row.file.map(FeedFileReader.fileName), row.sheet.map { "sheet \($0)" }, row.row.map { "row \($0)" },
                 row.run.map { "run \($0)" },

@@ -26,11 +26,50 @@ public enum MeasureName: String, Sendable, CaseIterable {
         }
     }
 
-    /// The name of the measure at `path`, `nil` for another key path.
+    /// The name of the measure at `path`, `nil` for another key path; a sum narrowed to the rows
+    /// that report a ratio's parts (`salesCentsWithTransactions`) is named as the measure it narrows.
     public init?(path: KeyPath<MeasureSums, Int128>) {
-        guard let found = Self.allCases.first(where: { $0.path == path }) else { return nil }
-        self = found
+        if let found = Self.allCases.first(where: { $0.path == path }) {
+            self = found
+        } else if let narrowed = Self.narrowed.first(where: { $0.path == path }) {
+            self = narrowed.name
+        } else {
+            return nil
+        }
     }
+
+    /// The sums over the rows that report a ratio's parts, the measure each narrows, and the
+    /// counts a row must report to add to it.
+    static let narrowed: [(path: KeyPath<MeasureSums, Int128>, name: MeasureName, needs: [MeasureName])] = [
+        (\.salesCentsWithTransactions, .salesCents, [.transactions]),
+        (\.itemsWithTransactions, .items, [.transactions, .items]),
+        (\.transactionsWithItems, .transactions, [.transactions, .items]),
+    ]
+
+    /// The counts (`transactions`, `items`) a row must report to add to the sum at `path`.
+    static func countsNeeded(by path: KeyPath<MeasureSums, Int128>) -> [MeasureName] {
+        if let narrowed = narrowed.first(where: { $0.path == path }) { return narrowed.needs }
+        switch path {
+        case \MeasureSums.transactions: return [.transactions]
+        case \MeasureSums.items, \MeasureSums.ccpWeighted, \MeasureSums.ccpItems: return [.items]
+        default: return []
+        }
+    }
+}
+
+/// A measure as a metric reads it: its name, and the sum read (the measure's own, or narrowed
+/// to the rows that report a ratio's parts).
+public struct ReadMeasure: Sendable {
+    public var name: MeasureName
+    public var path: any KeyPath<MeasureSums, Int128> & Sendable
+
+    public init(name: MeasureName, path: any KeyPath<MeasureSums, Int128> & Sendable) {
+        self.name = name
+        self.path = path
+    }
+
+    /// The counts (`transactions`, `items`) a row must report to add to this sum.
+    public var countsNeeded: [MeasureName] { MeasureName.countsNeeded(by: path) }
 }
 
 /// One feed-table row that adds to a metric's measures (SPEC section 17): its table, store and
@@ -47,6 +86,9 @@ public struct ContributingRow: Sendable {
     public var row: Int64?
     public var run: Int64?
     public var values: [(measure: MeasureName, value: Int128)]
+    /// The counts the explained measures need that this row does not report (unknown: it adds
+    /// nothing to the sums that need them, SPEC section 26).
+    public var unknown: [MeasureName] = []
 }
 
 extension Warehouse {
@@ -66,9 +108,21 @@ extension Warehouse {
         _ measures: Set<MeasureName>, from start: CivilDate, through end: CivilDate, stores: Set<String>,
         _ body: (ContributingRow) throws -> Void
     ) throws {
+        let read = MeasureName.allCases.filter(measures.contains).map { ReadMeasure(name: $0, path: $0.path) }
+        try contributingRows(read, from: start, through: end, stores: stores, body)
+    }
+
+    /// `contributingRows(_:from:through:stores:_:)` of measures read as a metric reads them: a
+    /// ratio's sums narrowed to the rows that report its parts, the rows that lack a needed count
+    /// listed with it as unknown.
+    public func contributingRows(
+        _ measures: [ReadMeasure], from start: CivilDate, through end: CivilDate, stores: Set<String>,
+        _ body: (ContributingRow) throws -> Void
+    ) throws {
+        let names = Set(measures.map(\.name))
         try backend.read { session in
-            for source in ContributionSource.allCases where !source.measures.isDisjoint(with: measures) {
-                let wanted = MeasureName.allCases.filter { measures.contains($0) && source.measures.contains($0) }
+            for source in ContributionSource.allCases where !source.measures.isDisjoint(with: names) {
+                let wanted = measures.filter { source.measures.contains($0.name) }
                 let from = source.isWeekly ? start.adding(days: -6) : start
                 try session.scan(
                     """
@@ -81,18 +135,65 @@ extension Warehouse {
                     let store = row.text(1)
                     guard stores.contains(store), let date = CivilDate(iso8601: row.text(0)) else { return }
                     let sums = source.sums(row, date: date, range: DateRange(start: start, end: end))
-                    let values = wanted.map { ($0, sums[keyPath: $0.path]) }
-                    guard values.contains(where: { $0.1 != 0 }) else { return }
+                    let unreported = source.unreported(row)
+                    var unknown: [MeasureName] = []
+                    var values: [(measure: MeasureName, value: Int128)] = []
+                    for measure in wanted {
+                        let missing = MeasureName.countsNeeded(by: measure.path).filter(unreported.contains)
+                        // CCP's sums need items only on rows that report CCP.
+                        let reportsCCP = source != .sales || row.optionalInt64(5) != nil
+                        let isCCP = measure.name == .ccpWeighted || measure.name == .ccpItems
+                        if missing.isEmpty {
+                            values.append((measure.name, sums[keyPath: measure.path]))
+                        } else if !isCCP || reportsCCP {
+                            unknown += missing.filter { !unknown.contains($0) }
+                        }
+                    }
+                    guard values.contains(where: { $0.1 != 0 }) || !unknown.isEmpty else { return }
                     let provenance = Int32(2 + source.columns.count)
                     try body(
                         ContributingRow(
                             table: source.table, store: store, date: date.iso8601,
                             file: row.optionalText(provenance + 2),
                             sheet: row.optionalText(provenance + 3), row: row.optionalInt64(provenance + 1),
-                            run: row.optionalInt64(provenance), values: values))
+                            run: row.optionalInt64(provenance), values: values, unknown: unknown))
                 }
             }
         }
+    }
+}
+
+extension Warehouse {
+    /// The measures among `measures` (read as a metric reads them) that no sales-audit row of
+    /// `[start, end]` at `stores` reports, though such rows exist: unknown, not 0 (SPEC section 26).
+    public func unreported(
+        _ measures: [ReadMeasure], from start: CivilDate, through end: CivilDate, stores: Set<String>
+    )
+        throws -> Set<MeasureName>
+    {
+        let needs = measures.map { (name: $0.name, counts: MeasureName.countsNeeded(by: $0.path)) }
+        guard needs.contains(where: { !$0.counts.isEmpty }) else { return [] }
+        var rows = 0
+        var reporting: [[MeasureName]: Int] = [:]
+        try backend.read { session in
+            try session.scan(
+                """
+                SELECT store_code, total_transactions, total_items
+                FROM \(FeedTables.salesAudit.name) WHERE date BETWEEN ? AND ?
+                """, [.text(start.iso8601), .text(end.iso8601)]
+            ) { row in
+                guard stores.contains(row.text(0)) else { return }
+                rows += 1
+                let reported: [MeasureName: Bool] = [
+                    .transactions: row.optionalInt64(1) != nil, .items: row.optionalInt64(2) != nil,
+                ]
+                for need in needs where need.counts.allSatisfy({ reported[$0] == true }) {
+                    reporting[need.counts, default: 0] += 1
+                }
+            }
+        }
+        guard rows > 0 else { return [] }
+        return Set(needs.filter { !$0.counts.isEmpty && reporting[$0.counts, default: 0] == 0 }.map(\.name))
     }
 }
 
@@ -136,13 +237,19 @@ private enum ContributionSource: CaseIterable {
         }
     }
 
+    /// The counts a row (`date, store, columns…`) does not report: NULL transactions or items.
+    func unreported(_ row: some ScannedRow) -> [MeasureName] {
+        guard self == .sales else { return [] }
+        return (row.optionalInt64(3) == nil ? [.transactions] : []) + (row.optionalInt64(4) == nil ? [.items] : [])
+    }
+
     /// What the row (`date, store, columns…`) adds to the measures over `range`.
     func sums(_ row: some ScannedRow, date: CivilDate, range: DateRange) -> MeasureSums {
         var sums = MeasureSums()
         switch self {
         case .sales:
             sums.addSales(
-                cents: row.int64(2), transactions: row.int64(3), items: row.int64(4),
+                cents: row.int64(2), transactions: row.optionalInt64(3), items: row.optionalInt64(4),
                 ccpMillionths: row.optionalInt64(5), gpMillionths: row.optionalInt64(6))
         case .applications: sums.applications = Int128(row.int64(2))
         case .intakes: sums.intakes = Int128(row.int64(2))

@@ -10,11 +10,19 @@ import Feeds
 public struct MeasureSums: Equatable, Sendable {
     /// Σ sales, in cents.
     public var salesCents: Int128 = 0
+    /// Σ transactions over rows that report them (SPEC section 26: a file may not).
     public var transactions: Int128 = 0
+    /// Σ items over rows that report them.
     public var items: Int128 = 0
-    /// Σ ccpPct (millionths) × items, over rows that report CCP.
+    /// Σ sales in cents over rows that do not report transactions.
+    public var salesCentsWithoutTransactions: Int128 = 0
+    /// Σ items over rows that report items but not transactions.
+    public var itemsWithoutTransactions: Int128 = 0
+    /// Σ transactions over rows that report transactions but not items.
+    public var transactionsWithoutItems: Int128 = 0
+    /// Σ ccpPct (millionths) × items, over rows that report CCP and items.
     public var ccpWeighted: Int128 = 0
-    /// Σ items over rows that report CCP (the CCP denominator).
+    /// Σ items over rows that report CCP and items (the CCP denominator).
     public var ccpItems: Int128 = 0
     /// Σ gpPct (millionths) × sales (cents), over rows that report GP.
     public var gpWeighted: Int128 = 0
@@ -27,6 +35,13 @@ public struct MeasureSums: Equatable, Sendable {
 
     public init() {}
 
+    /// Σ sales in cents over rows that report transactions (the average sale's numerator).
+    public var salesCentsWithTransactions: Int128 { salesCents - salesCentsWithoutTransactions }
+    /// Σ items over rows that report items and transactions (UPT's numerator).
+    public var itemsWithTransactions: Int128 { items - itemsWithoutTransactions }
+    /// Σ transactions over rows that report transactions and items (UPT's denominator).
+    public var transactionsWithItems: Int128 { transactions - transactionsWithoutItems }
+
     public static func + (lhs: MeasureSums, rhs: MeasureSums) -> MeasureSums {
         var sum = lhs
         sum += rhs
@@ -37,6 +52,9 @@ public struct MeasureSums: Equatable, Sendable {
         lhs.salesCents += rhs.salesCents
         lhs.transactions += rhs.transactions
         lhs.items += rhs.items
+        lhs.salesCentsWithoutTransactions += rhs.salesCentsWithoutTransactions
+        lhs.itemsWithoutTransactions += rhs.itemsWithoutTransactions
+        lhs.transactionsWithoutItems += rhs.transactionsWithoutItems
         lhs.ccpWeighted += rhs.ccpWeighted
         lhs.ccpItems += rhs.ccpItems
         lhs.gpWeighted += rhs.gpWeighted
@@ -52,6 +70,9 @@ public struct MeasureSums: Equatable, Sendable {
         lhs.salesCents -= rhs.salesCents
         lhs.transactions -= rhs.transactions
         lhs.items -= rhs.items
+        lhs.salesCentsWithoutTransactions -= rhs.salesCentsWithoutTransactions
+        lhs.itemsWithoutTransactions -= rhs.itemsWithoutTransactions
+        lhs.transactionsWithoutItems -= rhs.transactionsWithoutItems
         lhs.ccpWeighted -= rhs.ccpWeighted
         lhs.ccpItems -= rhs.ccpItems
         lhs.gpWeighted -= rhs.gpWeighted
@@ -62,15 +83,25 @@ public struct MeasureSums: Equatable, Sendable {
         lhs.calls -= rhs.calls
     }
 
-    /// Adds one sales-audit row (cents, counts, percents in millionths).
-    mutating func addSales(cents: Int64, transactions: Int64, items: Int64, ccpMillionths: Int64?, gpMillionths: Int64?)
-    {
+    /// Adds one sales-audit row (cents, counts, percents in millionths); an unknown count
+    /// (`nil`) adds to no sum that needs it.
+    @inline(__always) mutating func addSales(
+        cents: Int64, transactions: Int64?, items: Int64?, ccpMillionths: Int64?, gpMillionths: Int64?
+    ) {
         salesCents += Int128(cents)
-        self.transactions += Int128(transactions)
-        self.items += Int128(items)
-        if let ccpMillionths {
-            ccpWeighted += Int128(ccpMillionths) * Int128(items)
-            ccpItems += Int128(items)
+        if let transactions {
+            self.transactions += Int128(transactions)
+            if items == nil { transactionsWithoutItems += Int128(transactions) }
+        } else {
+            salesCentsWithoutTransactions += Int128(cents)
+        }
+        if let items {
+            self.items += Int128(items)
+            if transactions == nil { itemsWithoutTransactions += Int128(items) }
+            if let ccpMillionths {
+                ccpWeighted += Int128(ccpMillionths) * Int128(items)
+                ccpItems += Int128(items)
+            }
         }
         if let gpMillionths {
             gpWeighted += Int128(gpMillionths) * Int128(cents)
@@ -285,7 +316,7 @@ extension Warehouse {
             switch self {
             case .sales:
                 sums.addSales(
-                    cents: row.int64(2), transactions: row.int64(3), items: row.int64(4),
+                    cents: row.int64(2), transactions: row.optionalInt64(3), items: row.optionalInt64(4),
                     ccpMillionths: row.optionalInt64(5),
                     gpMillionths: row.optionalInt64(6))
             case .applications: sums.applications += Int128(row.int64(2))

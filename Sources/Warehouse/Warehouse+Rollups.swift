@@ -32,7 +32,7 @@ extension Warehouse {
     /// Recomputes every rollup from the feed tables; returns the store-months written.
     @discardableResult
     public func rebuildRollups() throws -> Int {
-        try backend.write { session in try Self.rebuildRollups(session) }
+        try backend.write { session in try Self.rebuildRollups(session, layout: .current) }
     }
 
     /// Compares every rollup with a full recomputation; an empty result means they agree.
@@ -54,10 +54,17 @@ extension Warehouse {
         try backend.read { session in try Self.rollupMeasures(session, months: months) }
     }
 
+    /// The rebuild "v5: store-month rollups" runs when it creates the table: the columns that
+    /// step created, as it has always written them (later steps fill the columns they add).
     static func rebuildRollups(_ session: some SQLSession) throws -> Int {
+        try rebuildRollups(session, layout: .v5)
+    }
+
+    /// Recomputes every rollup from the feed tables and writes the columns of `layout`.
+    static func rebuildRollups(_ session: some SQLSession, layout: RollupLayout) throws -> Int {
         try session.execute("DELETE FROM store_month_rollup")
         let all = try recomputeAll(session)
-        try writeRollups(session, all)
+        try writeRollups(session, all, layout: layout)
         return all.count
     }
 
@@ -120,30 +127,58 @@ extension Warehouse {
                 value.reviews = Int128(row.int64(10))
                 value.intakes = Int128(row.int64(11))
                 value.calls = Int128(row.int64(12))
+                value.salesCentsWithoutTransactions = Int128(row.int64(13))
+                value.itemsWithoutTransactions = Int128(row.int64(14))
+                value.transactionsWithoutItems = Int128(row.int64(15))
             }
         }
         return sums
     }
 
     /// The rollup columns, the key first (`store_code, month`), as `rollupMeasures` reads them.
-    static let rollupColumns = [
-        "store_code", "month", "sales_cents", "transactions", "items", "ccp_weighted", "ccp_items", "gp_weighted",
-        "gp_sales_cents", "applications", "reviews", "intakes", "calls",
-    ]
+    static let rollupColumns = RollupLayout.current.columns
 
-    /// The rollup upsert: keyed by month then store, like the feed tables.
-    private static let rollupUpsert = UpsertStatement(
-        table: "store_month_rollup", key: ["month", "store_code"], values: Array(rollupColumns.dropFirst(2)))
+    /// The columns of the rollup table a writer fills.
+    enum RollupLayout {
+        /// The columns "v5: store-month rollups" created.
+        case v5
+        /// Every column, with the sums of rows that lack a count "v13: optional sales measures" added.
+        case current
+
+        /// The columns, the key first (`store_code, month`).
+        var columns: [String] {
+            let v5 = [
+                "store_code", "month", "sales_cents", "transactions", "items", "ccp_weighted", "ccp_items",
+                "gp_weighted", "gp_sales_cents", "applications", "reviews", "intakes", "calls",
+            ]
+            switch self {
+            case .v5: return v5
+            case .current: return v5 + V13OptionalSalesMeasures.rollupColumns
+            }
+        }
+
+        /// The upsert of these columns: keyed by month then store, like the feed tables.
+        var upsert: UpsertStatement {
+            UpsertStatement(
+                table: "store_month_rollup", key: ["month", "store_code"], values: Array(columns.dropFirst(2)))
+        }
+    }
+
+    /// The rollup upsert of every column.
+    private static let rollupUpsert = RollupLayout.current.upsert
 
     /// Writes the given rollup rows (inserting or replacing), the session's batch size per upsert;
     /// `keysNew` when no two of them share a store-month and the session wrote none before.
-    static func writeRollups<Rows: Sequence>(_ session: some SQLSession, _ rows: Rows, keysNew: Bool = false) throws
+    static func writeRollups<Rows: Sequence>(
+        _ session: some SQLSession, _ rows: Rows, keysNew: Bool = false, layout: RollupLayout = .current
+    ) throws
     where Rows.Element == (key: StoreMonth, value: MeasureSums) {
-        var pending = PendingValues(capacity: min(session.upsertBatchSize, 4096) * rollupColumns.count)
+        let upsert = layout == .current ? rollupUpsert : layout.upsert
+        var pending = PendingValues(capacity: min(session.upsertBatchSize, 4096) * layout.columns.count)
         var count = 0
         func flush() throws {
             guard count > 0 else { return }
-            try session.upsert(rollupUpsert, pending, rows: count, keysNew: keysNew)
+            try session.upsert(upsert, pending, rows: count, keysNew: keysNew)
             pending.removeAll()
             count = 0
         }
@@ -168,6 +203,11 @@ extension Warehouse {
             pending.add(try integer(sums.reviews))
             pending.add(try integer(sums.intakes))
             pending.add(try integer(sums.calls))
+            if layout == .current {
+                pending.add(try integer(sums.salesCentsWithoutTransactions))
+                pending.add(try integer(sums.itemsWithoutTransactions))
+                pending.add(try integer(sums.transactionsWithoutItems))
+            }
             count += 1
             if count == session.upsertBatchSize { try flush() }
         }
@@ -232,6 +272,9 @@ struct RollupAccumulator {
         var salesCents: Int64 = 0
         var transactions: Int64 = 0
         var items: Int64 = 0
+        var salesCentsWithoutTransactions: Int64 = 0
+        var itemsWithoutTransactions: Int64 = 0
+        var transactionsWithoutItems: Int64 = 0
         var ccpWeighted: Int128 = 0
         var ccpItems: Int64 = 0
         var gpWeighted: Int128 = 0
@@ -241,15 +284,25 @@ struct RollupAccumulator {
         var intakes: Int64 = 0
         var calls: Int64 = 0
 
-        /// Adds a sales-audit row; `false` when a 64-bit sum overflowed.
+        /// Adds a sales-audit row, as `MeasureSums.addSales` does; `false` when a 64-bit sum
+        /// overflowed.
         mutating func add(_ figures: SalesFigures) -> Bool {
-            let items = Int64(figures.totalItems)
             var fits = Self.add(figures.totalSalesCents, to: &salesCents)
-            fits = Self.add(Int64(figures.totalTransactions), to: &transactions) && fits
-            fits = Self.add(items, to: &self.items) && fits
-            if let ccp = figures.ccpPctMillionths {
-                ccpWeighted += Int128(ccp) * Int128(items)
-                fits = Self.add(items, to: &ccpItems) && fits
+            let items = figures.totalItems.map(Int64.init)
+            let transactions = figures.totalTransactions.map(Int64.init)
+            if let transactions {
+                fits = Self.add(transactions, to: &self.transactions) && fits
+                if items == nil { fits = Self.add(transactions, to: &transactionsWithoutItems) && fits }
+            } else {
+                fits = Self.add(figures.totalSalesCents, to: &salesCentsWithoutTransactions) && fits
+            }
+            if let items {
+                fits = Self.add(items, to: &self.items) && fits
+                if transactions == nil { fits = Self.add(items, to: &itemsWithoutTransactions) && fits }
+                if let ccp = figures.ccpPctMillionths {
+                    ccpWeighted += Int128(ccp) * Int128(items)
+                    fits = Self.add(items, to: &ccpItems) && fits
+                }
             }
             if let gp = figures.gpPctMillionths {
                 gpWeighted += Int128(gp) * Int128(figures.totalSalesCents)
@@ -279,6 +332,9 @@ struct RollupAccumulator {
             sums.salesCents = Int128(salesCents)
             sums.transactions = Int128(transactions)
             sums.items = Int128(items)
+            sums.salesCentsWithoutTransactions = Int128(salesCentsWithoutTransactions)
+            sums.itemsWithoutTransactions = Int128(itemsWithoutTransactions)
+            sums.transactionsWithoutItems = Int128(transactionsWithoutItems)
             sums.ccpWeighted = ccpWeighted
             sums.ccpItems = Int128(ccpItems)
             sums.gpWeighted = gpWeighted

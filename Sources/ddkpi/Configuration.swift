@@ -292,7 +292,10 @@ extension Configuration {
                 }
                 checks.closed = try items.map { item in
                     guard let text = item.string, let day = ClosedDay(text) else {
-                        throw fail(key, "days as \"MM-DD\" or \"YYYY-MM-DD\", not \(item.debugDescription)")
+                        let moveable = MoveableDay.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                        throw fail(
+                            key,
+                            "days as \"MM-DD\" or \"YYYY-MM-DD\", or one of \(moveable), not \(item.debugDescription)")
                     }
                     return day
                 }

@@ -43,6 +43,38 @@ final class DetectorTests: XCTestCase {
         XCTAssertTrue(ClosedDay("12-25")?.excuses(CivilDate(year: 2031, month: 12, day: 25)) ?? false)
     }
 
+    /// SPEC section 26: Easter and the days around it, Thanksgiving (US) and Black Friday, on
+    /// their dates of each year, excuse a zero day.
+    func testMoveableClosedDays() {
+        let dates: [(String, [String])] = [
+            ("easter", ["2024-03-31", "2025-04-20", "2026-04-05", "2000-04-23", "2038-04-25"]),
+            ("good-friday", ["2025-04-18", "2024-03-29"]),
+            ("easter-monday", ["2025-04-21", "2026-04-06"]),
+            ("thanksgiving", ["2024-11-28", "2025-11-27", "2026-11-26", "2020-11-26"]),
+            ("black-friday", ["2025-11-28", "2026-11-27"]),
+        ]
+        for (name, days) in dates {
+            let closed = ClosedDay(name)
+            XCTAssertNotNil(closed, name)
+            for text in days {
+                let day = CivilDate(iso8601: text) ?? Self.first
+                XCTAssertTrue(closed?.excuses(day) ?? false, "\(name) \(text)")
+                XCTAssertFalse(closed?.excuses(day.adding(days: 7)) ?? true, "\(name) a week after \(text)")
+            }
+        }
+        XCTAssertNil(ClosedDay("Easter"))
+
+        // A store that trades every day but Easter Sunday 2025, a zero day the config excuses.
+        var store = series(days: 120)
+        let easter = CivilDate(year: 2025, month: 4, day: 20)
+        let index = easter.daysSinceEpoch - Self.first.daysSinceEpoch
+        store.sales[index]?.cents = 0
+        XCTAssertEqual(scan([store]).filter { $0.kind == .zeroDay }.map(\.days.start), [easter])
+        var settings = CheckSettings()
+        settings.closed = [ClosedDay("easter")].compactMap { $0 }
+        XCTAssertEqual(scan([store], settings).filter { $0.kind == .zeroDay }, [])
+    }
+
     func testJSONNumbers() {
         XCTAssertEqual(AlarmJSON.number(4493.11), "4493.11")
         XCTAssertEqual(AlarmJSON.number(5), "5")
@@ -185,6 +217,27 @@ final class DetectorTests: XCTestCase {
         XCTAssertEqual(alarms.first?.days.start, Self.first)
         XCTAssertEqual(alarms.first?.feed, .merchSales)
         XCTAssertEqual(scan([store]).filter { $0.kind == .reconcile }.count, 1, "merch only with reconcile_merch")
+    }
+
+    /// SPEC section 26: a row whose file had no transactions or items column has them unknown
+    /// (`nil`): no check reads them as 0, no ratio is judged over them, and sales still are.
+    func testUnknownCountsAreNeverJudged() {
+        var store = series(days: 70)
+        for index in 0..<70 {
+            store.sales[index]?.transactions = nil
+            store.sales[index]?.items = nil
+        }
+        XCTAssertEqual(scan([store]).map(\.kind), [], "unknown counts raise nothing")
+        store.sales[63]?.cents *= 100
+        let alarms = scan([store])
+        XCTAssertEqual(alarms.map(\.metric), ["totalSales"], "no average sale over unknown transactions")
+
+        var mixed = series(days: 70)
+        for index in 56..<70 { mixed.sales[index]?.items = nil }
+        mixed.sales[60]?.transactions = nil
+        XCTAssertEqual(scan([mixed]).map(\.kind), [], "a file without items after weeks with them")
+        let day = SalesDay(cents: 500_000, transactions: nil, items: nil, ccpMillionths: nil, gpMillionths: nil, run: 1)
+        XCTAssertTrue(ImplausibleCheck.isPlausible(day))
     }
 
     func testImplausibleValuesNameEveryMeasure() {

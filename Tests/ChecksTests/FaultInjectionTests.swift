@@ -153,7 +153,7 @@ final class FaultInjectionTests: XCTestCase {
                 case .redatedYear, .fileTimes100: break
                 case .associatesOff:
                     series.associates[index] = AssociateDay(cents: day.cents * 9 / 10, run: newRun)
-                case .negativeTransactions: day.transactions = -day.transactions
+                case .negativeTransactions: day.transactions = day.transactions.map { -$0 }
                 }
                 day.run = newRun
                 if fault == .missingDay {

@@ -69,7 +69,7 @@ final class StreamingScanTests: XCTestCase {
         case ..<0.011:
             series.sales[index] = nil
             return
-        case ..<0.013: row.transactions = -row.transactions
+        case ..<0.013: row.transactions = row.transactions.map { -$0 }
         case ..<0.016:
             let lag = RepeatedPeriodCheck.lags[random.int(0..<4)]
             for offset in 0..<(7 + random.int(0..<4)) where index + offset < series.sales.count && index + offset >= lag

@@ -105,6 +105,39 @@ final class FeedReadingTests: XCTestCase {
             result.warnings[0].contains("row 7: given UPT 9 is more than 1% off the recomputed 1"), result.warnings[0])
     }
 
+    /// SPEC section 26: without a transactions or items column a sales-audit row leaves them
+    /// unknown (`nil`, never 0); with the column, an empty cell is a reject naming it.
+    func testASalesAuditWithoutItemsLeavesThemUnknownAndAnEmptyCellOfAColumnIsAReject() throws {
+        let folder = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let reader = FeedFileReader(
+            definition: FeedOptions(extraAliases: [.salesAudit: [.totalTransactions: ["Customers"]]]).definition(
+                .salesAudit), directory: directory, options: FeedOptions())
+        let pos = try TestPaths.write(
+            Array("Store,Date,Sales,Customers\n8,2025-07-14,5263,555\n".utf8), named: "pos.csv", in: folder)
+        var records: [FeedRecord] = []
+        let result = try reader.read(try SpreadsheetFile.open(path: pos)) { records.append($0) }
+        XCTAssertEqual(result.rejected, 0, "\(result.rejects.map(\.reason))")
+        XCTAssertEqual(
+            records,
+            [
+                .salesAudit(
+                    SalesAuditRecord(
+                        store: "08", date: day(14),
+                        figures: SalesFigures(totalSalesCents: 526_300, totalTransactions: 555, totalItems: nil)))
+            ])
+        guard case .salesAudit(let record) = records.first else { return XCTFail("no record") }
+        XCTAssertNil(record.figures.upt)
+        XCTAssertEqual(record.figures.adsCents, 948)
+
+        let gap = try TestPaths.write(
+            Array("Store,Date,Sales,Customers,Items\n8,2025-07-14,5263,555,\n".utf8), named: "gap.csv", in: folder)
+        let rejected = try reader.read(try SpreadsheetFile.open(path: gap)) { _ in XCTFail("no record") }
+        XCTAssertEqual(rejected.rejected, 1)
+        XCTAssertEqual(rejected.rejects.first?.column, "E")
+        XCTAssertEqual(rejected.rejects.first?.header, "Items")
+    }
+
     func testCreditApplicationsAreCountedPerStoreAndDay() throws {
         let (result, records) = try read("credit_small.csv", as: .creditApps)
         XCTAssertEqual(result.read, 3)
@@ -265,7 +298,7 @@ final class FeedReadingTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("no sales-audit header row in the first 30 rows"), "\(error)")
             XCTAssertTrue(
                 "\(error)".contains(
-                    "row 1 of credit_small comes closest (headers seen: Store Code, Application Date, Applicant Name): missing totalSales (built-in names: \"Net Sales\", \"Total Sales\", \"Sales\", \"Net Sales $\"; add [aliases.sales-audit] totalSales = [\"…\"]); missing totalTransactions"
+                    "row 1 of credit_small comes closest (headers seen: Store Code, Application Date, Applicant Name): missing totalSales (built-in names: \"Net Sales\", \"Total Sales\", \"Sales\", \"Net Sales $\"; add [aliases.sales-audit] totalSales = [\"…\"])"
                 ), "\(error)")
         }
     }

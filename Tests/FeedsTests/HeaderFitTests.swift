@@ -7,17 +7,25 @@ import XCTest
 final class HeaderFitTests: XCTestCase {
     private func row(_ headers: [String]) -> Row { Row(number: 1, cells: headers.map(Cell.string)) }
 
-    func testAPOSExportWithoutItemsNamesEachMissingFieldAndTheLineToAdd() {
-        let fit = HeaderFit(
+    /// SPEC section 26: a sales audit needs only store, date and sales; transactions and items
+    /// are read when a column has them.
+    func testAPOSExportWithoutItemsFitsAndAFileWithoutSalesNamesEachMissingFieldAndTheLineToAdd() {
+        let pos = HeaderFit(
             row(["Store", "Date", "Net Sales", "Customers", "Open"]), definition: FeedCatalog.definition(.salesAudit))
+        XCTAssertTrue(pos.fits, "\(pos.missing)")
+        XCTAssertEqual(pos.columns.map(\.field), [.store, .date, .totalSales, nil, nil])
+        XCTAssertEqual(pos.columns.map(\.letters), ["A", "B", "C", "D", "E"])
+        XCTAssertEqual(pos.fieldCount, 3)
+        XCTAssertEqual(pos.explanation(quotingCells: true), "")
+
+        let fit = HeaderFit(
+            row(["Store", "Customers", "Transactions", "Items"]), definition: FeedCatalog.definition(.salesAudit))
         XCTAssertFalse(fit.fits)
-        XCTAssertEqual(fit.columns.map(\.field), [.store, .date, .totalSales, nil, nil])
-        XCTAssertEqual(fit.columns.map(\.letters), ["A", "B", "C", "D", "E"])
-        XCTAssertEqual(fit.missing.map(\.anyOf), [[.totalTransactions], [.totalItems]])
-        XCTAssertEqual(fit.fieldCount, 3)
+        XCTAssertEqual(fit.columns.map(\.field), [.store, nil, .totalTransactions, .totalItems])
+        XCTAssertEqual(fit.missing.map(\.anyOf), [[.date], [.totalSales]])
         XCTAssertEqual(
             fit.explanation(quotingCells: true),
-            "missing totalTransactions (built-in names: \"Transactions\", \"Trans\", \"Trans Count\", \"# Trans\", \"Tickets\", \"Invoices\"; add [aliases.sales-audit] totalTransactions = [\"…\"]); missing totalItems (built-in names: \"Items\", \"Units\", \"Items Sold\", \"Units Sold\", \"Qty\"; add [aliases.sales-audit] totalItems = [\"…\"])"
+            "missing date (built-in names: \"Date\", \"Business Date\", \"Sales Date\", \"Trans Date\", \"Application Date\", \"App Date\", \"Review Date\", \"Created\", \"Created Date\", \"Intake Date\", \"Call Date\", \"Call Time\", \"Start Time\", \"Timestamp\"; add [aliases.sales-audit] date = [\"…\"]); missing totalSales (built-in names: \"Net Sales\", \"Total Sales\", \"Sales\", \"Net Sales $\"; add [aliases.sales-audit] totalSales = [\"…\"])"
         )
     }
 
@@ -30,7 +38,7 @@ final class HeaderFitTests: XCTestCase {
         let explanation = fit.explanation(quotingCells: true)
         XCTAssertTrue(explanation.contains("add [aliases.sales-audit] date = [\"…\"]"), explanation)
         XCTAssertTrue(explanation.contains("add [aliases.sales-audit] totalSales = [\"Weekly_Sales\"]"), explanation)
-        XCTAssertTrue(explanation.contains("add [aliases.sales-audit] totalItems = [\"…\"]"), explanation)
+        XCTAssertFalse(explanation.contains("totalItems"), "items are optional (SPEC section 26): \(explanation)")
         XCTAssertTrue(explanation.hasSuffix("; config alias \"Customers\" matched totalTransactions"), explanation)
         let forLogs = fit.explanation(quotingCells: false)
         XCTAssertFalse(forLogs.contains("Weekly_Sales") || forLogs.contains("Customers"), forLogs)

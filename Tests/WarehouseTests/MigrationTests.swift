@@ -95,4 +95,74 @@ final class MigrationTests: XCTestCase {
             XCTAssertEqual(try String.fetchAll(db, sql: "PRAGMA foreign_key_check"), [])
         }
     }
+
+    /// A v12 warehouse with values keeps every one of them through "v13: optional sales
+    /// measures": the rows, their history and rollups; the counts become nullable, the history
+    /// trigger still keeps replaced rows (a NULL among them), and the new rollup sums equal the
+    /// sums they narrow.
+    func testAV12WarehouseKeepsEveryValueAndItsCountsBecomeNullable() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("v12.sqlite").path
+        let rows = """
+            SELECT store_code, date, total_sales_cents, total_transactions, total_items, ccp_pct_millionths,
+                gp_pct_millionths, upt, ads_cents, ingest_run_id, source_row
+            FROM store_report ORDER BY date, store_code
+            """
+        let history = "SELECT total_sales_cents, total_items, replaced_by_run FROM store_report_history ORDER BY rowid"
+        var before: [GRDB.Row] = []
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try Warehouse.migrator.migrate(queue, upTo: V12RunActors.name)
+            try queue.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO store (code, name) VALUES ('08', 'Natick'), ('10', 'Framingham');
+                        INSERT INTO store_report VALUES
+                            ('08', '2025-07-14', 123456, 10, 25, 452000, NULL, 2.5, 12346, 3, 5),
+                            ('10', '2025-07-14', -2000, 1, 1, NULL, 510000, 1, -2000, 3, 6),
+                            ('08', '2025-07-15', 50000, 2, 3, NULL, NULL, 1.5, 25000, 4, 2);
+                        UPDATE store_report SET total_sales_cents = 60000, ingest_run_id = 5 WHERE date = '2025-07-15';
+                        INSERT INTO store_month_rollup VALUES
+                            ('08', '2025-07', 183456, 12, 28, '11300000', 25, '0', 0, 1, 2, 3, 4);
+                        """)
+                before = try GRDB.Row.fetchAll(db, sql: rows)
+            }
+        }
+        let warehouse = try Warehouse(path: path)
+        XCTAssertEqual(warehouse.appliedMigrations, [V13OptionalSalesMeasures.name])
+        try DatabaseQueue(path: path).write { db in
+            XCTAssertEqual(try GRDB.Row.fetchAll(db, sql: rows), before, "every value kept")
+            XCTAssertEqual(
+                try GRDB.Row.fetchAll(db, sql: history).map { [$0[0], $0[1], $0[2]] as [Int64] }, [[50000, 3, 5]])
+            let columns = Warehouse.rollupColumns.dropFirst(2).map { "CAST(\($0) AS TEXT)" }
+            let rollup = try XCTUnwrap(
+                try GRDB.Row.fetchOne(db, sql: "SELECT \(columns.joined(separator: ", ")) FROM store_month_rollup"))
+            XCTAssertEqual(
+                (0..<rollup.count).map { rollup[$0] as String },
+                ["183456", "12", "28", "11300000", "25", "0", "0", "1", "2", "3", "4", "0", "0", "0"])
+            let nullable = try GRDB.Row.fetchAll(
+                db, sql: "SELECT name, \"notnull\" FROM pragma_table_info('store_report') ORDER BY cid")
+            XCTAssertEqual(
+                nullable.filter { ($0[1] as Int64) == 0 }.map { $0[0] as String },
+                [
+                    "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths", "upt", "ads_cents",
+                    "ingest_run_id", "source_row",
+                ])
+            XCTAssertEqual(
+                try String.fetchOne(
+                    db, sql: "SELECT sql FROM sqlite_master WHERE name = 'store_report' AND type = 'table'")?
+                    .contains("PRIMARY KEY (date, store_code)\n) WITHOUT ROWID"), true)
+            try db.execute(
+                sql: """
+                    UPDATE store_report SET total_items = NULL, ingest_run_id = 6 WHERE date = '2025-07-15';
+                    UPDATE store_report SET total_items = 9, ingest_run_id = 7 WHERE date = '2025-07-15';
+                    """)
+            XCTAssertEqual(
+                try GRDB.Row.fetchAll(db, sql: history).map { $0[1] as Int64? }, [3, 3, nil],
+                "the trigger keeps replaced rows, a NULL among them")
+            XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
+            XCTAssertEqual(try String.fetchAll(db, sql: "PRAGMA foreign_key_check"), [])
+        }
+    }
 }

@@ -17,7 +17,8 @@ final class PostgresWarehouseTests: XCTestCase {
                 "v3: money in integer cents, percents in integer millionths", "v4: associates, vendors and categories",
                 "v5: store-month rollups", "v6: provenance and history", "v7: vendor names", "v8: alarms in the ledger",
                 "v9: store opening and closing dates", "v10: history rows built once each", "v11: undo runs",
-                "v12: who ran each run, and where", "v14: alert state and the outbox", "v15: who sees which stores",
+                "v12: who ran each run, and where", "v13: optional sales measures", "v14: alert state and the outbox",
+                "v15: who sees which stores",
             ], "shipped steps keep their names: a warehouse records them")
         let location = DatabaseLocation.postgres(url: try TestWarehouses.postgresWarehouseURL())
         XCTAssertEqual(
@@ -72,6 +73,67 @@ final class PostgresWarehouseTests: XCTestCase {
             "SELECT total_sales_cents, ingest_run_id, source_row, replaced_by_run FROM store_report_history")
         XCTAssertEqual(history.rowCount, 1)
         XCTAssertEqual((0..<4).map { history.text(row: 0, column: $0) }, ["10000", "1", "2", "2"])
+    }
+
+    /// A warehouse from before "v13: optional sales measures" keeps every value: its rows and
+    /// rollups; the counts become nullable in the table and its history, which keeps a NULL.
+    func testAV12WarehouseKeepsEveryValueAndItsCountsBecomeNullable() throws {
+        let url = try TestWarehouses.postgresWarehouseURL()
+        _ = try Warehouse(location: .postgres(url: url))
+        let connection = try PostgresConnection(url: url)
+        // As v12 left them, with values.
+        try connection.executeScript(
+            """
+            ALTER TABLE store_report ALTER COLUMN total_transactions SET NOT NULL,
+                ALTER COLUMN total_items SET NOT NULL;
+            ALTER TABLE store_report_history ALTER COLUMN total_transactions SET NOT NULL,
+                ALTER COLUMN total_items SET NOT NULL;
+            ALTER TABLE store_month_rollup DROP COLUMN sales_cents_without_transactions,
+                DROP COLUMN items_without_transactions, DROP COLUMN transactions_without_items;
+            DELETE FROM ddkpi_migrations WHERE identifier = '\(V13OptionalSalesMeasures.name)';
+            INSERT INTO store (code, name) VALUES ('08', 'Natick'), ('10', 'Framingham');
+            INSERT INTO store_report (store_code, date, total_sales_cents, total_transactions, total_items,
+                ccp_pct_millionths, gp_pct_millionths, upt, ads_cents, ingest_run_id, source_row) VALUES
+                ('08', '2025-07-14', 123456, 10, 25, 452000, NULL, 2.5, 12346, 3, 5),
+                ('10', '2025-07-14', -2000, 1, 1, NULL, 510000, 1, -2000, 3, 6);
+            INSERT INTO store_month_rollup VALUES ('08', '2025-07', 123456, 10, 25, '11300000', 25, '0', 0, 1, 2, 3, 4);
+            """)
+        let rows = """
+            SELECT store_code, date, total_sales_cents, total_transactions, total_items, ccp_pct_millionths,
+                gp_pct_millionths, upt, ads_cents, ingest_run_id, source_row FROM store_report ORDER BY date, store_code
+            """
+        let texts = { (sql: String, columns: Int) throws -> [[String?]] in
+            let result = try connection.execute(sql)
+            return (0..<result.rowCount).map { row in (0..<columns).map { result.text(row: row, column: $0) } }
+        }
+        let before = try texts(rows, 11)
+
+        let warehouse = try Warehouse(location: .postgres(url: url))
+        XCTAssertEqual(warehouse.appliedMigrations, [V13OptionalSalesMeasures.name])
+        XCTAssertEqual(try texts(rows, 11), before, "every value kept")
+        let rollupColumns = Warehouse.rollupColumns.dropFirst(2).joined(separator: ", ")
+        XCTAssertEqual(
+            try texts("SELECT \(rollupColumns) FROM store_month_rollup", 14),
+            [["123456", "10", "25", "11300000", "25", "0", "0", "1", "2", "3", "4", "0", "0", "0"]])
+        XCTAssertEqual(
+            try texts(
+                """
+                SELECT table_name, column_name FROM information_schema.columns
+                WHERE table_schema = current_schema() AND column_name IN ('total_transactions', 'total_items')
+                    AND table_name LIKE 'store_report%' AND is_nullable = 'YES' ORDER BY table_name, column_name
+                """, 2),
+            [
+                ["store_report", "total_items"], ["store_report", "total_transactions"],
+                ["store_report_history", "total_items"], ["store_report_history", "total_transactions"],
+            ])
+        try connection.executeScript(
+            """
+            UPDATE store_report SET total_items = NULL, ingest_run_id = 4 WHERE store_code = '08';
+            UPDATE store_report SET total_items = 9, ingest_run_id = 5 WHERE store_code = '08';
+            """)
+        XCTAssertEqual(
+            try texts("SELECT total_items, replaced_by_run FROM store_report_history ORDER BY replaced_by_run", 2),
+            [["25", "4"], [nil, "5"]], "the history keeps a NULL it replaced")
     }
 
     func testTheIngestLockIsAnAdvisoryLockAcrossProcessesAndMachines() throws {

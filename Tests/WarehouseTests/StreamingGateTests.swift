@@ -211,7 +211,7 @@ private struct RandomChain {
         let cents = figures.totalSalesCents
         let code = store < 9 ? "0\(store + 1)" : "\(store + 1)"
         return
-            "\(code),\(date),\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100),\(figures.totalTransactions),\(figures.totalItems)\n"
+            "\(code),\(date),\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100),\(figures.totalTransactions.map(String.init) ?? ""),\(figures.totalItems.map(String.init) ?? "")\n"
     }
 
     /// A store-day's figures: copied from earlier while a copy goes on (or the whole file is

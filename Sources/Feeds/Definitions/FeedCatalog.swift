@@ -59,9 +59,8 @@ public enum FeedCatalog {
             .store: storeAliases, .date: dateAliases, .upt: ["UPT"],
             .ads: ["ADS", "Avg Sale", "Average Sale", "Avg Ticket"],
         ]) { $1 },
-        layouts: [
-            [.field(.store), .field(.date), .field(.totalSales), .field(.totalTransactions), .field(.totalItems)]
-        ])
+        // Transactions and items are read when the file has them (SPEC section 26).
+        layouts: [[.field(.store), .field(.date), .field(.totalSales)]])
 
     static let employeePerformance = FeedDefinition(
         id: .employeePerformance,

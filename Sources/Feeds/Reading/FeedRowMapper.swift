@@ -240,11 +240,12 @@ struct FeedRowMapper {
         if entry.asOf <= asOf { entry = (asOf, name, row) }
     }
 
-    /// Sales, transactions, items and the optional CCP and GP percents of a sales row.
+    /// Sales, transactions, items and the optional CCP and GP percents of a sales row; a file
+    /// without a transactions or items column leaves them unknown (SPEC section 26).
     private static func salesFigures(_ fields: inout RowFields) -> SalesFigures? {
         guard let sales = fields.required(.totalSales, ValueNormalizer.money),
-            let transactions = fields.required(.totalTransactions, ValueNormalizer.count),
-            let items = fields.required(.totalItems, ValueNormalizer.count),
+            let transactions = fields.requiredWhenPresent(.totalTransactions, ValueNormalizer.count),
+            let items = fields.requiredWhenPresent(.totalItems, ValueNormalizer.count),
             let ccp = fields.optional(.ccpPct, ValueNormalizer.percent),
             let gp = fields.optional(.gpPct, ValueNormalizer.percent)
         else { return nil }

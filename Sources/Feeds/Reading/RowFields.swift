@@ -65,6 +65,17 @@ struct RowFields {
         }
     }
 
+    /// A field a file may lack: without its column it is `nil` (unknown); with one, the cell
+    /// must normalise, so an empty cell is a reject as for a required field.
+    @inline(__always) mutating func requiredWhenPresent<Value>(
+        _ field: CanonicalField, _ normalize: (Cell) -> Result<Value, NormalizationFailure>
+    )
+        -> Value??
+    {
+        guard header[field] != nil else { return .some(nil) }
+        return required(field, normalize).map { .some($0) }
+    }
+
     /// An optional field: empty is `nil`, anything else must normalise.
     @inline(__always) mutating func optional<Value>(
         _ field: CanonicalField, _ normalize: (Cell) -> Result<Value, NormalizationFailure>

@@ -62,7 +62,7 @@ struct AlarmSeriesLoader {
     /// A row of `salesQuery` as the checks read it.
     static func salesDay(_ row: some ScannedRow) -> SalesDay {
         SalesDay(
-            cents: row.int64(2), transactions: row.int64(3), items: row.int64(4),
+            cents: row.int64(2), transactions: row.optionalInt64(3), items: row.optionalInt64(4),
             ccpMillionths: row.optionalInt64(5), gpMillionths: row.optionalInt64(6), run: row.int64(7))
     }
 

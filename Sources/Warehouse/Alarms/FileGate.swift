@@ -219,8 +219,8 @@ private struct BufferedRow {
         self.day = day
         let figures = sales.figures
         row = SalesDay(
-            cents: figures.totalSalesCents, transactions: Int64(figures.totalTransactions),
-            items: Int64(figures.totalItems), ccpMillionths: figures.ccpPctMillionths,
+            cents: figures.totalSalesCents, transactions: figures.totalTransactions.map(Int64.init),
+            items: figures.totalItems.map(Int64.init), ccpMillionths: figures.ccpPctMillionths,
             gpMillionths: figures.gpPctMillionths, run: run)
     }
 }

@@ -78,6 +78,12 @@ struct FeedColumn<Record> {
         Self(name: name, type: .integer, isNullable: false) { record, values in values.add(value(record)) }
     }
 
+    /// A count a record may not know: NOT NULL when `known` (the record's feed requires it, so
+    /// a `nil` there is refused by the database rather than stored as 0), else nullable.
+    static func count(_ name: String, known: Bool, _ value: @escaping (Record) -> Int?) -> Self {
+        Self(name: name, type: .integer, isNullable: !known) { record, values in values.add(value(record)) }
+    }
+
     /// A nullable integer column.
     static func optionalInteger(_ name: String, _ value: @escaping (Record) -> Int64?) -> Self {
         Self(name: name, type: .integer, isNullable: true) { record, values in values.add(value(record)) }

@@ -9,7 +9,7 @@ enum FeedTables {
     static let salesAudit = FeedTable<SalesAuditRecord>(
         feed: .salesAudit, name: "store_report", period: .day,
         key: [.date("date", \.date), .store(\.store)],
-        values: salesColumns(\.figures) + [
+        values: salesColumns(\.figures, countsKnown: false) + [
             .optionalReal("upt", \.figures.upt), .optionalInteger("ads_cents", \.figures.adsCents),
         ])
 
@@ -29,7 +29,7 @@ enum FeedTables {
     static let employeeSales = FeedTable<EmployeeSalesRecord>(
         feed: .employeePerformance, name: "employee_report", period: .dayOrMonth,
         key: [.grainKey("date", \.grain), .store(\.store), .text("employee_id", \.employeeId)],
-        values: salesColumns(\.figures),
+        values: salesColumns(\.figures, countsKnown: true),
         untracked: [grainColumn(\.grain)])
 
     /// A vendor's and/or category's sales at a store over a day or a month.
@@ -61,12 +61,16 @@ enum FeedTables {
     /// The table a feed's records land in; `nil` for the reference files (stores, goals).
     static func table(for feed: FeedID) -> (any FeedTableDescription)? { all.first { $0.feed == feed } }
 
-    /// Sales, transactions, items, CCP and GP, in the column order both sales tables share.
-    private static func salesColumns<Record>(_ figures: @escaping (Record) -> SalesFigures) -> [FeedColumn<Record>] {
+    /// Sales, transactions, items, CCP and GP, in the column order both sales tables share;
+    /// `countsKnown` when the feed requires transactions and items (associates), else they are
+    /// NULL when unknown (the sales audit, SPEC section 26).
+    private static func salesColumns<Record>(_ figures: @escaping (Record) -> SalesFigures, countsKnown: Bool)
+        -> [FeedColumn<Record>]
+    {
         [
             .integer("total_sales_cents") { figures($0).totalSalesCents },
-            .integer("total_transactions") { Int64(figures($0).totalTransactions) },
-            .integer("total_items") { Int64(figures($0).totalItems) },
+            .count("total_transactions", known: countsKnown) { figures($0).totalTransactions },
+            .count("total_items", known: countsKnown) { figures($0).totalItems },
             .optionalInteger("ccp_pct_millionths") { figures($0).ccpPctMillionths },
             .optionalInteger("gp_pct_millionths") { figures($0).gpPctMillionths },
         ]
@@ -102,8 +106,8 @@ extension SalesAuditRecord: DirectRowBinding {
         values.add(date)
         values.add(store)
         values.add(figures.totalSalesCents)
-        values.add(Int64(figures.totalTransactions))
-        values.add(Int64(figures.totalItems))
+        values.add(figures.totalTransactions)
+        values.add(figures.totalItems)
         values.add(figures.ccpPctMillionths)
         values.add(figures.gpPctMillionths)
         values.add(figures.upt)

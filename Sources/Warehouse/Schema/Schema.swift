@@ -43,7 +43,8 @@ enum Schema {
         SchemaStep(V06ProvenanceAndHistory.self), SchemaStep(V07VendorNames.self),
         SchemaStep(V08AlarmsInTheLedger.self),
         SchemaStep(V09StoreDates.self), SchemaStep(V10HistoryRowsBuiltOnce.self), SchemaStep(V11UndoRuns.self),
-        SchemaStep(V12RunActors.self), SchemaStep(V14AlertStateAndOutbox.self), SchemaStep(V15AccessScopes.self),
+        SchemaStep(V12RunActors.self), SchemaStep(V13OptionalSalesMeasures.self),
+        SchemaStep(V14AlertStateAndOutbox.self), SchemaStep(V15AccessScopes.self),
     ]
 }
 

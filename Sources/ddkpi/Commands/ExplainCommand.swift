@@ -93,7 +93,7 @@ struct ExplainCommand: ParsableCommand {
         output.write(renderer.head(explanation))
         var count = 0
         try engine.warehouse.contributingRows(
-            Set(explanation.components.map(\.measure)), from: explanation.range.start, through: explanation.range.end,
+            explanation.read, from: explanation.range.start, through: explanation.range.end,
             stores: Set(explanation.stores)
         ) { row in
             if let text = renderer.row(row, number: count) { output.write(text) }
