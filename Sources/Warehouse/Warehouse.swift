@@ -72,7 +72,7 @@ public final class Warehouse {
     }
 
     /// Throws when the warehouse is opened to write as a role `ddkpi access` scoped (SPEC section 23).
-    private func refuseScopedWriter() throws {
+    public func refuseScopedWriter() throws {
         guard case .postgres = location, try readerScope() != nil else { return }
         var role = ""
         try backend.read { session in try session.scan("SELECT session_user", []) { role = $0.text(0) } }

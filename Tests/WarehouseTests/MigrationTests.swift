@@ -130,7 +130,9 @@ final class MigrationTests: XCTestCase {
             }
         }
         let warehouse = try Warehouse(path: path)
-        XCTAssertEqual(warehouse.appliedMigrations, [V13OptionalSalesMeasures.name])
+        XCTAssertEqual(
+            warehouse.appliedMigrations,
+            Array(Warehouse.migrationNames.drop { $0 != V13OptionalSalesMeasures.name }), "v13 and every later step")
         try DatabaseQueue(path: path).write { db in
             XCTAssertEqual(try GRDB.Row.fetchAll(db, sql: rows), before, "every value kept")
             XCTAssertEqual(

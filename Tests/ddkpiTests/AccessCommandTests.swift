@@ -156,6 +156,16 @@ final class AccessCommandTests: XCTestCase {
                 ],
                 as: setting.regionRole)
             XCTAssertEqual(published.status, allowed ? 0 : 2, "\(pack): \(published.stderr)")
+            if allowed {
+                let sending = try setting.ddkpi(
+                    [
+                        "publish", "--plan", plan, "--out", directory.appendingPathComponent("sent").path, "--as-of",
+                        "2025-06-15", "--send",
+                    ], as: setting.regionRole)
+                XCTAssertEqual(sending.status, 2, sending.stderr)
+                XCTAssertTrue(sending.stderr.contains("may only read"), sending.stderr)
+                XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("sent").path))
+            }
             if !allowed { XCTAssertTrue(published.stderr.contains("is outside its scope"), published.stderr) }
         }
 

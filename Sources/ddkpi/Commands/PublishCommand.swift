@@ -56,6 +56,13 @@ struct PublishCommand: ParsableCommand {
             throw ConfigurationError(error.description)
         }
         let context = try ReportContext(global: global)
+        if send {
+            do {
+                try context.engine.warehouse.refuseScopedWriter()
+            } catch let error as WarehouseError {
+                throw ConfigurationError("\(error)")
+            }
+        }
         for pack in parsed.packs {
             do {
                 try context.engine.requireReadable(pack.scope)
