@@ -163,7 +163,8 @@ enum Scripts {
     static let duckdbXLSX = """
         import sys, duckdb
         con = duckdb.connect()
-        print(con.execute("SELECT count(*), sum(net_sales) FROM read_xlsx(?)", [sys.argv[1]]).fetchone())
+        con.execute("SET enable_progress_bar = false")
+        print(con.execute('SELECT count(*), sum("Net Sales") FROM read_xlsx(?, ignore_errors = true)', [sys.argv[1]]).fetchone())
         """
     /// The obvious alternative: pandas with the calamine engine, then one sqlite3 transaction of upserts.
     static let pandasUpsert = """
