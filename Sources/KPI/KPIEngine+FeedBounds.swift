@@ -11,8 +11,9 @@ extension KPIEngine {
         asOf: CivilDate, filter: ScopeFilter, periods: (CivilDate) -> [ReportPeriod]
     ) throws -> [ScopeValues]? {
         let feeds = Set(metrics.map(\.feed))
-        let lastDays = try warehouse.feedLastDays(notAfter: asOf).filter { feeds.contains($0.key) }
-        let creditedDays = try warehouse.feedAttributedLastDays(notAfter: asOf)
+        let allLastDays = try warehouse.feedLastDays(notAfter: asOf)
+        let lastDays = allLastDays.filter { feeds.contains($0.key) }
+        let creditedDays = try warehouse.feedAttributedLastDays(notAfter: asOf, lastDays: allLastDays)
         let reported = periods(asOf)
         let hasData = { (period: ReportPeriod, feed: FeedID) in
             creditedDays[feed].map { $0 >= period.range.start } ?? false

@@ -77,10 +77,13 @@ extension Warehouse {
 
     /// Each feed's last day that a period can be credited with as of `asOf` (SPEC section 7): its
     /// last data day, except that a weekly row without daily counts is credited to its week start
-    /// alone, so the period after that week has no data rather than a zero.
-    public func feedAttributedLastDays(notAfter asOf: CivilDate) throws -> [FeedID: CivilDate] {
+    /// alone, so the period after that week has no data rather than a zero. `lastDays` are the
+    /// feeds' last data days as of `asOf` (`feedLastDays`), which the daily feeds keep.
+    public func feedAttributedLastDays(notAfter asOf: CivilDate, lastDays: [FeedID: CivilDate]) throws
+        -> [FeedID: CivilDate]
+    {
         if try readerScope() != nil { return try chainLastDays(notAfter: asOf, creditedOnly: true) }
-        var result = try feedLastDays(notAfter: asOf)
+        var result = lastDays
         try backend.read { session in
             for table in FeedTables.all where table.period == .week {
                 let sql = """

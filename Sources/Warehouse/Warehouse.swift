@@ -16,6 +16,8 @@ public final class Warehouse {
     public var usesRollups = Warehouse.rollupsEnabledByEnvironment
     /// The migrations this opening applied, in order.
     public private(set) var appliedMigrations: [String] = []
+    /// The role the warehouse is read as and its `ddkpi access` scope (`scopedReader()`).
+    let readerLookup = LazyValue<(role: String, scope: AccessScope)?>()
 
     /// How a command opens the warehouse (SPEC section 5).
     public enum OpenMode: Sendable {
@@ -69,14 +71,6 @@ public final class Warehouse {
                 )
             }
         }
-    }
-
-    /// Throws when the warehouse is opened to write as a role `ddkpi access` scoped (SPEC section 23).
-    public func refuseScopedWriter() throws {
-        guard case .postgres = location, try readerScope() != nil else { return }
-        var role = ""
-        try backend.read { session in try session.scan("SELECT session_user", []) { role = $0.text(0) } }
-        throw WarehouseError(message: "role \(role) may only read")
     }
 
     /// The named migrations of this build, in order (the same on both backends).

@@ -1,4 +1,5 @@
 import CivilCalendar
+import Foundation
 
 /// The stores a role may read on a shared PostgreSQL warehouse (SPEC section 23).
 public enum AccessScope: Equatable, Sendable {
@@ -9,12 +10,53 @@ public enum AccessScope: Equatable, Sendable {
     /// These stores.
     case stores([String])
 
+    /// How the warehouse and `access list --format json` name its kind: `all`, `region`, `stores`.
+    public var kind: String {
+        switch self {
+        case .all: return "all"
+        case .region: return "region"
+        case .stores: return "stores"
+        }
+    }
+
+    /// A region scope's region.
+    public var region: String? {
+        if case .region(let name) = self { return name }
+        return nil
+    }
+
+    /// A stores scope's codes (none for the others).
+    public var stores: [String] {
+        if case .stores(let codes) = self { return codes }
+        return []
+    }
+
     /// How `access list` and the ledger say it: `all stores`, `region East`, `stores 08, 10`.
     public var description: String {
         switch self {
         case .all: return "all stores"
         case .region(let name): return "region \(name)"
         case .stores(let codes): return "stores " + codes.joined(separator: ", ")
+        }
+    }
+}
+
+/// A value computed once, on first use, by whichever thread asks first.
+final class LazyValue<Value>: @unchecked Sendable {
+    private enum State {
+        case pending
+        case computed(Value)
+    }
+    private let lock = NSLock()
+    private var state = State.pending
+
+    /// The value, computing it with `compute` the first time.
+    func value(_ compute: () throws -> Value) throws -> Value {
+        try lock.withLock {
+            if case .computed(let value) = state { return value }
+            let value = try compute()
+            state = .computed(value)
+            return value
         }
     }
 }
@@ -80,25 +122,13 @@ extension Warehouse {
                 created = existing.createdRole
             }
             try session.execute("DELETE FROM access_role WHERE role_name = ?", [.text(role)])
-            let (region, stores): (String?, [String]) =
-                switch scope {
-                case .all: (nil, [])
-                case .region(let name): (name, [])
-                case .stores(let codes): (nil, codes)
-                }
-            let kind =
-                switch scope {
-                case .all: "all"
-                case .region: "region"
-                case .stores: "stores"
-                }
             try session.execute(
                 "INSERT INTO access_role (role_name, scope, region, created_role, granted_at) VALUES (?, ?, ?, ?, ?)",
                 [
-                    .text(role), .text(kind), region.map(SQLValue.text) ?? .null, .integer(created ? 1 : 0),
+                    .text(role), .text(scope.kind), scope.region.map(SQLValue.text) ?? .null, .integer(created ? 1 : 0),
                     .text(UTCTimestamp.now()),
                 ])
-            for code in Set(stores).sorted() {
+            for code in Set(scope.stores).sorted() {
                 try session.execute(
                     "INSERT INTO access_store (role_name, store_code) VALUES (?, ?)", [.text(role), .text(code)])
             }
@@ -151,25 +181,33 @@ extension Warehouse {
 
     /// The scope of the role this warehouse is read as; `nil` for the owner, any role without a
     /// grant, and SQLite.
-    public func readerScope() throws -> AccessScope? {
+    public func readerScope() throws -> AccessScope? { try scopedReader()?.scope }
+
+    /// The role this warehouse is read as and its scope when `ddkpi access` scoped it, looked up
+    /// once per opening (only the owner changes grants, and not through a scoped role's opening).
+    private func scopedReader() throws -> (role: String, scope: AccessScope)? {
         guard case .postgres = location else { return nil }
-        return try backend.read { session in
-            guard try session.integer("SELECT 1 WHERE to_regclass('access_role') IS NOT NULL", []) != nil else {
-                return nil
+        return try readerLookup.value {
+            try backend.read { session in
+                guard try session.integer("SELECT 1 WHERE to_regclass('access_role') IS NOT NULL", []) != nil else {
+                    return nil
+                }
+                var role = ""
+                try session.scan("SELECT session_user", []) { role = $0.text(0) }
+                return try Self.grant(session, role: role).map { (role, $0.scope) }
             }
-            var role = ""
-            try session.scan("SELECT session_user", []) { role = $0.text(0) }
-            return try Self.grant(session, role: role)?.scope
         }
     }
 
     /// Throws, naming the role, when the warehouse is read as a role `ddkpi access` scoped, which
     /// may not read `what` (SPEC section 23: alert state and the outbox).
     public func refuseScopedReader(_ what: String) throws {
-        guard try readerScope() != nil else { return }
-        var role = ""
-        try backend.read { session in try session.scan("SELECT session_user", []) { role = $0.text(0) } }
-        throw WarehouseError(message: "role \(role) may not read \(what)")
+        if let reader = try scopedReader() { throw WarehouseError(message: "role \(reader.role) may not read \(what)") }
+    }
+
+    /// Throws when the warehouse is opened to write as a role `ddkpi access` scoped (SPEC section 23).
+    public func refuseScopedWriter() throws {
+        if let reader = try scopedReader() { throw WarehouseError(message: "role \(reader.role) may only read") }
     }
 
     private func requireRoles() throws {

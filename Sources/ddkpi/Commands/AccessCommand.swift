@@ -140,11 +140,9 @@ struct AccessCommand: ParsableCommand {
                 role = grant.role
                 createdRole = grant.createdRole
                 grantedAt = grant.grantedAt
-                switch grant.scope {
-                case .all: (scope, region, stores) = ("all", nil, [])
-                case .region(let name): (scope, region, stores) = ("region", name, [])
-                case .stores(let codes): (scope, region, stores) = ("stores", nil, codes)
-                }
+                scope = grant.scope.kind
+                region = grant.scope.region
+                stores = grant.scope.stores
             }
         }
     }
