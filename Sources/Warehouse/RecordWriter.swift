@@ -41,18 +41,10 @@ struct RecordWriter<Session: SQLSession> {
         case .salesAudit(let r):
             rollups.add(r, store: stores.add(store: r.store, date: r.date))
             try add(r, row: row, to: FeedTables.salesAudit)
-        case .creditApplications(let r):
-            rollups.add(r, \.applications, store: stores.add(store: r.store, date: r.date))
-            try add(r, row: row, to: FeedTables.creditApplications)
-        case .crmIntakes(let r):
-            rollups.add(r, \.intakes, store: stores.add(store: r.store, date: r.date))
-            try add(r, row: row, to: FeedTables.crmIntakes)
-        case .birdeyeReviews(let r):
-            rollups.add(r, \.reviews, store: stores.add(store: r.store, date: r.weekStart))
-            try add(r, row: row, to: FeedTables.birdeyeReviews)
-        case .outboundCalls(let r):
-            rollups.add(r, \.calls, store: stores.add(store: r.store, date: r.weekStart))
-            try add(r, row: row, to: FeedTables.outboundCalls)
+        case .creditApplications(let r): try addCount(r, row: row, to: FeedTables.creditApplications)
+        case .crmIntakes(let r): try addCount(r, row: row, to: FeedTables.crmIntakes)
+        case .birdeyeReviews(let r): try addCount(r, row: row, to: FeedTables.birdeyeReviews)
+        case .outboundCalls(let r): try addCount(r, row: row, to: FeedTables.outboundCalls)
         case .employeeSales(let r):
             stores.add(store: r.store, grain: r.grain)
             try add(r, row: row, to: FeedTables.employeeSales)
@@ -116,6 +108,24 @@ struct RecordWriter<Session: SQLSession> {
         try startRow(table.upsert)
         table.bind(record, runID: runID, sourceRow: row, into: &pending)
         try endRow()
+    }
+
+    /// Adds a store-day's count to its table and to the rollups of the table's measure.
+    private mutating func addCount(_ record: DailyCountRecord, row: Int, to table: FeedTable<DailyCountRecord>) throws {
+        if let measure = table.measures?.countedMeasure {
+            rollups.add(record, measure, store: stores.add(store: record.store, date: record.date))
+        }
+        try add(record, row: row, to: table)
+    }
+
+    /// Adds a store-week's counts to its table and to the rollups of the table's measure.
+    private mutating func addCount(_ record: WeeklyCountRecord, row: Int, to table: FeedTable<WeeklyCountRecord>)
+        throws
+    {
+        if let measure = table.measures?.countedMeasure {
+            rollups.add(record, measure, store: stores.add(store: record.store, date: record.weekStart))
+        }
+        try add(record, row: row, to: table)
     }
 
     /// Adds the row of a record that binds its columns itself (`DirectRowBinding`).

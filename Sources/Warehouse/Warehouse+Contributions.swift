@@ -121,27 +121,27 @@ extension Warehouse {
     ) throws {
         let names = Set(measures.map(\.name))
         try backend.read { session in
-            for source in ContributionSource.allCases where !source.measures.isDisjoint(with: names) {
-                let wanted = measures.filter { source.measures.contains($0.name) }
+            for source in ContributionSource.all where !source.measures.names.isDisjoint(with: names) {
+                let wanted = measures.filter { source.measures.names.contains($0.name) }
                 let from = source.isWeekly ? start.adding(days: -6) : start
                 try session.scan(
                     """
                     SELECT t.\(source.dateColumn), t.store_code, \(source.columns.map { "t.\($0)" }.joined(separator: ", ")),
                         t.ingest_run_id, t.source_row, r.path, r.sheet
-                    FROM \(source.table) t LEFT JOIN ingest_run r ON r.id = t.ingest_run_id
+                    FROM \(source.table.name) t LEFT JOIN ingest_run r ON r.id = t.ingest_run_id
                     WHERE t.\(source.dateColumn) BETWEEN ? AND ? ORDER BY t.\(source.dateColumn), t.store_code
                     """, [.text(from.iso8601), .text(end.iso8601)]
                 ) { row in
                     let store = row.text(1)
                     guard stores.contains(store), let date = CivilDate(iso8601: row.text(0)) else { return }
                     let sums = source.sums(row, date: date, range: DateRange(start: start, end: end))
-                    let unreported = source.unreported(row)
+                    let unreported = source.measures.unreported(row, from: 2)
                     var unknown: [MeasureName] = []
                     var values: [(measure: MeasureName, value: Int128)] = []
                     for measure in wanted {
                         let missing = MeasureName.countsNeeded(by: measure.path).filter(unreported.contains)
                         // CCP's sums need items only on rows that report CCP.
-                        let reportsCCP = source != .sales || row.optionalInt64(5) != nil
+                        let reportsCCP = source.measures.reportsCCP(row, from: 2)
                         let isCCP = measure.name == .ccpWeighted || measure.name == .ccpItems
                         if missing.isEmpty {
                             values.append((measure.name, sums[keyPath: measure.path]))
@@ -153,7 +153,7 @@ extension Warehouse {
                     let provenance = Int32(2 + source.columns.count)
                     try body(
                         ContributingRow(
-                            table: source.table, store: store, date: date.iso8601,
+                            table: source.table.name, store: store, date: date.iso8601,
                             file: row.optionalText(provenance + 2),
                             sheet: row.optionalText(provenance + 3), row: row.optionalInt64(provenance + 1),
                             run: row.optionalInt64(provenance), values: values, unknown: unknown))
@@ -178,7 +178,7 @@ extension Warehouse {
         try backend.read { session in
             try session.scan(
                 """
-                SELECT store_code, total_transactions, total_items
+                SELECT store_code, \(SalesFigureColumns.transactions), \(SalesFigureColumns.items)
                 FROM \(FeedTables.salesAudit.name) WHERE date BETWEEN ? AND ?
                 """, [.text(start.iso8601), .text(end.iso8601)]
             ) { row in
@@ -198,70 +198,36 @@ extension Warehouse {
 }
 
 /// A feed table whose rows add to the measures, and how one row adds.
-private enum ContributionSource: CaseIterable {
-    case sales, applications, intakes, reviews, calls
+private struct ContributionSource {
+    let table: any FeedTableDescription
+    let measures: FeedMeasures
 
-    var table: String {
-        switch self {
-        case .sales: return FeedTables.salesAudit.name
-        case .applications: return FeedTables.creditApplications.name
-        case .intakes: return FeedTables.crmIntakes.name
-        case .reviews: return FeedTables.birdeyeReviews.name
-        case .calls: return FeedTables.outboundCalls.name
-        }
+    /// The measured tables: the store-day tables, then the store-week ones.
+    static var all: [ContributionSource] {
+        (FeedTables.measured(.day) + FeedTables.measured(.week)).map { ContributionSource(table: $0, measures: $1) }
     }
 
-    var isWeekly: Bool { self == .reviews || self == .calls }
+    var isWeekly: Bool { table.period == .week }
 
-    var dateColumn: String { isWeekly ? "week_start" : "date" }
+    var dateColumn: String { table.period.dateColumn }
 
-    /// The columns read after the date and the store.
-    var columns: [String] {
-        let days = (0..<7).map { "day_\($0)" }
-        switch self {
-        case .sales: return FeedTables.salesMeasureColumns
-        case .applications: return ["total_applications"]
-        case .intakes: return ["total_intakes"]
-        case .reviews: return ["review_count"] + days
-        case .calls: return ["total_calls"] + days
-        }
-    }
+    /// The columns read after the date and the store: the measures', then a week's days.
+    var columns: [String] { measures.columns + (isWeekly ? FeedTables.weekdayColumns : []) }
 
-    var measures: Set<MeasureName> {
-        switch self {
-        case .sales: return [.salesCents, .transactions, .items, .ccpWeighted, .ccpItems, .gpWeighted, .gpSalesCents]
-        case .applications: return [.applications]
-        case .intakes: return [.intakes]
-        case .reviews: return [.reviews]
-        case .calls: return [.calls]
-        }
-    }
-
-    /// The counts a row (`date, store, columns…`) does not report: NULL transactions or items.
-    func unreported(_ row: some ScannedRow) -> [MeasureName] {
-        guard self == .sales else { return [] }
-        return (row.optionalInt64(3) == nil ? [.transactions] : []) + (row.optionalInt64(4) == nil ? [.items] : [])
-    }
-
-    /// What the row (`date, store, columns…`) adds to the measures over `range`.
+    /// What the row (`date, store, columns…`) adds to the measures over `range`: a week's days
+    /// in the range when they are known, else its total when it starts in the range.
     func sums(_ row: some ScannedRow, date: CivilDate, range: DateRange) -> MeasureSums {
         var sums = MeasureSums()
-        switch self {
-        case .sales:
-            sums.addSales(
-                cents: row.int64(2), transactions: row.optionalInt64(3), items: row.optionalInt64(4),
-                ccpMillionths: row.optionalInt64(5), gpMillionths: row.optionalInt64(6))
-        case .applications: sums.applications = Int128(row.int64(2))
-        case .intakes: sums.intakes = Int128(row.int64(2))
-        case .reviews, .calls:
-            let path: WritableKeyPath<MeasureSums, Int128> = self == .reviews ? \.reviews : \.calls
-            if (0..<7).allSatisfy({ row.optionalInt64(3 + Int32($0)) != nil }) {
-                for offset in 0..<7 where range.contains(date.adding(days: offset)) {
-                    sums[keyPath: path] += Int128(row.int64(3 + Int32(offset)))
-                }
-            } else if range.contains(date) {
-                sums[keyPath: path] = Int128(row.int64(2))
+        guard isWeekly, let measure = measures.countedMeasure else {
+            measures.add(row, from: 2, to: &sums)
+            return sums
+        }
+        if (0..<7).allSatisfy({ row.optionalInt64(3 + Int32($0)) != nil }) {
+            for offset in 0..<7 where range.contains(date.adding(days: offset)) {
+                sums[keyPath: measure.writablePath] += Int128(row.int64(3 + Int32(offset)))
             }
+        } else if range.contains(date) {
+            measures.add(row, from: 2, to: &sums)
         }
         return sums
     }

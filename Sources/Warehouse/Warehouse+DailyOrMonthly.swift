@@ -34,10 +34,7 @@ extension Warehouse {
         var sums: [StoreKey: MeasureSums] = [:]
         try readDayOrMonthRows(
             table: FeedTables.employeeSales.name,
-            columns: [
-                "employee_id", "total_sales_cents", "total_transactions", "total_items", "ccp_pct_millionths",
-                "gp_pct_millionths",
-            ],
+            columns: [EmployeeSalesColumns.employeeId] + SalesFigureColumns.all,
             from: start, through: end,
             key: { row in StoreKey(store: row.text(1), key: row.text(2)) },
             add: { row, key in
@@ -64,9 +61,9 @@ extension Warehouse {
         -> [StoreKey: MerchSums]
     {
         var sums: [RowPair: (key: StoreKey, sums: MerchSums)] = [:]
-        let keyColumn = dimension == .vendor ? "vendor_key" : "category"
+        let keyColumn = dimension == .vendor ? MerchSalesColumns.vendorKey : MerchSalesColumns.category
         try readDayOrMonthRows(
-            table: FeedTables.merchSales.name, columns: [keyColumn, "total_sales_cents", "total_items"],
+            table: FeedTables.merchSales.name, columns: [keyColumn, MerchSalesColumns.sales, MerchSalesColumns.items],
             condition: "\(keyColumn) <> ''", from: start, through: end,
             key: { row in RowPair(row, 1, 2) },
             add: { row, pair in

@@ -200,9 +200,9 @@ extension Warehouse {
         _ session: Session, from start: CivilDate, through end: CivilDate, stores: inout StoreSlots
     ) throws -> MonthSlotSums {
         var sums = MonthSlotSums()
-        for source in DailyMeasureSource.allCases {
+        for (table, measures) in FeedTables.measured(.day) {
             let sql = """
-                SELECT date, store_code, \(source.columns.joined(separator: ", ")) FROM \(source.table)
+                SELECT date, store_code, \(measures.columns.joined(separator: ", ")) FROM \(table.name)
                 WHERE date BETWEEN ? AND ? ORDER BY date
                 """
             // Rows come date by date, every store within a date: the month changes seldom.
@@ -216,16 +216,16 @@ extension Warehouse {
                     position = sums.position(of: row.text(0, prefix: 7))
                     month = (rowMonth, position)
                 }
-                sums.update(month: position, slot: stores.slot(of: row, column: 1)) { source.add(row, to: &$0) }
+                sums.update(month: position, slot: stores.slot(of: row, column: 1)) {
+                    measures.add(row, from: 2, to: &$0)
+                }
             }
         }
-        for (table, column, path) in [
-            (FeedTables.birdeyeReviews.name, "review_count", \MeasureSums.reviews),
-            (FeedTables.outboundCalls.name, "total_calls", \MeasureSums.calls),
-        ] {
+        for (table, measures) in FeedTables.measured(.week) {
+            guard case .count(let column, let measure) = measures else { continue }
             try scanWeeks(
-                session, table: table, column: column, from: start, through: end, stores: &stores, into: &sums,
-                at: path)
+                session, table: table.name, column: column, from: start, through: end, stores: &stores, into: &sums,
+                at: measure.writablePath)
         }
         return sums
     }
@@ -239,7 +239,7 @@ extension Warehouse {
         stores: inout StoreSlots, into sums: inout MonthSlotSums, at measure: WritableKeyPath<MeasureSums, Int128>
     ) throws {
         let sql = """
-            SELECT store_code, week_start, \(column), day_0, day_1, day_2, day_3, day_4, day_5, day_6
+            SELECT store_code, week_start, \(column), \(FeedTables.weekdayColumns.joined(separator: ", "))
             FROM \(table) WHERE week_start BETWEEN ? AND ?
             """
         let (firstDay, lastDay) = (start.daysSinceEpoch, end.daysSinceEpoch)
@@ -288,40 +288,6 @@ extension Warehouse {
             }
             if let first { sums.update(month: week.months.first, slot: slot) { $0[keyPath: measure] += first } }
             if let second { sums.update(month: week.months.second, slot: slot) { $0[keyPath: measure] += second } }
-        }
-    }
-
-    /// A daily feed table and the columns read after `date, store_code`.
-    private enum DailyMeasureSource: CaseIterable {
-        case sales, applications, intakes
-
-        var table: String {
-            switch self {
-            case .sales: return FeedTables.salesAudit.name
-            case .applications: return FeedTables.creditApplications.name
-            case .intakes: return FeedTables.crmIntakes.name
-            }
-        }
-
-        var columns: [String] {
-            switch self {
-            case .sales: return FeedTables.salesMeasureColumns
-            case .applications: return ["total_applications"]
-            case .intakes: return ["total_intakes"]
-            }
-        }
-
-        /// Adds a row (`date, store_code, columns…`) to `sums`.
-        func add(_ row: some ScannedRow, to sums: inout MeasureSums) {
-            switch self {
-            case .sales:
-                sums.addSales(
-                    cents: row.int64(2), transactions: row.optionalInt64(3), items: row.optionalInt64(4),
-                    ccpMillionths: row.optionalInt64(5),
-                    gpMillionths: row.optionalInt64(6))
-            case .applications: sums.applications += Int128(row.int64(2))
-            case .intakes: sums.intakes += Int128(row.int64(2))
-            }
         }
     }
 

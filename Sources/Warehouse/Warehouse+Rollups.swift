@@ -311,13 +311,15 @@ struct RollupAccumulator {
             return fits
         }
 
-        /// Adds a count to one of the counted measures; `false` when it overflowed.
-        mutating func add(_ count: Int64, to measure: CountedMeasure) -> Bool {
+        /// Adds a count to one of the counted measures; `false` when it overflowed, or when the
+        /// measure is not one an event feed counts (the rollups are then recomputed from the tables).
+        mutating func add(_ count: Int64, to measure: MeasureName) -> Bool {
             switch measure {
             case .applications: return Self.add(count, to: &applications)
             case .reviews: return Self.add(count, to: &reviews)
             case .intakes: return Self.add(count, to: &intakes)
             case .calls: return Self.add(count, to: &calls)
+            case .salesCents, .transactions, .items, .ccpWeighted, .ccpItems, .gpWeighted, .gpSalesCents: return false
             }
         }
 
@@ -366,27 +368,26 @@ struct RollupAccumulator {
     }
 
     /// Adds a day's count of the store numbered `store`.
-    mutating func add(_ record: DailyCountRecord, _ measure: WritableKeyPath<MeasureSums, Int128>, store: Int) {
-        add(Int64(record.count), to: Self.field(measure), at: Key(store, record.date))
+    mutating func add(_ record: DailyCountRecord, _ measure: MeasureName, store: Int) {
+        add(Int64(record.count), to: measure, at: Key(store, record.date))
     }
 
     /// A week's counts go to the month of each day when the days are known, else the week's
     /// total to the month of its week start, as `scanMeasures` reads them; both months of a
     /// week that spans two are touched either way.
-    mutating func add(_ record: WeeklyCountRecord, _ measure: WritableKeyPath<MeasureSums, Int128>, store: Int) {
+    mutating func add(_ record: WeeklyCountRecord, _ measure: MeasureName, store: Int) {
         let start = Key(store, record.weekStart)
         alsoTouched.insert(start)
         alsoTouched.insert(Key(store, record.weekStart.adding(days: 6)))
-        let field = Self.field(measure)
-        guard let days = record.dailyCounts else { return add(Int64(record.total), to: field, at: start) }
+        guard let days = record.dailyCounts else { return add(Int64(record.total), to: measure, at: start) }
         for (offset, count) in days.enumerated() where count != 0 {
-            add(Int64(count), to: field, at: Key(store, record.weekStart.adding(days: offset)))
+            add(Int64(count), to: measure, at: Key(store, record.weekStart.adding(days: offset)))
         }
     }
 
-    private mutating func add(_ count: Int64, to field: CountedMeasure, at key: Key) {
+    private mutating func add(_ count: Int64, to measure: MeasureName, at key: Key) {
         let index = deltaIndex(key)
-        if !deltas[index].delta.add(count, to: field) { overflowed = true }
+        if !deltas[index].delta.add(count, to: measure) { overflowed = true }
     }
 
     /// The index in `deltas` of `key`'s additions, made empty on its first record.
@@ -403,19 +404,6 @@ struct RollupAccumulator {
         latestDelta[key.store] = index
         return index
     }
-
-    /// The counted measure a key path of `MeasureSums` names.
-    private static func field(_ measure: WritableKeyPath<MeasureSums, Int128>) -> CountedMeasure {
-        switch measure {
-        case \MeasureSums.applications: return .applications
-        case \MeasureSums.reviews: return .reviews
-        case \MeasureSums.intakes: return .intakes
-        default: return .calls
-        }
-    }
-
-    /// The measures event feeds count.
-    private enum CountedMeasure { case applications, reviews, intakes, calls }
 
     /// Brings the rollups of the touched store-months up to date, inside the file's transaction;
     /// `storeCodes` are the codes the stores are numbered by.

@@ -81,6 +81,16 @@ final class FeedTableSchemaTests: XCTestCase {
         XCTAssertEqual(FeedID.goals.table, "goal")
     }
 
+    func testEveryMeasureIsAddedByOneTable() {
+        let added = FeedTables.all.compactMap(\.measures).map(\.names)
+        XCTAssertEqual(added.reduce(0) { $0 + $1.count }, MeasureName.allCases.count)
+        XCTAssertEqual(added.reduce(Set()) { $0.union($1) }, Set(MeasureName.allCases))
+        XCTAssertEqual(
+            FeedTables.measured(.day).map(\.table.name), ["store_report", "credit_report", "crm_intake_report"])
+        XCTAssertEqual(FeedTables.measured(.week).map(\.table.name), ["birdeye_report", "outbound_call_report"])
+        XCTAssertEqual(FeedTables.outboundCalls.measures?.columns, ["total_calls"])
+    }
+
     func testABindRowFollowsTheUpsertsColumns() {
         let record = WeeklyCountRecord(
             store: "08", weekStart: CivilDate(year: 2025, month: 6, day: 2), total: 9,

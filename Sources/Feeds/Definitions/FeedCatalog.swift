@@ -53,90 +53,13 @@ public enum FeedCatalog {
     /// every field `sales-audit` needs too, so they must never be read as it (SPEC section 3).
     static let signatureFirst: [FeedID] = [.employeePerformance, .merchSales]
 
-    static let salesAudit = FeedDefinition(
-        id: .salesAudit,
-        fields: salesFields.merging([
-            .store: storeAliases, .date: dateAliases, .upt: ["UPT"],
-            .ads: ["ADS", "Avg Sale", "Average Sale", "Avg Ticket"],
-        ]) { $1 },
-        // Transactions and items are read when the file has them (SPEC section 26).
-        layouts: [[.field(.store), .field(.date), .field(.totalSales)]])
 
-    static let employeePerformance = FeedDefinition(
-        id: .employeePerformance,
-        fields: salesFields.merging([
-            .store: storeAliases, .date: dateAliases, .period: periodAliases, .employeeId: employeeIdAliases,
-            .employeeName: employeeNameAliases,
-        ]) { $1 },
-        layouts: [
-            [
-                .field(.employeeId), .field(.store), .anyOf([.date, .period]), .field(.totalSales),
-                .field(.totalTransactions),
-                .field(.totalItems),
-            ]
-        ],
-        signature: employeeIdAliases)
 
-    static let merchSales = FeedDefinition(
-        id: .merchSales,
-        fields: [
-            .store: storeAliases, .date: dateAliases, .period: periodAliases, .vendor: vendorAliases,
-            .vendorId: vendorIdAliases, .category: categoryAliases, .totalSales: salesFields[.totalSales] ?? [],
-            .totalItems: salesFields[.totalItems] ?? [],
-        ],
-        layouts: [
-            [
-                .field(.store), .anyOf([.date, .period]), .anyOf([.vendor, .vendorId, .category]), .field(.totalSales),
-                .field(.totalItems),
-            ]
-        ],
-        signature: vendorAliases + vendorIdAliases + categoryAliases)
 
-    static let creditApps = FeedDefinition(
-        id: .creditApps, fields: [.store: storeAliases, .date: dateAliases],
-        layouts: [[.field(.store), .field(.date)]],
-        signature: ["Application Date", "App Date", "Applicant", "Applicant Name", "Credit Limit"])
 
-    static let birdeyeReviews = FeedDefinition(
-        id: .birdeyeReviews,
-        fields: weekdayAliases.merging([
-            .store: storeAliases, .date: dateAliases, .weekStart: weekStartAliases,
-            .reviewCount: ["Reviews", "Review Count", "# Reviews"], .rating: ["Rating", "Star Rating", "Stars"],
-        ]) { $1 },
-        layouts: [
-            [.field(.store), .field(.weekStart), .field(.reviewCount)],
-            [.field(.store), .field(.weekStart), .anyWeekday()],
-            [.field(.store), .field(.date)],
-        ],
-        signature: ["Rating", "Star Rating", "Stars", "Review Date", "Reviews", "Review Count", "Reviewer"])
 
-    static let crmIntakes = FeedDefinition(
-        id: .crmIntakes, fields: [.store: storeAliases, .date: dateAliases],
-        layouts: [[.field(.store), .field(.date)]],
-        signature: ["Intake Date", "Company", "Intake"])
 
-    static let outboundCalls = FeedDefinition(
-        id: .outboundCalls,
-        fields: weekdayAliases.merging([.store: storeAliases, .date: dateAliases, .weekStart: weekStartAliases]) { $1 },
-        layouts: [[.field(.store), .field(.weekStart), .anyWeekday()], [.field(.store), .field(.date)]],
-        signature: ["Call Date", "Call Time", "Mon", "Monday", "Duration", "Call Duration", "Dialed Number"])
 
-    static let stores = FeedDefinition(
-        id: .stores,
-        fields: [
-            .code: ["Code", "Store Code", "Store", "Store #", "Store No"], .name: ["Name", "Store Name"],
-            .region: ["Region", "District"], .status: ["Status"], .aliases: ["Aliases", "Alias", "Also Known As"],
-            .opened: ["Opened", "Open Date", "Opening Date", "Date Opened"],
-            .closed: ["Closed", "Close Date", "Closing Date", "Date Closed"],
-        ],
-        layouts: [[.field(.code)]])
 
-    static let goals = FeedDefinition(
-        id: .goals,
-        fields: [
-            .period: ["Period", "Month"], .scope: ["Scope", "Store"], .metric: ["Metric", "KPI"],
-            .target: ["Target", "Goal"],
-            .date: ["Date", "Day"],
-        ],
-        layouts: [[.field(.period), .field(.scope), .field(.metric), .field(.target)]])
+
 }

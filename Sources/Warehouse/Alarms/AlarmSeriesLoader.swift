@@ -54,8 +54,7 @@ struct AlarmSeriesLoader {
     /// The sales-audit rows of a range of days (two `?`): date, store, then the columns
     /// `salesDay` reads.
     static let salesQuery = """
-        SELECT date, store_code, total_sales_cents, total_transactions, total_items, ccp_pct_millionths,
-            gp_pct_millionths, ingest_run_id
+        SELECT date, store_code, \(SalesFigureColumns.all.joined(separator: ", ")), ingest_run_id
         FROM \(FeedTables.salesAudit.name) WHERE date BETWEEN ? AND ?
         """
 
@@ -124,7 +123,7 @@ struct AlarmSeriesLoader {
         try scanWindows(
             session, ranges,
             """
-            SELECT date, store_code, SUM(total_sales_cents), MAX(ingest_run_id)
+            SELECT date, store_code, SUM(\(SalesFigureColumns.cents)), MAX(ingest_run_id)
             FROM \(FeedTables.employeeSales.name) WHERE date BETWEEN ? AND ? AND grain = 'day'
             GROUP BY date, store_code
             """
@@ -132,20 +131,17 @@ struct AlarmSeriesLoader {
             guard let (slot, index) = stores.position(row) else { return }
             stores.series[slot].associates[index] = AssociateDay(cents: row.int64(2), run: row.int64(3))
         }
-        for (feed, table, dateColumn, count) in [
-            (FeedID.creditApps, FeedTables.creditApplications.name, "date", "total_applications"),
-            (FeedID.crmIntakes, FeedTables.crmIntakes.name, "date", "total_intakes"),
-            (FeedID.birdeyeReviews, FeedTables.birdeyeReviews.name, "week_start", "review_count"),
-            (FeedID.outboundCalls, FeedTables.outboundCalls.name, "week_start", "total_calls"),
-        ] {
+        for (table, measures) in FeedTables.measured(.day) + FeedTables.measured(.week) {
+            guard case .count(let count, _) = measures else { continue }
+            let (feed, dateColumn) = (table.feed, table.period.dateColumn)
             var weeks = WeekTotals(days: days, weekStart: weekStart, carried: stores.series.map { $0.eventWeeks[feed] })
             try scanWindows(
                 session, ranges,
-                "SELECT \(dateColumn), store_code, \(count), ingest_run_id FROM \(table) WHERE \(dateColumn) BETWEEN ? AND ?"
+                "SELECT \(dateColumn), store_code, \(count), ingest_run_id FROM \(table.name) WHERE \(dateColumn) BETWEEN ? AND ?"
             ) { row in
                 guard let (slot, index) = stores.position(row) else { return }
                 let day = days.start.daysSinceEpoch + index
-                if dateColumn == "date" { stores.latestEventDay = max(stores.latestEventDay ?? day, day) }
+                if table.period == .day { stores.latestEventDay = max(stores.latestEventDay ?? day, day) }
                 weeks.add(slot: slot, day: day, count: row.int64(2), run: row.int64(3))
             }
             for (slot, storeWeeks) in weeks.bySlot.enumerated() {
@@ -160,8 +156,9 @@ struct AlarmSeriesLoader {
         let range: [SQLValue] = [.text(days.start.iso8601Month), .text(days.end.iso8601)]
         try session.scan(
             """
-            SELECT substr(date, 1, 7) || '-01', store_code, CASE WHEN vendor_key <> '' THEN 1 ELSE 0 END,
-                CASE WHEN category <> '' THEN 1 ELSE 0 END, SUM(total_sales_cents), MAX(ingest_run_id)
+            SELECT substr(date, 1, 7) || '-01', store_code, CASE WHEN \(MerchSalesColumns.vendorKey) <> '' THEN 1 ELSE 0 END,
+                CASE WHEN \(MerchSalesColumns.category) <> '' THEN 1 ELSE 0 END, SUM(\(MerchSalesColumns.sales)),
+                MAX(ingest_run_id)
             FROM \(FeedTables.merchSales.name) WHERE date BETWEEN ? AND ?
             GROUP BY 1, 2, 3, 4
             """, range

@@ -44,6 +44,8 @@ struct FeedTable<Record>: FeedTableDescription {
     let values: [FeedColumn<Record>]
     /// Columns written with the row whose change alone leaves it unchanged (besides `ingest_run_id`).
     let untracked: [FeedColumn<Record>]
+    /// What the rows add to the KPI measures, if anything.
+    let measures: FeedMeasures?
     /// The upsert of a row, in the column order `bind` gives values.
     let upsert: UpsertStatement
     /// Every declared column in binding order: key, values, untracked.
@@ -55,7 +57,7 @@ struct FeedTable<Record>: FeedTableDescription {
 
     init(
         feed: FeedID, name: String, period: FeedTablePeriod, key: [FeedColumn<Record>], values: [FeedColumn<Record>],
-        untracked: [FeedColumn<Record>] = []
+        untracked: [FeedColumn<Record>] = [], measures: FeedMeasures? = nil
     ) {
         self.feed = feed
         self.name = name
@@ -63,6 +65,7 @@ struct FeedTable<Record>: FeedTableDescription {
         self.key = key
         self.values = values
         self.untracked = untracked
+        self.measures = measures
         columns = key + values + untracked
         let bindNone: (Record, inout PendingValues) -> Void = { _, _ in }
         bindColumns = columns.reduce(bindNone) { bindBefore, column in
@@ -129,6 +132,8 @@ protocol FeedTableDescription {
     var feed: FeedID { get }
     var name: String { get }
     var period: FeedTablePeriod { get }
+    /// What the rows add to the KPI measures, if anything.
+    var measures: FeedMeasures? { get }
     /// The dedup key's columns, in primary-key order.
     var keyColumnNames: [String] { get }
     /// Each column's name and its definition for `backend` (as `ALTER TABLE … ADD COLUMN`

@@ -1,0 +1,7 @@
+extension FeedCatalog {
+    /// Credit applications, one row per application, counted per store-day (`EventCounts.swift`).
+    static let creditApps = FeedDefinition(
+        id: .creditApps, fields: [.store: storeAliases, .date: dateAliases],
+        layouts: [[.field(.store), .field(.date)]],
+        signature: ["Application Date", "App Date", "Applicant", "Applicant Name", "Credit Limit"])
+}

@@ -1,0 +1,40 @@
+import CivilCalendar
+
+extension FeedCatalog {
+    /// The POS sales audit: one row per store-day (SPEC section 3).
+    static let salesAudit = FeedDefinition(
+        id: .salesAudit,
+        fields: salesFields.merging([
+            .store: storeAliases, .date: dateAliases, .upt: ["UPT"],
+            .ads: ["ADS", "Avg Sale", "Average Sale", "Avg Ticket"],
+        ]) { $1 },
+        // Transactions and items are read when the file has them (SPEC section 26).
+        layouts: [[.field(.store), .field(.date), .field(.totalSales)]])
+}
+
+/// One store-day of the POS sales audit.
+public struct SalesAuditRecord: Equatable, Sendable {
+    public var store: String
+    public var date: CivilDate
+    public var figures: SalesFigures
+
+    public init(store: String, date: CivilDate, figures: SalesFigures) {
+        self.store = store
+        self.date = date
+        self.figures = figures
+    }
+}
+
+extension FeedRowMapper {
+    /// A store-day of the sales audit, warning when a given UPT or ADS is more than 1 % off.
+    @inline(__always) mutating func salesAuditRecord(_ fields: inout RowFields) -> FeedRecord? {
+        guard let code = fields.required(.store, { cache.store($0) }),
+            let day = fields.required(.date, { cache.date($0) }), let figures = Self.salesFigures(&fields),
+            let givenUPT = fields.optional(.upt, ValueNormalizer.number),
+            let givenADS = fields.optional(.ads, ValueNormalizer.number)
+        else { return nil }
+        checkGiven("UPT", givenUPT, figures.upt, row: fields.rowNumber)
+        checkGiven("ADS", givenADS, figures.ads, row: fields.rowNumber)
+        return .salesAudit(SalesAuditRecord(store: code, date: day, figures: figures))
+    }
+}
