@@ -66,7 +66,6 @@ extension FeedRowMapper {
         return .employeeSales(EmployeeSalesRecord(employeeId: id, store: code, grain: grain, figures: figures))
     }
 
-
     /// Replaces `entry` with the name as of `asOf` when that is no earlier (a later row wins ties).
     static func keepLatest(
         _ entry: inout (asOf: CivilDate, name: String, row: Int), asOf: CivilDate, name: String, row: Int

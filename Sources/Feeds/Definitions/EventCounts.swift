@@ -38,7 +38,6 @@ extension FeedRowMapper {
         daily.add(store: code, date: day, row: fields.rowNumber)
     }
 
-
     /// Counts a review or call row for its store-week: an event with a date, a weekly total, or
 
     /// a row of weekday counts.

@@ -1,4 +1,6 @@
-/// The definitions of every feed, with SPEC section 3's aliases.
+/// The definitions of every feed, with SPEC section 3's aliases: the aliases several feeds
+/// share are here, each feed's definition, record and row mapping in a file named for it
+/// (`SalesAudit.swift`, …).
 public enum FeedCatalog {
     static let storeAliases = [
         "Store", "Store #", "Store No", "Store Code", "Location", "Location Name", "Company", "Business Name", "Branch",
@@ -52,14 +54,4 @@ public enum FeedCatalog {
     /// Feeds whose signature is tested before any other, in this order: their header rows hold
     /// every field `sales-audit` needs too, so they must never be read as it (SPEC section 3).
     static let signatureFirst: [FeedID] = [.employeePerformance, .merchSales]
-
-
-
-
-
-
-
-
-
-
 }

@@ -61,7 +61,6 @@ extension FeedRowMapper {
         return reader.directory.resolve(cell)
     }
 
-
     /// A goal's period as `goalMonths` names months, with its days.
     static func period(_ cell: Cell, in goalMonths: GoalMonths) -> Result<
         (String, DateRange), NormalizationFailure

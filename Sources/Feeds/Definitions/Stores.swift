@@ -88,7 +88,6 @@ extension FeedRowMapper {
         }
     }
 
-
     /// `active` or `closed`, in any case.
     static func storeStatus(_ cell: Cell) -> Result<String, NormalizationFailure> {
         guard let text = TextNormalizer.text(of: cell) else { return .failure(.missing) }

@@ -41,16 +41,3 @@ public struct SalesFigures: Equatable, Sendable {
         return FixedPoint.scaled(Double(totalSalesCents) / Double(transactions), digits: 0)
     }
 }
-
-/// One store-day of the POS sales audit.
-public struct SalesAuditRecord: Equatable, Sendable {
-    public var store: String
-    public var date: CivilDate
-    public var figures: SalesFigures
-
-    public init(store: String, date: CivilDate, figures: SalesFigures) {
-        self.store = store
-        self.date = date
-        self.figures = figures
-    }
-}
