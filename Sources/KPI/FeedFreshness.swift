@@ -15,14 +15,22 @@ public struct FreshnessPolicy: Sendable, Equatable {
     /// is neither late nor missing.
     public var enabledFeeds: Set<FeedID>
 
-    public init(thresholds: [FeedID: Int] = [:], enabledFeeds: Set<FeedID> = Set(FeedID.dataFeeds)) {
+    /// The feeds the configuration makes weekly beyond the store-week tables' own (a weekly sales
+    /// export, SPEC section 26).
+    public var weeklyFeeds: Set<FeedID>
+
+    public init(
+        thresholds: [FeedID: Int] = [:], enabledFeeds: Set<FeedID> = Set(FeedID.dataFeeds),
+        weeklyFeeds: Set<FeedID> = []
+    ) {
         self.thresholds = thresholds
         self.enabledFeeds = enabledFeeds
+        self.weeklyFeeds = weeklyFeeds
     }
 
     /// Daily feeds are late after 2 days, weekly ones after 9, unless configured.
     public func threshold(for feed: FeedID) -> Int {
-        thresholds[feed] ?? (feed.cadence == .weekly ? 9 : 2)
+        thresholds[feed] ?? (feed.cadence == .weekly || weeklyFeeds.contains(feed) ? 9 : 2)
     }
 
     /// Feeds judged once by their latest date over all stores: they have no rows on a quiet day.

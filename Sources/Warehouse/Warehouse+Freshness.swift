@@ -13,15 +13,17 @@ extension Warehouse {
                 // Day rows (`YYYY-MM-DD`) sort after month rows (`YYYY-MM`) of the same month,
                 // and a month row counts up to its last day: the latest of each grain decides.
                 // A month key sorts before every day of its month, so `<=` keeps the as-of month's.
+                // The sales audit's week rows (SPEC section 26) cover six days after their key.
                 let sql =
-                    table.period == .dayOrMonth
+                    table.period == .dayOrMonth || table.name == FeedTables.salesAudit.name
                     ? "SELECT store_code, grain, max(date) FROM \(table.name) WHERE date <= ? GROUP BY store_code, grain"
                     : "SELECT store_code, 'day', max(\(table.period.dateColumn)) FROM \(table.name) "
                         + "WHERE \(table.period.dateColumn) <= ? GROUP BY store_code"
                 try session.scan(sql, [.text(asOf.iso8601)]) { row in
-                    guard let last = Self.lastDay(of: row.text(2), daysAfterKey: table.period.daysAfterKey) else {
-                        return
-                    }
+                    guard
+                        let last = Self.lastDay(
+                            of: row.text(2), daysAfterKey: Self.daysAfterKey(table, grain: row.text(1)))
+                    else { return }
                     let store = row.text(0)
                     let capped = min(last, asOf)
                     if let known = byStore[store], known >= capped { return }
@@ -65,7 +67,9 @@ extension Warehouse {
             try session.scan("SELECT table_name, grain, last_key FROM ddkpi_feed_last_keys(?)", [.text(asOf.iso8601)]) {
                 row in
                 guard let table = tables[row.text(0)], let key = row.optionalText(2) else { return }
-                let daysAfter = creditedOnly && row.text(1) == "totals" ? 0 : table.period.daysAfterKey
+                let grain = row.text(1)
+                let totalsOnly = grain == "totals" || grain == SalesAuditGrain.week
+                let daysAfter = creditedOnly && totalsOnly ? 0 : Self.daysAfterKey(table, grain: grain)
                 guard let last = Self.lastDay(of: key, daysAfterKey: daysAfter) else { return }
                 let capped = min(last, asOf)
                 if let known = result[table.feed], known >= capped { return }
@@ -76,15 +80,27 @@ extension Warehouse {
     }
 
     /// Each feed's last day that a period can be credited with as of `asOf` (SPEC section 7): its
-    /// last data day, except that a weekly row without daily counts is credited to its week start
-    /// alone, so the period after that week has no data rather than a zero. `lastDays` are the
-    /// feeds' last data days as of `asOf` (`feedLastDays`), which the daily feeds keep.
+    /// last data day, except that a weekly row without daily counts (and a weekly sales export's
+    /// row) is credited to its week start alone, so the period after that week has no data
+    /// rather than a zero. `lastDays` are the feeds' last data days as of `asOf`
+    /// (`feedLastDays`), which the daily feeds keep.
     public func feedAttributedLastDays(notAfter asOf: CivilDate, lastDays: [FeedID: CivilDate]) throws
         -> [FeedID: CivilDate]
     {
         if try readerScope() != nil { return try chainLastDays(notAfter: asOf, creditedOnly: true) }
         var result = lastDays
         try backend.read { session in
+            let sales = FeedTables.salesAudit.name
+            let salesSQL = """
+                SELECT max(CASE WHEN grain = '\(SalesAuditGrain.week)' THEN date END),
+                       max(CASE WHEN grain <> '\(SalesAuditGrain.week)' THEN date END)
+                FROM \(sales) WHERE date <= ?
+                """
+            try session.scan(salesSQL, [.text(asOf.iso8601)]) { row in
+                guard let weekStart = row.optionalText(0).flatMap(CivilDate.init(iso8601:)) else { return }
+                let day = row.optionalText(1).flatMap(CivilDate.init(iso8601:))
+                result[.salesAudit] = [weekStart, day].compactMap { $0 }.max()
+            }
             for table in FeedTables.all where table.period == .week {
                 let sql = """
                     SELECT max(CASE WHEN day_0 IS NULL THEN week_start END),
@@ -103,6 +119,12 @@ extension Warehouse {
         return result
     }
 
+    /// Days a row of `table` with `grain` covers after its key's day: a store-week's six (a
+    /// week table's, or the sales audit's `week` rows), else none.
+    private static func daysAfterKey(_ table: any FeedTableDescription, grain: String) -> Int {
+        grain == SalesAuditGrain.week ? 6 : table.period.daysAfterKey
+    }
+
     /// The last day a row keyed `key` covers: a day and `daysAfterKey` more, or a month (`YYYY-MM`).
     private static func lastDay(of key: String, daysAfterKey: Int) -> CivilDate? {
         if key.utf8.count == 7, let first = CivilDate(iso8601: key + "-01") {
@@ -116,12 +138,13 @@ extension Warehouse {
 extension Warehouse {
     /// The latest sales-audit day no later than `notAfter` (any, when `nil`) of any of `stores`
     /// (every store when `nil`): what a document's "data through" says, and `check`'s default
-    /// as-of day. One backward step along the table's `(date, store_code)` key, not a scan of
-    /// every feed like `lastDates()`.
+    /// as-of day; a weekly export's last week counts to its last day (capped at `notAfter`). One
+    /// backward step along the table's `(date, store_code)` key, not a scan of every feed like
+    /// `lastDates()`.
     public func latestSalesDate(stores: [String]? = nil, notAfter: CivilDate? = nil) throws -> CivilDate? {
         let table = FeedTables.salesAudit
         let date = table.period.dateColumn
-        var sql = "SELECT \(date) FROM \(table.name) WHERE \(date) <= ?"
+        var sql = "SELECT \(date), \(SalesAuditGrain.column) FROM \(table.name) WHERE \(date) <= ?"
         var arguments = [SQLValue.text(notAfter?.iso8601 ?? "9999-12-31")]
         if let stores {
             guard !stores.isEmpty else { return nil }
@@ -132,8 +155,13 @@ extension Warehouse {
 
         return try backend.read { session in
             var latest: CivilDate?
-            try session.scan(sql, arguments) { row in latest = CivilDate(iso8601: row.text(0)) }
-            return latest
+            try session.scan(sql, arguments) { row in
+                latest = CivilDate(iso8601: row.text(0)).map {
+                    row.text(1) == SalesAuditGrain.week ? $0.adding(days: 6) : $0
+                }
+            }
+            guard let latest, let notAfter else { return latest }
+            return min(latest, notAfter)
         }
     }
 }

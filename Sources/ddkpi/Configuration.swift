@@ -111,6 +111,7 @@ struct Configuration {
         checks.weekStart = feedOptions.weekStart
         feedOptions.enabledFeeds = enabledFeeds
         freshness.enabledFeeds = enabledFeeds
+        freshness.weeklyFeeds = feedOptions.weeklyFeeds
         feedOptions.goalMonths = calendar.goalMonths
         do {
             try feedOptions.validate()
@@ -228,9 +229,16 @@ extension Configuration {
         }
     }
 
-    /// Reads `[feeds]`: `enabled`, the data feeds the company has; `sales-audit` is always one.
+    /// Reads `[feeds]`: `enabled`, the data feeds the company has (`sales-audit` is always one),
+    /// and `[feeds.sales-audit]`, how the sales export is laid out.
     private mutating func readFeeds(_ settings: TOMLTable, file: String) throws {
         for name in settings.keys {
+            if name == FeedID.salesAudit.rawValue {
+                let key = "feeds.\(name)"
+                try readSalesAuditLayout(
+                    try Self.table(settings[name], key, "a table with grain", file: file), file: file)
+                continue
+            }
             guard name == "enabled" else { throw ConfigurationError("\(file): unknown setting \"feeds.\(name)\"") }
             let expected =
                 "a list of feed ids (\(FeedID.dataFeeds.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")))"
@@ -243,6 +251,34 @@ extension Configuration {
                 enabledFeeds.insert(feed)
             }
         }
+    }
+
+    /// Reads `[feeds.sales-audit]`: `grain = "day" | "week"` and, for weeks, `week_date =
+    /// "start" | "end"`, the day of its week a row's date is (SPEC section 26).
+    private mutating func readSalesAuditLayout(_ settings: TOMLTable, file: String) throws {
+        var grain = "day"
+        var weekDate: WeekDate?
+        for name in settings.keys {
+            switch name {
+            case "grain":
+                guard let value = settings[name]?.string, ["day", "week"].contains(value) else {
+                    throw Self.expected("feeds.sales-audit.grain", "\"day\" or \"week\"", file: file)
+                }
+                grain = value
+            case "week_date":
+                guard let value = settings[name]?.string, let date = WeekDate(rawValue: value) else {
+                    throw Self.expected("feeds.sales-audit.week_date", "\"start\" or \"end\"", file: file)
+                }
+                weekDate = date
+            default:
+                throw ConfigurationError(
+                    "\(file): unknown setting \"feeds.sales-audit.\(name)\" (expected grain or week_date)")
+            }
+        }
+        if grain == "day", weekDate != nil {
+            throw Self.expected("feeds.sales-audit.week_date", "grain = \"week\" with it", file: file)
+        }
+        feedOptions.salesWeekDate = grain == "week" ? weekDate ?? .start : nil
     }
 
     /// Reads `[comp]`: `enabled`.

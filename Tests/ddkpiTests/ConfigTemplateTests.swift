@@ -28,6 +28,7 @@ final class ConfigTemplateTests: XCTestCase {
         XCTAssertEqual(loaded.numberStyle, defaults.numberStyle)
         XCTAssertEqual(loaded.enabledFeeds, defaults.enabledFeeds)
         XCTAssertEqual(loaded.enabledFeeds, Set(FeedID.dataFeeds))
+        XCTAssertNil(loaded.feedOptions.salesWeekDate)
         // Every data feed's freshness is listed, at the threshold it has when left out.
         for feed in FeedID.dataFeeds {
             XCTAssertEqual(loaded.freshness.thresholds[feed], defaults.freshness.threshold(for: feed), feed.rawValue)

@@ -12,16 +12,20 @@ extension FeedCatalog {
         layouts: [[.field(.store), .field(.date), .field(.totalSales)]])
 }
 
-/// One store-day of the POS sales audit.
+/// One store-day of the POS sales audit, or one store-week of a weekly export (SPEC section 26).
 public struct SalesAuditRecord: Equatable, Sendable {
     public var store: String
+    /// The day, or the week's first day for a week.
     public var date: CivilDate
     public var figures: SalesFigures
+    /// Whether the row covers the week from `date` (`[feeds.sales-audit] grain = "week"`).
+    public var isWeek: Bool
 
-    public init(store: String, date: CivilDate, figures: SalesFigures) {
+    public init(store: String, date: CivilDate, figures: SalesFigures, isWeek: Bool = false) {
         self.store = store
         self.date = date
         self.figures = figures
+        self.isWeek = isWeek
     }
 }
 
@@ -35,6 +39,11 @@ extension FeedRowMapper {
         else { return nil }
         checkGiven("UPT", givenUPT, figures.upt, row: fields.rowNumber)
         checkGiven("ADS", givenADS, figures.ads, row: fields.rowNumber)
-        return .salesAudit(SalesAuditRecord(store: code, date: day, figures: figures))
+        guard let weekDate = reader.options.salesWeekDate else {
+            return .salesAudit(SalesAuditRecord(store: code, date: day, figures: figures))
+        }
+        // A week's row: its date is the week's first or last day, normalised to the week start (SPEC section 4).
+        let first = (weekDate == .end ? day.adding(days: -6) : day).weekStart(on: reader.options.weekStart)
+        return .salesAudit(SalesAuditRecord(store: code, date: first, figures: figures, isWeek: true))
     }
 }

@@ -14,8 +14,15 @@ public struct FeedOptions: Sendable {
     public var errorsQuoteCells: Bool
     /// The months goals name (`[calendar] kind`, SPEC section 21).
     public var goalMonths: GoalMonths = .calendar
+    /// Which day of its week a weekly sales export's date is (`[feeds.sales-audit] grain =
+    /// "week"`, SPEC section 26); `nil` for a daily export.
+    public var salesWeekDate: WeekDate?
     /// The data feeds the company has (`[feeds] enabled`, SPEC section 26); a file of another fails.
     public var enabledFeeds: Set<FeedID> = Set(FeedID.dataFeeds)
+
+    /// The feeds the configuration makes weekly beyond the store-week tables' own: the sales
+    /// audit when its export is weekly.
+    public var weeklyFeeds: Set<FeedID> { salesWeekDate == nil ? [] : [.salesAudit] }
 
     /// Whether files of `feed` may load: an enabled data feed, or a reference file.
     public func isEnabled(_ feed: FeedID) -> Bool {
@@ -59,4 +66,9 @@ public struct FeedOptions: Sendable {
         }
         return definition
     }
+}
+
+/// The day of its week a weekly export dates a row by.
+public enum WeekDate: String, Sendable, CaseIterable {
+    case start, end
 }

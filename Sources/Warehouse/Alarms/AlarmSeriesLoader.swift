@@ -51,11 +51,13 @@ struct AlarmSeriesLoader {
         return recent.lowerBound <= yearAgo.upperBound + 1 ? [yearAgo.lowerBound...last] : [yearAgo, recent]
     }
 
-    /// The sales-audit rows of a range of days (two `?`): date, store, then the columns
-    /// `salesDay` reads.
+    /// The sales-audit day rows of a range of days (two `?`): date, store, then the columns
+    /// `salesDay` reads. A weekly export's week rows are not days, and the checks judge days
+    /// (docs/decisions.md#weekly-sales-exports).
     static let salesQuery = """
         SELECT date, store_code, \(SalesFigureColumns.all.joined(separator: ", ")), ingest_run_id
         FROM \(FeedTables.salesAudit.name) WHERE date BETWEEN ? AND ?
+            AND \(SalesAuditGrain.column) = '\(SalesAuditGrain.day)'
         """
 
     /// A row of `salesQuery` as the checks read it.

@@ -1,13 +1,15 @@
 import Feeds
 
 extension FeedTables {
-    /// One store-day of the POS sales audit; transactions and items are NULL when the file does
-    /// not report them (SPEC section 26).
+    /// One store-day of the POS sales audit, or a store-week of a weekly export (`grain` `week`,
+    /// keyed and credited by its week start, SPEC section 26); transactions and items are NULL
+    /// when the file does not report them.
     static let salesAudit = FeedTable<SalesAuditRecord>(
         feed: .salesAudit, name: "store_report", period: .day,
         key: [.date("date", \.date), .store(\.store)],
         values: salesColumns(\.figures, countsKnown: false) + [
             .optionalReal("upt", \.figures.upt), .optionalInteger("ads_cents", \.figures.adsCents),
+            .text(SalesAuditGrain.column) { SalesAuditGrain.of($0) },
         ],
         measures: .sales)
 }
@@ -24,5 +26,16 @@ extension SalesAuditRecord: DirectRowBinding {
         values.add(figures.gpPctMillionths)
         values.add(figures.upt)
         values.add(figures.adsCents)
+        values.add(SalesAuditGrain.of(self))
     }
+}
+
+/// The sales audit's `grain` column: `day`, or `week` for a weekly export's store-week.
+enum SalesAuditGrain {
+    static let column = "grain"
+    static let day = "day"
+    static let week = "week"
+
+    /// The grain of a record.
+    @inline(__always) static func of(_ record: SalesAuditRecord) -> String { record.isWeek ? week : day }
 }
