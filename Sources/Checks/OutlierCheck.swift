@@ -23,10 +23,10 @@ enum OutlierCheck {
         /// from a file's column: an alarm names a measure read from the file first.
         var isDerived: Bool { sales == .averageSale }
 
-        /// A measure of the sales-audit rows.
+        /// A measure of the sales-audit rows; a day the export marks closed gives none.
         static func sales(_ metric: String, unit: Double, _ figure: SalesFigure) -> DailyMeasure {
             DailyMeasure(metric: metric, feed: .salesAudit, unit: unit, sales: figure) { series, index in
-                series.sales[index].flatMap { day in figure.value(of: day).map { ($0, day.run) } }
+                series.sales[index].flatMap { day in day.closed ? nil : figure.value(of: day).map { ($0, day.run) } }
             }
         }
     }

@@ -12,9 +12,13 @@ public struct SalesDay: Sendable {
     public var ccpMillionths: Int64?
     public var gpMillionths: Int64?
     public var run: Int64
+    /// Whether the export marked the store closed that day (its `Open` column, SPEC section 26):
+    /// excused by `zero-day`, and neither judged nor a reference day for `outlier`.
+    public var closed: Bool
 
     public init(
-        cents: Int64, transactions: Int64?, items: Int64?, ccpMillionths: Int64?, gpMillionths: Int64?, run: Int64
+        cents: Int64, transactions: Int64?, items: Int64?, ccpMillionths: Int64?, gpMillionths: Int64?, run: Int64,
+        closed: Bool = false
     ) {
         self.cents = cents
         self.transactions = transactions
@@ -22,6 +26,7 @@ public struct SalesDay: Sendable {
         self.ccpMillionths = ccpMillionths
         self.gpMillionths = gpMillionths
         self.run = run
+        self.closed = closed
     }
 
     /// Whether every measure equals `other`'s (the runs aside): a copied row.

@@ -3,7 +3,7 @@ import Feeds
 
 /// `zero-day` (SPEC section 18): a store with 0 sales, or no sales-audit row, on a day between
 /// its first and last sales-audit dates, when it had sales on at least 6 of the previous 8 same
-/// weekdays; the config's closed days are excused.
+/// weekdays; the config's closed days, and the days the export marks closed, are excused.
 enum ZeroDayCheck {
     static let previousWeekdays = 8
     static let usualTradingDays = 6
@@ -29,7 +29,7 @@ enum ZeroDayCheck {
     static func alarm(
         store: String, day: Int, row: SalesDay?, settings: CheckSettings, weeksBefore: (Int) -> SalesDay?
     ) -> Alarm? {
-        guard hasNoSales(row) else { return nil }
+        guard hasNoSales(row), row?.closed != true else { return nil }
         let date = CivilDate(daysSinceEpoch: day)
         guard !settings.isClosed(date) else { return nil }
         let previous = (1...previousWeekdays).compactMap { weeksBefore($0)?.cents }.filter { $0 > 0 }

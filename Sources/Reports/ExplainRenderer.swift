@@ -82,12 +82,14 @@ public struct ExplainRenderer {
                 row.unknown.isEmpty
                 ? []
                 : [("unknown", "[" + row.unknown.map { JSONText.quoted($0.rawValue) }.joined(separator: ",") + "]")]
-            let object = (fields + unknown).map { "\"" + $0.0 + "\":" + $0.1 }.joined(separator: ",")
+            let closed = row.closed ? [("closed", "true")] : []
+            let object = (fields + unknown + closed).map { "\"" + $0.0 + "\":" + $0.1 }.joined(separator: ",")
             return (number > 0 ? ",\n{" : "\n{") + object + "}"
         case .text:
             let values =
                 row.values.map { "\($0.measure.rawValue) \(Self.shown($0.value, $0.measure))" }
                 + row.unknown.map { "\($0.rawValue) unknown" }
+                + (row.closed ? ["closed (the export's Open column)"] : [])
             let source = [
                 row.file.map(FeedFileReader.fileName), row.sheet.map { "sheet \($0)" }, row.row.map { "row \($0)" },
                 row.run.map { "run \($0)" },

@@ -89,6 +89,8 @@ public struct ContributingRow: Sendable {
     /// The counts the explained measures need that this row does not report (unknown: it adds
     /// nothing to the sums that need them, SPEC section 26).
     public var unknown: [MeasureName] = []
+    /// Whether the export marked the store closed that day (its `Open` column, SPEC section 26).
+    public var closed = false
 }
 
 extension Warehouse {
@@ -149,14 +151,15 @@ extension Warehouse {
                             unknown += missing.filter { !unknown.contains($0) }
                         }
                     }
-                    guard values.contains(where: { $0.1 != 0 }) || !unknown.isEmpty else { return }
                     let provenance = Int32(2 + source.columns.count)
+                    let closed = source.closedColumn != nil && row.optionalInt64(provenance - 1) == 1
+                    guard values.contains(where: { $0.1 != 0 }) || !unknown.isEmpty || closed else { return }
                     try body(
                         ContributingRow(
                             table: source.table.name, store: store, date: date.iso8601,
                             file: row.optionalText(provenance + 2),
                             sheet: row.optionalText(provenance + 3), row: row.optionalInt64(provenance + 1),
-                            run: row.optionalInt64(provenance), values: values, unknown: unknown))
+                            run: row.optionalInt64(provenance), values: values, unknown: unknown, closed: closed))
                 }
             }
         }
@@ -211,8 +214,14 @@ private struct ContributionSource {
 
     var dateColumn: String { table.period.dateColumn }
 
-    /// The columns read after the date and the store: the measures', then a week's days.
-    var columns: [String] { measures.columns + (isWeekly ? FeedTables.weekdayColumns : []) }
+    /// The column that says the export marked the day closed: the sales audit's.
+    var closedColumn: String? { table.name == FeedTables.salesAudit.name ? SalesAuditColumns.closed : nil }
+
+    /// The columns read after the date and the store: the measures', then a week's days or the
+    /// closed flag.
+    var columns: [String] {
+        measures.columns + (isWeekly ? FeedTables.weekdayColumns : []) + (closedColumn.map { [$0] } ?? [])
+    }
 
     /// What the row (`date, store, columns…`) adds to the measures over `range`: a week's days
     /// in the range when they are known, else its total when it starts in the range.

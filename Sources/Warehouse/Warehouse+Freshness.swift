@@ -68,7 +68,7 @@ extension Warehouse {
                 row in
                 guard let table = tables[row.text(0)], let key = row.optionalText(2) else { return }
                 let grain = row.text(1)
-                let totalsOnly = grain == "totals" || grain == SalesAuditGrain.week
+                let totalsOnly = grain == "totals" || grain == SalesAuditColumns.week
                 let daysAfter = creditedOnly && totalsOnly ? 0 : Self.daysAfterKey(table, grain: grain)
                 guard let last = Self.lastDay(of: key, daysAfterKey: daysAfter) else { return }
                 let capped = min(last, asOf)
@@ -92,8 +92,8 @@ extension Warehouse {
         try backend.read { session in
             let sales = FeedTables.salesAudit.name
             let salesSQL = """
-                SELECT max(CASE WHEN grain = '\(SalesAuditGrain.week)' THEN date END),
-                       max(CASE WHEN grain <> '\(SalesAuditGrain.week)' THEN date END)
+                SELECT max(CASE WHEN grain = '\(SalesAuditColumns.week)' THEN date END),
+                       max(CASE WHEN grain <> '\(SalesAuditColumns.week)' THEN date END)
                 FROM \(sales) WHERE date <= ?
                 """
             try session.scan(salesSQL, [.text(asOf.iso8601)]) { row in
@@ -122,7 +122,7 @@ extension Warehouse {
     /// Days a row of `table` with `grain` covers after its key's day: a store-week's six (a
     /// week table's, or the sales audit's `week` rows), else none.
     private static func daysAfterKey(_ table: any FeedTableDescription, grain: String) -> Int {
-        grain == SalesAuditGrain.week ? 6 : table.period.daysAfterKey
+        grain == SalesAuditColumns.week ? 6 : table.period.daysAfterKey
     }
 
     /// The last day a row keyed `key` covers: a day and `daysAfterKey` more, or a month (`YYYY-MM`).
@@ -144,7 +144,7 @@ extension Warehouse {
     public func latestSalesDate(stores: [String]? = nil, notAfter: CivilDate? = nil) throws -> CivilDate? {
         let table = FeedTables.salesAudit
         let date = table.period.dateColumn
-        var sql = "SELECT \(date), \(SalesAuditGrain.column) FROM \(table.name) WHERE \(date) <= ?"
+        var sql = "SELECT \(date), \(SalesAuditColumns.grain) FROM \(table.name) WHERE \(date) <= ?"
         var arguments = [SQLValue.text(notAfter?.iso8601 ?? "9999-12-31")]
         if let stores {
             guard !stores.isEmpty else { return nil }
@@ -157,7 +157,7 @@ extension Warehouse {
             var latest: CivilDate?
             try session.scan(sql, arguments) { row in
                 latest = CivilDate(iso8601: row.text(0)).map {
-                    row.text(1) == SalesAuditGrain.week ? $0.adding(days: 6) : $0
+                    row.text(1) == SalesAuditColumns.week ? $0.adding(days: 6) : $0
                 }
             }
             guard let latest, let notAfter else { return latest }

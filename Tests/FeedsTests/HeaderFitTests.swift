@@ -7,15 +7,15 @@ import XCTest
 final class HeaderFitTests: XCTestCase {
     private func row(_ headers: [String]) -> Row { Row(number: 1, cells: headers.map(Cell.string)) }
 
-    /// SPEC section 26: a sales audit needs only store, date and sales; transactions and items
-    /// are read when a column has them.
+    /// SPEC section 26: a sales audit needs only store, date and sales; transactions, items and
+    /// the `Open` flag are read when a column has them.
     func testAPOSExportWithoutItemsFitsAndAFileWithoutSalesNamesEachMissingFieldAndTheLineToAdd() {
         let pos = HeaderFit(
             row(["Store", "Date", "Net Sales", "Customers", "Open"]), definition: FeedCatalog.definition(.salesAudit))
         XCTAssertTrue(pos.fits, "\(pos.missing)")
-        XCTAssertEqual(pos.columns.map(\.field), [.store, .date, .totalSales, nil, nil])
+        XCTAssertEqual(pos.columns.map(\.field), [.store, .date, .totalSales, nil, .open])
         XCTAssertEqual(pos.columns.map(\.letters), ["A", "B", "C", "D", "E"])
-        XCTAssertEqual(pos.fieldCount, 3)
+        XCTAssertEqual(pos.fieldCount, 4)
         XCTAssertEqual(pos.explanation(quotingCells: true), "")
 
         let fit = HeaderFit(

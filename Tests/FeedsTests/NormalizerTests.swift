@@ -183,4 +183,20 @@ final class NormalizerTests: XCTestCase {
             CivilDate(year: 2025, month: 7, day: 15).weekStart(on: sunday.weekStart),
             CivilDate(year: 2025, month: 7, day: 13))
     }
+
+    /// SPEC section 26: an `Open` column's values, in any case; anything else is named.
+    func testOpenFlagsTakeEveryFormTheSpecNames() {
+        for (cell, open) in [
+            (Cell.string("1"), true), (.string("0"), false), (.string("TRUE"), true), (.string("false"), false),
+            (.string("Y"), true), (.string("n"), false), (.string(" Yes "), true), (.string("no"), false),
+            (.number(1), true), (.number(0), false), (.bool(true), true), (.bool(false), false),
+        ] {
+            XCTAssertEqual(try? ValueNormalizer.flag(cell).get(), open, "\(cell)")
+        }
+        guard case .failure(.invalid(let reason)) = ValueNormalizer.flag(.string("closed")) else {
+            return XCTFail("\"closed\" is not a flag")
+        }
+        XCTAssertEqual(reason, "is not a yes-or-no flag (expected 1/0, true/false, Y/N or yes/no)")
+        guard case .failure(.missing) = ValueNormalizer.flag(.empty) else { return XCTFail("empty is missing") }
+    }
 }

@@ -18,7 +18,7 @@ final class PostgresWarehouseTests: XCTestCase {
                 "v5: store-month rollups", "v6: provenance and history", "v7: vendor names", "v8: alarms in the ledger",
                 "v9: store opening and closing dates", "v10: history rows built once each", "v11: undo runs",
                 "v12: who ran each run, and where", "v13: optional sales measures", "v14: alert state and the outbox",
-                "v15: who sees which stores", "v16: weekly sales exports",
+                "v15: who sees which stores", "v16: weekly sales and closed days",
             ], "shipped steps keep their names: a warehouse records them")
         let location = DatabaseLocation.postgres(url: try TestWarehouses.postgresWarehouseURL())
         XCTAssertEqual(

@@ -33,6 +33,8 @@ public enum CanonicalField: Int, CaseIterable, Sendable {
     case employeeId, employeeName, vendor, vendorId, category
     // Store directory dates (SPEC section 21), after the others so earlier raw values stay.
     case opened, closed
+    /// Whether the store was open that day (a sales audit's `Open` column, SPEC section 26).
+    case open
 
     /// The weekday columns in calendar order, Monday first.
     public static let weekdays: [CanonicalField] = [

@@ -36,6 +36,22 @@ public enum ValueNormalizer {
         }
     }
 
+    /// A yes-or-no flag: a boolean cell, 1 or 0, or the text true/false, Y/N, yes/no (any case).
+    public static func flag(_ cell: Cell) -> Result<Bool, NormalizationFailure> {
+        switch cell {
+        case .bool(let value): return .success(value)
+        case .number(1): return .success(true)
+        case .number(0): return .success(false)
+        case .string:
+            guard let text = TextNormalizer.text(of: cell)?.lowercased() else { return .failure(.missing) }
+            if ["1", "true", "y", "yes"].contains(text) { return .success(true) }
+            if ["0", "false", "n", "no"].contains(text) { return .success(false) }
+            return .failure(.invalid("is not a yes-or-no flag (expected 1/0, true/false, Y/N or yes/no)"))
+        case .empty: return .failure(.missing)
+        default: return .failure(.invalid("is not a yes-or-no flag (expected 1/0, true/false, Y/N or yes/no)"))
+        }
+    }
+
     /// Whether text is a finite decimal number (`Double` alone would also take `nan`, `inf` and hexadecimal).
     private static func isDecimal(_ text: String) -> Bool {
         text.allSatisfy { $0.isASCII && ($0.isNumber || ".eE+-".contains($0)) } && Double(text)?.isFinite == true

@@ -55,16 +55,18 @@ struct AlarmSeriesLoader {
     /// `salesDay` reads. A weekly export's week rows are not days, and the checks judge days
     /// (docs/decisions.md#weekly-sales-exports).
     static let salesQuery = """
-        SELECT date, store_code, \(SalesFigureColumns.all.joined(separator: ", ")), ingest_run_id
+        SELECT date, store_code, \(SalesFigureColumns.all.joined(separator: ", ")), ingest_run_id,
+            \(SalesAuditColumns.closed)
         FROM \(FeedTables.salesAudit.name) WHERE date BETWEEN ? AND ?
-            AND \(SalesAuditGrain.column) = '\(SalesAuditGrain.day)'
+            AND \(SalesAuditColumns.grain) = '\(SalesAuditColumns.day)'
         """
 
     /// A row of `salesQuery` as the checks read it.
     static func salesDay(_ row: some ScannedRow) -> SalesDay {
         SalesDay(
             cents: row.int64(2), transactions: row.optionalInt64(3), items: row.optionalInt64(4),
-            ccpMillionths: row.optionalInt64(5), gpMillionths: row.optionalInt64(6), run: row.int64(7))
+            ccpMillionths: row.optionalInt64(5), gpMillionths: row.optionalInt64(6), run: row.int64(7),
+            closed: row.optionalInt64(8) == 1)
     }
 
     /// Runs `sql` (with two `?` for a range's first and last day) over each of `ranges`.

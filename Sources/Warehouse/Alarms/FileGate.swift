@@ -77,6 +77,8 @@ struct FileGate {
     mutating func add(_ record: borrowing FeedRecord, run: Int64, _ session: some SQLSession) throws {
         switch record {
         case .salesAudit(let sales):
+            // A weekly export's weeks are not days: the checks leave them alone.
+            guard !sales.isWeek else { return }
             // Rows come date by date: a date's day number is worked out once.
             if sales.date != lastDate.date { lastDate = (sales.date, sales.date.daysSinceEpoch) }
             let day = lastDate.day
@@ -221,7 +223,7 @@ private struct BufferedRow {
         row = SalesDay(
             cents: figures.totalSalesCents, transactions: figures.totalTransactions.map(Int64.init),
             items: figures.totalItems.map(Int64.init), ccpMillionths: figures.ccpPctMillionths,
-            gpMillionths: figures.gpPctMillionths, run: run)
+            gpMillionths: figures.gpPctMillionths, run: run, closed: sales.isOpen == false)
     }
 }
 

@@ -3,13 +3,15 @@ import Feeds
 extension FeedTables {
     /// One store-day of the POS sales audit, or a store-week of a weekly export (`grain` `week`,
     /// keyed and credited by its week start, SPEC section 26); transactions and items are NULL
-    /// when the file does not report them.
+    /// when the file does not report them, and `closed` says whether the export's `Open` column
+    /// marked the store closed (NULL without one).
     static let salesAudit = FeedTable<SalesAuditRecord>(
         feed: .salesAudit, name: "store_report", period: .day,
         key: [.date("date", \.date), .store(\.store)],
         values: salesColumns(\.figures, countsKnown: false) + [
             .optionalReal("upt", \.figures.upt), .optionalInteger("ads_cents", \.figures.adsCents),
-            .text(SalesAuditGrain.column) { SalesAuditGrain.of($0) },
+            .text(SalesAuditColumns.grain) { SalesAuditColumns.grain(of: $0) },
+            .optionalInteger(SalesAuditColumns.closed) { SalesAuditColumns.closed(of: $0) },
         ],
         measures: .sales)
 }
@@ -26,16 +28,24 @@ extension SalesAuditRecord: DirectRowBinding {
         values.add(figures.gpPctMillionths)
         values.add(figures.upt)
         values.add(figures.adsCents)
-        values.add(SalesAuditGrain.of(self))
+        values.add(SalesAuditColumns.grain(of: self))
+        values.add(SalesAuditColumns.closed(of: self))
     }
 }
 
-/// The sales audit's `grain` column: `day`, or `week` for a weekly export's store-week.
-enum SalesAuditGrain {
-    static let column = "grain"
+/// The sales audit's own columns beside its figures: `grain` (`day`, or `week` for a weekly
+/// export's store-week) and `closed`.
+enum SalesAuditColumns {
+    static let grain = "grain"
     static let day = "day"
     static let week = "week"
+    static let closed = "closed"
 
     /// The grain of a record.
-    @inline(__always) static func of(_ record: SalesAuditRecord) -> String { record.isWeek ? week : day }
+    @inline(__always) static func grain(of record: SalesAuditRecord) -> String { record.isWeek ? week : day }
+
+    /// The `closed` value of a record: 1 closed, 0 open, `nil` when its file did not say.
+    @inline(__always) static func closed(of record: SalesAuditRecord) -> Int64? {
+        record.isOpen.map { $0 ? 0 : 1 }
+    }
 }

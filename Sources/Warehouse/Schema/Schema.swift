@@ -45,7 +45,7 @@ enum Schema {
         SchemaStep(V09StoreDates.self), SchemaStep(V10HistoryRowsBuiltOnce.self), SchemaStep(V11UndoRuns.self),
         SchemaStep(V12RunActors.self), SchemaStep(V13OptionalSalesMeasures.self),
         SchemaStep(V14AlertStateAndOutbox.self), SchemaStep(V15AccessScopes.self),
-        SchemaStep(V16SalesAuditWeeks.self),
+        SchemaStep(V16SalesWeeksAndClosedDays.self),
     ]
 }
 
