@@ -46,7 +46,7 @@ let package = Package(
         .systemLibrary(name: "CXLSXWriter", pkgConfig: "xlsxwriter", providers: [.apt(["libxlsxwriter-dev"])]),
         // The civil calendar every layer shares: dates, ranges, months, today.
         .target(name: "CivilCalendar"),
-        // A closure or computation on its own thread (pthreads), for any layer.
+        // A closure or computation on its own thread (pthreads), a producer-consumer pipeline, for any layer.
         .target(name: "Threads"),
         .target(
             name: "SheetStream",
@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "SheetDump", dependencies: ["SheetStream", "OutputText"]),
         // The hand-written streaming XLSX and zip writer that makes benchmark and test workbooks.
         .target(name: "SheetFixtures", dependencies: ["SheetStream", "CZlib"]),
-        .target(name: "Feeds", dependencies: ["CivilCalendar", "SheetStream"]),
+        .target(name: "Feeds", dependencies: ["CivilCalendar", "Threads", "SheetStream"]),
         // Wrong-data checks (SPEC section 18): pure detectors over series the warehouse loads.
         .target(name: "Checks", dependencies: ["CivilCalendar", "OutputText", "Threads", "Feeds"]),
         // The libpq connection the PostgreSQL backend talks through (SPEC section 14).

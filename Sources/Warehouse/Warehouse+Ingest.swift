@@ -4,90 +4,6 @@ import Feeds
 import Foundation
 import Threads
 
-/// How one ingest behaves.
-public struct IngestOptions: Sendable {
-    /// Re-ingest a file whose SHA-256 already ingested `ok`.
-    public var force = false
-    /// Read and count everything, write nothing (not even the ledger).
-    public var dryRun = false
-    /// The largest share of rejected rows a file may have and still be written (default 5 %).
-    public var rejectThreshold = 0.05
-    /// The wrong-data checks run on the store-days the file touched, in its transaction (SPEC
-    /// section 18); `nil` runs none.
-    public var checks: CheckSettings? = CheckSettings()
-    /// Commit a file the checks would hold (`--accept-alarms`); the ledger records it.
-    public var acceptAlarms = false
-
-    public init(
-        force: Bool = false, dryRun: Bool = false, rejectThreshold: Double = 0.05,
-        checks: CheckSettings? = CheckSettings(), acceptAlarms: Bool = false
-    ) {
-        self.force = force
-        self.dryRun = dryRun
-        self.rejectThreshold = rejectThreshold
-        self.checks = checks
-        self.acceptAlarms = acceptAlarms
-    }
-}
-
-/// A file ready to be read: its feed and the reading itself (records go to `emit`, which
-/// `read` calls on the calling thread, the database's).
-public struct PreparedFeed {
-    public var feed: FeedID
-    /// Reads the file, handing each record with its source row (the 1-based sheet row or CSV
-    /// record) to `emit`.
-    public var read: (_ emit: (FeedRecord, _ row: Int) throws -> Void) throws -> FeedReadResult
-
-    public init(
-        feed: FeedID, read: @escaping (_ emit: (FeedRecord, _ row: Int) throws -> Void) throws -> FeedReadResult
-    ) {
-        self.feed = feed
-        self.read = read
-    }
-}
-
-/// The ledger status of an ingest attempt.
-public enum IngestStatus: String, Sendable, Codable {
-    case ok, failed, duplicate
-    /// The checks found alarms and `[check] on_ingest = "hold"`: nothing was written.
-    case held
-}
-
-/// What happened to one file.
-public struct IngestOutcome: Sendable {
-    public var path: String
-    public var status: IngestStatus
-    public var feed: FeedID?
-    /// The ledger row (`nil` for a dry run).
-    public var runID: Int64?
-    public var read = 0
-    public var skipped = 0
-    public var rejected = 0
-    public var counts = UpsertCounts()
-    public var rejects: [Reject] = []
-    public var warnings: [String] = []
-    public var error: String?
-    public var dryRun = false
-    /// The sheet the records were read from (the file's name for a CSV).
-    public var sheet: String?
-    /// Set when the file failed for a reason outside itself (SPEC section 5): it is not to be
-    /// quarantined, and the run stops.
-    public var outsideFailure: OutsideFailure?
-    /// The alarms the checks found on the store-days the file touched (SPEC section 18).
-    public var alarms: [Alarm] = []
-    /// Whether the file was committed despite alarms because of `--accept-alarms`.
-    public var alarmsAccepted = false
-}
-
-/// A failure whose cause lies outside the file being ingested (SPEC section 5): the file stays
-/// where it is for the next run, and the run stops.
-public enum OutsideFailure: String, Sendable, Codable {
-    /// The database server was lost or refused the work (exit 2).
-    case server
-    /// The disk was full or failed, a lock was held too long, or a deadlock (exit 1).
-    case environment
-}
-
 extension Warehouse {
     /// Ingests one file in one transaction (SPEC section 5): a file whose SHA-256 already
     /// ingested `ok` is a `duplicate` unless forced; otherwise every record is upserted, and the
@@ -333,11 +249,6 @@ private enum FileEnding {
     case heldForAlarms(runID: Int64)
     /// Failed before or during its transaction, which rolled back: an error, or a duplicate.
     case failed(Error)
-}
-
-/// The file's bytes already ingested `ok`, as `feed`.
-struct DuplicateFile: Error {
-    let feed: FeedID
 }
 
 /// A file's SHA-256 (hex) and size.

@@ -7,10 +7,8 @@ import XCTest
 
 /// The ingest gate checks long files in chunks of days, each carrying the history the one
 /// before read: the alarms are those of one pass over the whole span, whatever the chunk size.
-final class AlarmChunkTests: XCTestCase {
+final class AlarmChunkTests: WarehouseTestCase {
     func testChunkedChecksFindWhatOnePassFinds() throws {
-        let directory = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let warehouse = try SampleWarehouse.sampleFeeds(at: directory.appendingPathComponent("w.sqlite").path)
         // Faults of every kind the samples can carry: a shifted decimal, a copied week, a zero day.
         let sales = try warehouse.rows(

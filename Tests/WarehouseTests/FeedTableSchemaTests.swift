@@ -9,11 +9,9 @@ import XCTest
 /// The feed tables' declarations (`FeedTables`) are the schema the migrations build: the same
 /// columns with the same types and nullability, and the dedup key as the primary key, on both
 /// backends. A column declared without its migration, or the other way round, fails here.
-final class FeedTableSchemaTests: XCTestCase {
+final class FeedTableSchemaTests: WarehouseTestCase {
     /// Runs `body` on a new, migrated warehouse of each backend.
     private func onEachBackend(_ body: (Warehouse, BackendKind) throws -> Void) throws {
-        let directory = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         try TestWarehouses.forEachBackend(in: directory) { location in
             if case .sqlite = location {
                 try body(try Warehouse(location: location), .sqlite)

@@ -10,7 +10,7 @@ import XCTest
 
 /// History and undo (SPEC section 16), on each backend: every row knows its run and source
 /// row, an update keeps the values it replaced, and an undo gives back exactly what was there.
-final class HistoryAndUndoTests: XCTestCase {
+final class HistoryAndUndoTests: WarehouseTestCase {
     /// The ledger's per-store first and last dates are the feed tables' date text: a day, or a
     /// month for the month rows of associate and merch files.
     func testRunStoreDateKeysAreTheTablesDateText() {
@@ -21,22 +21,9 @@ final class HistoryAndUndoTests: XCTestCase {
             RunStoreTally.dateKey(2025_11_00), String(CivilDate(year: 2025, month: 11, day: 1).iso8601.prefix(7)))
     }
 
-    private var directory: URL!
-    private var warehouse: Warehouse!
-
-    override func setUpWithError() throws {
-        directory = try TestPaths.temporaryDirectory()
-    }
-
-    override func tearDownWithError() throws {
-        warehouse = nil
-        try FileManager.default.removeItem(at: directory)
-    }
-
     /// Runs `body` on a new warehouse of each backend holding two stores.
     private func onEachBackend(_ body: () throws -> Void) throws {
-        try TestWarehouses.forEachBackend(in: directory) { location in
-            warehouse = try Warehouse(location: location)
+        try onEachNewWarehouse { _ in
             ingest(
                 "stores.csv", "code,name,region,aliases\n08,Natick,East,Natick Mall\n10,Framingham,East,\n", as: .stores
             )
@@ -47,8 +34,7 @@ final class HistoryAndUndoTests: XCTestCase {
     /// Every run, an undo too, records who ran it and where (SPEC section 23): the PostgreSQL
     /// session user, or the operating-system user on SQLite.
     func testEveryRunRecordsItsActorAndHost() throws {
-        try TestWarehouses.forEachBackend(in: directory) { location in
-            warehouse = try Warehouse(location: location)
+        try onEachNewWarehouse { location in
             ingest("stores.csv", "code,name\n08,Natick\n", as: .stores)
             let sales = ingest(
                 "sales_audit.csv", "Store,Date,Net Sales,Transactions,Items\n08,2025-07-01,5,1,1\n", as: .salesAudit)

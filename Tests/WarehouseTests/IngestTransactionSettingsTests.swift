@@ -10,11 +10,9 @@ import XCTest
 /// SQLite's foreign keys and secure delete are off for an ingest's own transaction only
 /// (`SQLiteBackend.ingestTransaction`): every write after it, whether the file landed or
 /// failed, has them as before. (That the file's stores are still checked is
-/// `WarehouseTests.testARecordForAStoreOutsideTheDirectoryFailsItsFile`.)
-final class IngestTransactionSettingsTests: XCTestCase {
+/// `FileRollbackTests.testARecordForAStoreOutsideTheDirectoryFailsItsFile`.)
+final class IngestTransactionSettingsTests: WarehouseTestCase {
     func testForeignKeysAndSecureDeleteAreBackAfterAnIngestLandsOrFails() throws {
-        let directory = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let warehouse = try Warehouse(path: directory.appendingPathComponent("keys.sqlite").path)
         var secureDelete: Int64?
         try warehouse.backend.transaction { session in
@@ -48,8 +46,6 @@ final class IngestTransactionSettingsTests: XCTestCase {
     /// while the write-behind runs), not left in the WAL for the warehouse's close: the file
     /// alone, read without its WAL, holds the rows.
     func testAnIngestLeavesItsRowsInTheDatabaseFileItself() throws {
-        let directory = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("checkpointed.sqlite").path
         let warehouse = try Warehouse(path: path)
         for (fixture, feed) in [("stores_small.csv", FeedID.stores), ("sales_audit_small.csv", .salesAudit)] {

@@ -4,12 +4,10 @@ import XCTest
 
 @testable import Warehouse
 
-final class MigrationTests: XCTestCase {
+final class MigrationTests: WarehouseTestCase {
     /// New warehouses have 64 KiB pages (a bulk ingest writes a quarter as many as at 16 KiB);
     /// a file made with other pages keeps them when it is opened and migrated.
     func testNewWarehousesHave64KiBPagesAndOlderFilesKeepTheirs() throws {
-        let directory = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let new = directory.appendingPathComponent("new.sqlite").path
         _ = try Warehouse(path: new)
         XCTAssertEqual(try DatabaseQueue(path: new).read { try Int.fetchOne($0, sql: "PRAGMA page_size") }, 65536)
@@ -26,8 +24,6 @@ final class MigrationTests: XCTestCase {
 
     /// A warehouse created before the feed tables were keyed date first keeps its rows.
     func testFeedTablesAreRekeyedDateFirstWithTheirRows() throws {
-        let directory = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("old.sqlite").path
         do {
             let queue = try DatabaseQueue(path: path)
@@ -57,8 +53,6 @@ final class MigrationTests: XCTestCase {
     /// A warehouse written by the schema before exact money (REAL dollars and fractions) is
     /// converted in place: cents and millionths, rounded half away from zero, every row kept.
     func testMoneyAndPercentsAreConvertedToIntegersInPlace() throws {
-        let directory = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("v2.sqlite").path
         do {
             let queue = try DatabaseQueue(path: path)
@@ -101,8 +95,6 @@ final class MigrationTests: XCTestCase {
     /// trigger still keeps replaced rows (a NULL among them), and the new rollup sums equal the
     /// sums they narrow.
     func testAV12WarehouseKeepsEveryValueAndItsCountsBecomeNullable() throws {
-        let directory = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("v12.sqlite").path
         let rows = """
             SELECT store_code, date, total_sales_cents, total_transactions, total_items, ccp_pct_millionths,

@@ -8,26 +8,13 @@ import XCTest
 
 /// Store-month rollups (SPEC section 13): kept in step by every ingest, equal to a full
 /// recomputation, rebuilt on demand, and built for warehouses that predate them.
-final class RollupTests: XCTestCase {
-    private var directory: URL!
-    private var warehouse: Warehouse!
-
-    override func setUpWithError() throws {
-        directory = try TestPaths.temporaryDirectory()
-    }
-
+final class RollupTests: WarehouseTestCase {
     /// Runs `body` on a new warehouse of each backend holding two stores.
     private func onEachBackend(_ body: () throws -> Void) throws {
-        try TestWarehouses.forEachBackend(in: directory) { location in
-            warehouse = try Warehouse(location: location)
+        try onEachNewWarehouse { _ in
             ingest("stores.csv", "code,name,region\n08,Natick,East\n10,Framingham,East\n", as: .stores)
             try body()
         }
-    }
-
-    override func tearDownWithError() throws {
-        warehouse = nil
-        try FileManager.default.removeItem(at: directory)
     }
 
     @discardableResult

@@ -13,10 +13,8 @@ import XCTest
 /// `StreamingScan`): its alarms are those the warehouse's one-pass check finds on the file's
 /// store-days once the file is in the tables. Random chains, files of 1 to 420 days after
 /// histories of 0 to 400, with every kind of fault the sales-audit checks know.
-final class StreamingGateTests: XCTestCase {
+final class StreamingGateTests: WarehouseTestCase {
     func testTheStreamedGateFindsWhatTheWarehouseCheckFindsOnEachBackend() throws {
-        let directory = try TestPaths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         var random = SplitMix(seed: 2026_11_24)
         var kinds: [AlarmKind: Int] = [:]
         for round in 0..<7 {

@@ -1,5 +1,6 @@
 import CivilCalendar
 import SheetStream
+import Threads
 
 /// Reads one feed file: finds the header row (in the first visible worksheet that has one),
 /// then maps every later row to a record, a counted skip or a reject (SPEC sections 3 and 4).

@@ -5,20 +5,20 @@
 #endif
 
 /// An integer several threads add to under a mutex.
-final class SharedCounter: @unchecked Sendable {
+public final class SharedCounter: @unchecked Sendable {
     private var count = 0
     private var mutex = pthread_mutex_t()
 
-    init() { pthread_mutex_init(&mutex, nil) }
+    public init() { pthread_mutex_init(&mutex, nil) }
     deinit { pthread_mutex_destroy(&mutex) }
 
-    var value: Int {
+    public var value: Int {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         return count
     }
 
-    func add(_ delta: Int) {
+    public func add(_ delta: Int) {
         pthread_mutex_lock(&mutex)
         count += delta
         pthread_mutex_unlock(&mutex)

@@ -7,16 +7,20 @@
 /// A bounded first-in, first-out queue between two threads: `push` blocks while it is full,
 /// `pop` while it is empty. `close` ends it from either side: later pushes fail, and pops
 /// drain what is left and then return `nil`.
+///
+/// Inlinable, as `BatchPipeline` is, so that a caller in another module (the XLSX reader's
+/// chunk ring and batches of rows) gets the queue specialized for its element type rather than
+/// generic calls.
 public final class BlockingQueue<Element> {
     /// Taken slots are `nil`, so a popped element is the caller's alone.
-    private var items: [Element?] = []
-    private var head = 0
-    private let capacity: Int
-    private var closed = false
-    private var mutex = pthread_mutex_t()
-    private var changed = pthread_cond_t()
+    @usableFromInline var items: [Element?] = []
+    @usableFromInline var head = 0
+    @usableFromInline let capacity: Int
+    @usableFromInline var closed = false
+    @usableFromInline var mutex = pthread_mutex_t()
+    @usableFromInline var changed = pthread_cond_t()
 
-    public init(capacity: Int) {
+    @inlinable public init(capacity: Int) {
         self.capacity = max(capacity, 1)
         items.reserveCapacity(self.capacity)
         pthread_mutex_init(&mutex, nil)
@@ -29,7 +33,7 @@ public final class BlockingQueue<Element> {
     }
 
     /// Appends an element, waiting for room; `false` when the queue was closed.
-    public func push(_ element: Element) -> Bool {
+    @inlinable public func push(_ element: Element) -> Bool {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         while items.count - head >= capacity && !closed { pthread_cond_wait(&changed, &mutex) }
@@ -40,7 +44,7 @@ public final class BlockingQueue<Element> {
     }
 
     /// The oldest element, waiting for one; `nil` once the queue is closed and drained.
-    public func pop() -> Element? {
+    @inlinable public func pop() -> Element? {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         while items.count == head && !closed { pthread_cond_wait(&changed, &mutex) }
@@ -48,14 +52,14 @@ public final class BlockingQueue<Element> {
     }
 
     /// The oldest element if there is one, without waiting.
-    public func tryPop() -> Element? {
+    @inlinable public func tryPop() -> Element? {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         return takeOldest()
     }
 
     /// Removes and returns the oldest element (the mutex held).
-    private func takeOldest() -> Element? {
+    @inlinable func takeOldest() -> Element? {
         guard items.count > head, let element = items[head].take() else { return nil }
         head += 1
         if head > 64 && head * 2 > items.count {
@@ -67,7 +71,7 @@ public final class BlockingQueue<Element> {
     }
 
     /// Ends the queue and wakes every waiter.
-    public func close() {
+    @inlinable public func close() {
         pthread_mutex_lock(&mutex)
         closed = true
         pthread_cond_broadcast(&changed)

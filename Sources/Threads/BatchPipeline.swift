@@ -1,5 +1,3 @@
-import Threads
-
 /// Runs a producer on a background thread and its consumer on the calling thread, with a
 /// bounded queue of batches between them, so that the two use two cores instead of taking
 /// turns on one. Memory is bounded by `(depth + 2) × batchSize` elements.
