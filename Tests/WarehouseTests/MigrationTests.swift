@@ -141,7 +141,7 @@ final class MigrationTests: WarehouseTestCase {
                 nullable.filter { ($0[1] as Int64) == 0 }.map { $0[0] as String },
                 [
                     "total_transactions", "total_items", "ccp_pct_millionths", "gp_pct_millionths", "upt", "ads_cents",
-                    "ingest_run_id", "source_row",
+                    "ingest_run_id", "source_row", "closed",
                 ])
             XCTAssertEqual(
                 try String.fetchOne(
