@@ -15,8 +15,6 @@ struct AlertsCommand: ParsableCommand {
             "Evaluate the [[alert]] rules (metrics against thresholds, alarms, late feeds); --send notifies; exit 4 while any fires."
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
-
     @OptionGroup var global: GlobalOptions
 
     @Option(help: "The metric and alarm date (YYYY-MM-DD; default: the latest sales-audit day; freshness: today).")
@@ -32,7 +30,7 @@ struct AlertsCommand: ParsableCommand {
     var all = false
 
     @Option(help: "Output format: text or json.")
-    var format: Format = .text
+    var format = FormatOption<TextOrJSON>.standard
 
     func validate() throws { _ = try asOf.map(AsOfOptions.day) }
 
@@ -74,7 +72,8 @@ struct AlertsCommand: ParsableCommand {
         let firing = evaluation.firing
         let shown = all ? firing + transitions.resolved : transitions.toNotify
         try ReportOutput.write(to: nil) { _ in
-            AlertRenderer().render(shown, asOf: evaluation.asOf.iso8601, firing: firing.count, json: format == .json)
+            AlertRenderer().render(
+                shown, asOf: evaluation.asOf.iso8601, firing: firing.count, json: format.value == .json)
         }
         if pending > 0 { throw ExitCode(ExitStatus.inputFailed) }
         if !firing.isEmpty { throw ExitCode(ExitStatus.alertsFiring) }

@@ -13,8 +13,6 @@ struct CheckCommand: ParsableCommand {
             "Wrong-data checks: outliers, zero days, repeated periods, date shifts, reconcile and implausible values; exit 4 when any alarm."
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
-
     /// Days before `--as-of` that the default range starts (35 days in all).
     static let defaultDays = 34
 
@@ -32,7 +30,7 @@ struct CheckCommand: ParsableCommand {
     var runID: Int64?
 
     @Option(help: "Output format: table or json.")
-    var format: Format = .table
+    var format = FormatOption<TableOrJSON>.standard
 
     func validate() throws {
         if let asOf { _ = try AsOfOptions.day(asOf) }
@@ -68,7 +66,7 @@ struct CheckCommand: ParsableCommand {
         }
         try ReportOutput.write(to: nil) { _ in
             AlarmRenderer().render(
-                alarms, asOf: asOfDay?.iso8601 ?? "", scope: scope, json: format == .json)
+                alarms, asOf: asOfDay?.iso8601 ?? "", scope: scope, json: format.value == .json)
         }
         if !alarms.isEmpty { throw ExitCode(ExitStatus.alarms) }
     }

@@ -22,7 +22,7 @@ struct EmployeesCommand: ParsableCommand {
 
     @OptionGroup var scope: ScopeOptions
     @OptionGroup var ranking: RankingOptions
-    @OptionGroup var output: OutputOptions<TableOutputFormat>
+    @OptionGroup var output: OutputOptions<TableReport>
 
     func run() throws {
         let context = try ReportContext(global: global)

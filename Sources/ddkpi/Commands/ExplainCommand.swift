@@ -12,8 +12,6 @@ struct ExplainCommand: ParsableCommand {
         abstract:
             "Why a KPI value is what it is: formula, exact components, every contributing row, the target's parts.")
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
-
     @OptionGroup var global: GlobalOptions
 
     @Option(
@@ -47,7 +45,7 @@ struct ExplainCommand: ParsableCommand {
     var ly = false
 
     @Option(help: "Output format: text or json.")
-    var format: Format = .text
+    var format = FormatOption<TextOrJSON>.standard
 
     @Option(help: "Rows shown at most (text: 50 by default; json: all).")
     var limit: Int?
@@ -88,7 +86,7 @@ struct ExplainCommand: ParsableCommand {
         }
         let explanation = try engine.explain(
             ExplainRequest(metric: metric, filter: filter, period: requested, lastYear: ly))
-        let renderer = ExplainRenderer(format: format == .json ? .json : .text, limit: limit)
+        let renderer = ExplainRenderer(format: format.value, limit: limit)
         let output = TextOutput()
         output.write(renderer.head(explanation))
         var count = 0

@@ -9,7 +9,7 @@ struct KPICommand: ParsableCommand {
     @Option(help: "The last day included (YYYY-MM-DD; default: the latest sales-audit day of the stores).")
     var asOf: String?
     @OptionGroup var scope: ScopeOptions
-    @OptionGroup var output: OutputOptions<TableOutputFormat>
+    @OptionGroup var output: OutputOptions<TableReport>
 
     func validate() throws { _ = try asOf.map(AsOfOptions.day) }
 

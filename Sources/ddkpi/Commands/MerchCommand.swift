@@ -39,7 +39,7 @@ struct MerchCommand: ParsableCommand {
 
     @OptionGroup var scope: ScopeOptions
     @OptionGroup var ranking: RankingOptions
-    @OptionGroup var output: OutputOptions<TableOutputFormat>
+    @OptionGroup var output: OutputOptions<TableReport>
 
     /// What the report covers: a quarter up to an as-of day, or a to-date period.
     enum Range {

@@ -11,7 +11,7 @@ struct ReviewCommand: ParsableCommand {
     @Option(help: "The last day included, inside the quarter (YYYY-MM-DD; default: the latest sales-audit day).")
     var asOf: String?
     @OptionGroup var scope: ScopeOptions
-    @OptionGroup var output: OutputOptions<ReviewOutputFormat>
+    @OptionGroup var output: OutputOptions<ReviewReport>
 
     func validate() throws { _ = try asOf.map(AsOfOptions.day) }
 

@@ -15,15 +15,13 @@ struct StatusCommand: ParsableCommand {
             "Feed freshness: each feed's last date, days since, and ok/late/missing, and the alarms of the last 7 days; exit 4 when a feed is late or missing."
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
-
     @OptionGroup var global: GlobalOptions
 
     @Option(help: "The day to judge from (YYYY-MM-DD; default: today, local time).")
     var asOf: String?
 
     @Option(help: "Output format: table or json.")
-    var format: Format = .table
+    var format = FormatOption<TableOrJSON>.standard
 
     @Option(help: "Log lines on standard error: text or json (one JSON object per line).")
     var logFormat: LogFormat = .text
@@ -59,7 +57,7 @@ struct StatusCommand: ParsableCommand {
                 "alarms": .int(alarms),
             ])
         try ReportOutput.write(to: nil) { _ in
-            FreshnessRenderer().render(report, alarms: alarms, json: format == .json)
+            FreshnessRenderer().render(report, alarms: alarms, json: format.value == .json)
         }
         if report.needsAttention { throw ExitCode(ExitStatus.feedsLate) }
     }
