@@ -6,7 +6,7 @@ import Warehouse
 
 /// `ddkpi check`: wrong-data alarms over recent store-days, or over the store-days one run
 /// wrote (SPEC section 18). Read-only; exit 4 when there is any alarm.
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: ParsableCommand, ReportPeriodCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract:
@@ -16,10 +16,12 @@ struct CheckCommand: ParsableCommand {
     /// Days before `--as-of` that the default range starts (35 days in all).
     static let defaultDays = 34
 
+    static let periodShape = ReportPeriodShape(
+        form: .day, asOf: "The last day checked (YYYY-MM-DD; default: the latest sales-audit date).")
+
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "The last day checked (YYYY-MM-DD; default: the latest sales-audit date).")
-    var asOf: String?
+    @OptionGroup var period: ReportPeriodOptions<CheckCommand>
 
     @Option(help: "The first day checked (YYYY-MM-DD; default: --as-of minus 34 days).")
     var since: String?
@@ -33,7 +35,6 @@ struct CheckCommand: ParsableCommand {
     var format = FormatOption<TableOrJSON>.standard
 
     func validate() throws {
-        if let asOf { _ = try AsOfOptions.day(asOf) }
         if let since, CivilDate(iso8601: since) == nil {
             throw ValidationError("--since \(since): expected a date as YYYY-MM-DD")
         }
@@ -44,7 +45,7 @@ struct CheckCommand: ParsableCommand {
         let configuration = try global.configuration()
         let warehouse = try global.openWarehouse(configuration)
         let latest = try warehouse.latestSalesDate()
-        let asOfDay = try asOf.map(AsOfOptions.day) ?? latest
+        let asOfDay = period.day ?? latest
         let alarms: [Alarm]
         let scope: String
         if let run = runID {
