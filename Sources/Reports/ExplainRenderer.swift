@@ -6,14 +6,16 @@ import Warehouse
 /// Renders `ddkpi explain` (SPEC section 17) as text for people or JSON, in three pieces so
 /// that the rows stream: `head`, then `row` for each contributing row, then `tail`.
 public struct ExplainRenderer {
-    public enum Format: Sendable { case text, json }
+    /// The formats it writes.
+    public static let formats: [ReportFormat] = [.text, .json]
 
-    let format: Format
+    let format: ReportFormat
     /// Rows shown at most (`nil`: all).
     let limit: Int?
 
     /// Text shows the first 50 rows unless told otherwise; JSON all of them unless told.
-    public init(format: Format, limit: Int?) {
+    public init(format: ReportFormat, limit: Int?) {
+        precondition(Self.formats.contains(format), "explain writes text or json, not \(format.rawValue)")
         self.format = format
         self.limit = limit ?? (format == .text ? 50 : nil)
     }
@@ -37,7 +39,7 @@ public struct ExplainRenderer {
                 + "\"formula\":\(JSONText.quoted(explanation.formula)),\"components\":{\(components.joined(separator: ","))},"
                 + "\"rollupMonths\":[\(explanation.servedByRollups.map(JSONText.quoted).joined(separator: ","))],"
                 + "\"rows\":["
-        case .text:
+        default:  // text: init admits text and json alone
             var lines = [
                 "\(metric.label) (\(metric.key))\(explanation.lastYear ? ", last year" : ""), \(explanation.title), "
                     + "\(explanation.period) \(explanation.range.start.iso8601) to \(explanation.range.end.iso8601): "
@@ -85,7 +87,7 @@ public struct ExplainRenderer {
             let closed = row.closed ? [("closed", "true")] : []
             let object = (fields + unknown + closed).map { "\"" + $0.0 + "\":" + $0.1 }.joined(separator: ",")
             return (number > 0 ? ",\n{" : "\n{") + object + "}"
-        case .text:
+        default:  // text: init admits text and json alone
             let values =
                 row.values.map { "\($0.measure.rawValue) \(Self.shown($0.value, $0.measure))" }
                 + row.unknown.map { "\($0.rawValue) unknown" }
@@ -113,7 +115,7 @@ public struct ExplainRenderer {
             return (rows > 0 ? "\n" : "")
                 + "],\"target\":{\"value\":\(explanation.target.map(NumberText.plain) ?? "null"),"
                 + "\"parts\":[\(parts.joined(separator: ","))]}}\n"
-        case .text:
+        default:  // text: init admits text and json alone
             var lines: [String] = []
             if rows == 0 { lines.append("  (none)") }
             if let limit, rows > limit {

@@ -2,30 +2,6 @@ import KPI
 import OutputText
 import Threads
 
-/// The formats reports come in as text.
-public enum ReportFormat: String, CaseIterable, Sendable {
-    /// Aligned text for a terminal (`table` for kpi, `text` for the review).
-    case table, text
-    case csv, json
-    /// One self-contained page (`HTMLReport`).
-    case html
-}
-
-/// The text formats of the ranked reports (`employees`, `merch`).
-public enum TableFormat: String, CaseIterable, Sendable {
-    case table, csv, json
-    /// One self-contained page (`RankingPage`).
-    case html
-}
-
-/// The formats only a file can hold (SPEC section 12).
-public enum DocumentFormat: String, CaseIterable, Sendable {
-    /// A workbook (`XLSXReport`).
-    case xlsx
-    /// The HTML page printed by a headless Chromium (`ChromiumPrinter`).
-    case pdf
-}
-
 /// Renders `KPIReport`s: deterministic, so the same database gives the same bytes.
 public struct ReportRenderer {
     /// Colour the ▲/▼ changes (only on a terminal, never with `NO_COLOR`; the caller decides).
@@ -38,18 +14,20 @@ public struct ReportRenderer {
         self.options = options
     }
 
+    /// `report` as text: a table, CSV, JSON or an HTML page (a document is `write`'s).
     public func render(_ report: KPIReport, as format: ReportFormat) -> String {
         switch format {
         case .table, .text: return text(report)
         case .csv: return csv(report)
         case .json: return json(report)
         case .html: return HTMLReport.render(report, options: options)
+        case .xlsx, .pdf: preconditionFailure("\(format.rawValue) is a document: write(_:as:to:) writes it to a file")
         }
     }
 
-    /// Writes a ranked report (`employees`, `merch`) as a document to `path`.
+    /// Writes a ranked report (`employees`, `merch`) as a document (xlsx, pdf) to `path`.
     public static func write(
-        _ document: RankingDocument, as format: DocumentFormat, to path: String,
+        _ document: RankingDocument, as format: ReportFormat, to path: String,
         options: DocumentOptions = DocumentOptions()
     ) throws {
         switch format {
@@ -57,17 +35,23 @@ public struct ReportRenderer {
         case .pdf:
             try ChromiumPrinter().print(
                 html: RankingPage.render(document, options: options), to: path, created: document.date)
+        case .table, .text, .csv, .json, .html: preconditionFailure(Self.notADocument(format))
         }
     }
 
-    /// Writes `report` as a document to `path`.
-    public func write(_ report: KPIReport, as format: DocumentFormat, to path: String) throws {
+    /// Writes `report` as a document (xlsx, pdf) to `path`.
+    public func write(_ report: KPIReport, as format: ReportFormat, to path: String) throws {
         switch format {
         case .xlsx: try XLSXReport.write(report, to: path, options: options)
         case .pdf:
             try ChromiumPrinter().print(
                 html: HTMLReport.render(report, options: options), to: path, created: XLSXReport.date(of: report))
+        case .table, .text, .csv, .json, .html: preconditionFailure(Self.notADocument(format))
         }
+    }
+
+    private static func notADocument(_ format: ReportFormat) -> String {
+        "\(format.rawValue) is text: render(_:as:) writes it"
     }
 
     // MARK: - Text

@@ -4,14 +4,13 @@ import OutputText
 
 /// `ddkpi stores list`: the store directory with its opening and closing days (SPEC section 21).
 public enum StoreListRenderer {
-    /// The output formats.
-    public enum Format: String, CaseIterable, Sendable {
-        case table, csv, json
-    }
+    /// The formats it writes.
+    public static let formats: [ReportFormat] = [.table, .csv, .json]
 
     /// The directory in `format`; `firstSales` gives, for stores without an `opened` day, the
     /// first sales-audit day that stands in for it (shown as `comparableFrom`).
-    public static func render(_ stores: [StoreRecord], firstSales: [String: CivilDate], format: Format) -> String {
+    public static func render(_ stores: [StoreRecord], firstSales: [String: CivilDate], format: ReportFormat) -> String
+    {
         let rows = stores.map { store in
             (
                 store,
@@ -22,7 +21,7 @@ public enum StoreListRenderer {
             )
         }
         switch format {
-        case .table:
+        case .table, .text:
             var table = TextTable(alignments: [.left, .left, .left, .left, .left, .left, .left], separator: "  ")
             table.add(columns)
             for (_, cells) in rows { table.add(cells) }
@@ -41,6 +40,8 @@ public enum StoreListRenderer {
                     + "]}"
             }
             return "{\"stores\":[" + lines.map { "\n" + $0 }.joined(separator: ",") + "\n]}\n"
+        case .html, .xlsx, .pdf:
+            preconditionFailure("stores list writes \(formats.map(\.rawValue)), not \(format.rawValue)")
         }
     }
 

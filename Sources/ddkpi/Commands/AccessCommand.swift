@@ -100,24 +100,21 @@ struct AccessCommand: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The roles and the stores each reads.")
 
-        enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
-
         @OptionGroup var global: GlobalOptions
 
         @Option(help: "Output format: table or json.")
-        var format: Format = .table
+        var format = FormatOption<TableOrJSON>.standard
 
         func run() throws {
             let warehouse = try global.openWarehouse(try global.configuration())
             let grants = try Grant.refused { try warehouse.accessGrants() }
             let output = TextOutput()
-            switch format {
-            case .json:
+            if format.value == .json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]
                 let listed = ["grants": grants.map(GrantJSON.init)]
                 output.write(String(decoding: try encoder.encode(listed), as: UTF8.self) + "\n")
-            case .table:
+            } else {
                 var table = TextTable(alignments: [.left, .left, .left], separator: "  ")
                 table.add(["role", "reads", "granted"])
                 for grant in grants { table.add([grant.role, grant.scope.description, grant.grantedAt]) }

@@ -8,19 +8,20 @@ import Warehouse
 /// `ddkpi alerts`: evaluates the `[[alert]]` rules (SPEC section 24); with `--send`, remembers
 /// which fire and notifies those that start firing or resolve. Exit 4 while any fires, 1 when
 /// messages stay pending.
-struct AlertsCommand: ParsableCommand {
+struct AlertsCommand: ParsableCommand, ReportPeriodCommand {
     static let configuration = CommandConfiguration(
         commandName: "alerts",
         abstract:
             "Evaluate the [[alert]] rules (metrics against thresholds, alarms, late feeds); --send notifies; exit 4 while any fires."
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+    static let periodShape = ReportPeriodShape(
+        form: .day,
+        asOf: "The metric and alarm date (YYYY-MM-DD; default: the latest sales-audit day; freshness: today).")
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "The metric and alarm date (YYYY-MM-DD; default: the latest sales-audit day; freshness: today).")
-    var asOf: String?
+    @OptionGroup var period: ReportPeriodOptions<AlertsCommand>
 
     @Option(help: "A rules file of [[alert]] tables, instead of the config's.")
     var rules: String?
@@ -32,15 +33,13 @@ struct AlertsCommand: ParsableCommand {
     var all = false
 
     @Option(help: "Output format: text or json.")
-    var format: Format = .text
-
-    func validate() throws { _ = try asOf.map(AsOfOptions.day) }
+    var format = FormatOption<TextOrJSON>.standard
 
     func run() throws {
         let configuration = try global.configuration()
         let rules = try loadRules(configuration)
         try Self.checkTargets(rules, configuration)
-        let requested = try asOf.map(AsOfOptions.day)
+        let requested = period.day
         let warehouse =
             send
             ? try global.openWarehouseForWriting(configuration)
@@ -74,7 +73,8 @@ struct AlertsCommand: ParsableCommand {
         let firing = evaluation.firing
         let shown = all ? firing + transitions.resolved : transitions.toNotify
         try ReportOutput.write(to: nil) { _ in
-            AlertRenderer().render(shown, asOf: evaluation.asOf.iso8601, firing: firing.count, json: format == .json)
+            AlertRenderer().render(
+                shown, asOf: evaluation.asOf.iso8601, firing: firing.count, json: format.value == .json)
         }
         if pending > 0 { throw ExitCode(ExitStatus.inputFailed) }
         if !firing.isEmpty { throw ExitCode(ExitStatus.alertsFiring) }

@@ -6,22 +6,22 @@ import Warehouse
 
 /// `ddkpi check`: wrong-data alarms over recent store-days, or over the store-days one run
 /// wrote (SPEC section 18). Read-only; exit 4 when there is any alarm.
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: ParsableCommand, ReportPeriodCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract:
             "Wrong-data checks: outliers, zero days, repeated periods, date shifts, reconcile and implausible values; exit 4 when any alarm."
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
-
     /// Days before `--as-of` that the default range starts (35 days in all).
     static let defaultDays = 34
 
+    static let periodShape = ReportPeriodShape(
+        form: .day, asOf: "The last day checked (YYYY-MM-DD; default: the latest sales-audit date).")
+
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "The last day checked (YYYY-MM-DD; default: the latest sales-audit date).")
-    var asOf: String?
+    @OptionGroup var period: ReportPeriodOptions<CheckCommand>
 
     @Option(help: "The first day checked (YYYY-MM-DD; default: --as-of minus 34 days).")
     var since: String?
@@ -32,10 +32,9 @@ struct CheckCommand: ParsableCommand {
     var runID: Int64?
 
     @Option(help: "Output format: table or json.")
-    var format: Format = .table
+    var format = FormatOption<TableOrJSON>.standard
 
     func validate() throws {
-        if let asOf { _ = try AsOfOptions.day(asOf) }
         if let since, CivilDate(iso8601: since) == nil {
             throw ValidationError("--since \(since): expected a date as YYYY-MM-DD")
         }
@@ -46,7 +45,7 @@ struct CheckCommand: ParsableCommand {
         let configuration = try global.configuration()
         let warehouse = try global.openWarehouse(configuration)
         let latest = try warehouse.latestSalesDate()
-        let asOfDay = try asOf.map(AsOfOptions.day) ?? latest
+        let asOfDay = period.day ?? latest
         let alarms: [Alarm]
         let scope: String
         if let run = runID {
@@ -68,7 +67,7 @@ struct CheckCommand: ParsableCommand {
         }
         try ReportOutput.write(to: nil) { _ in
             AlarmRenderer().render(
-                alarms, asOf: asOfDay?.iso8601 ?? "", scope: scope, json: format == .json)
+                alarms, asOf: asOfDay?.iso8601 ?? "", scope: scope, json: format.value == .json)
         }
         if !alarms.isEmpty { throw ExitCode(ExitStatus.alarms) }
     }

@@ -2,32 +2,27 @@ import ArgumentParser
 import Reports
 
 /// `ddkpi employees --as-of YYYY-MM-DD`: associates ranked by sales per store, then chain-wide.
-struct EmployeesCommand: ParsableCommand {
+struct EmployeesCommand: ParsableCommand, ReportPeriodCommand {
     static let configuration = CommandConfiguration(
         commandName: "employees",
         abstract: "Associates ranked by sales per store, then the chain-wide top N, with LY and projected sales.")
 
-    enum Period: String, ExpressibleByArgument, CaseIterable {
-        case wtd = "WTD"
-        case mtd = "MTD"
-        case qtd = "QTD"
-        case ytd = "YTD"
-    }
+    static let periodShape = ReportPeriodShape(
+        form: .toDate, asOf: "The last day included (YYYY-MM-DD).", period: "The to-date period: WTD, MTD, QTD or YTD.",
+        periods: ReportPeriod.toDateLabels, listsStandardPeriod: true)
 
     @OptionGroup var global: GlobalOptions
-    @OptionGroup var asOf: AsOfOptions
-
-    @Option(help: "The to-date period: WTD, MTD, QTD or YTD.")
-    var period: Period = .mtd
-
+    @OptionGroup var period: ReportPeriodOptions<EmployeesCommand>
     @OptionGroup var scope: ScopeOptions
     @OptionGroup var ranking: RankingOptions
-    @OptionGroup var output: OutputOptions<TableOutputFormat>
+    @OptionGroup var output: OutputOptions<TableReport>
 
     func run() throws {
         let context = try ReportContext(global: global)
-        let report = try context.engine.employees(
-            asOf: try asOf.day(), period: period.rawValue, filter: scope.filter, top: ranking.top)
+        guard case .toDate(let asOf, let label) = try period.resolve(in: context.engine.calendar) else {
+            preconditionFailure("employees takes --as-of: its validation says so")
+        }
+        let report = try context.engine.employees(asOf: asOf, period: label, filter: scope.filter, top: ranking.top)
         let options = try context.documentOptions(scope.filter, through: report.range.end, for: output)
         try output.emitRanking(
             document: { RankingDocument(report) }, options: options,

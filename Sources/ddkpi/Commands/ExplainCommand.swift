@@ -6,13 +6,16 @@ import Reports
 
 /// `ddkpi explain`: why one KPI value is what it is (SPEC section 17): the formula and its exact
 /// components, every contributing row with its file, sheet, row and run, and the target's parts.
-struct ExplainCommand: ParsableCommand {
+struct ExplainCommand: ParsableCommand, ReportPeriodCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
         abstract:
             "Why a KPI value is what it is: formula, exact components, every contributing row, the target's parts.")
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+    static let periodShape = ReportPeriodShape(
+        form: .quarterOrPeriod, quarter: "The review's fiscal quarter, such as 2025Q2.",
+        asOf: "With --period: the last day included (YYYY-MM-DD).", period: "With --as-of: WTD, MTD, QTD or YTD.",
+        month: "With --quarter: one month of it (YYYY-MM) instead of the whole quarter.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -31,23 +34,13 @@ struct ExplainCommand: ParsableCommand {
     @Flag(help: "The whole company.")
     var all = false
 
-    @Option(help: "With --period: the last day included (YYYY-MM-DD).")
-    var asOf: String?
-
-    @Option(help: "With --as-of: WTD, MTD, QTD or YTD.")
-    var period: String?
-
-    @Option(help: "The review's fiscal quarter, such as 2025Q2.")
-    var quarter: String?
-
-    @Option(help: "With --quarter: one month of it (YYYY-MM) instead of the whole quarter.")
-    var month: String?
+    @OptionGroup var period: ReportPeriodOptions<ExplainCommand>
 
     @Flag(help: "Explain the LY value instead of the actual.")
     var ly = false
 
     @Option(help: "Output format: text or json.")
-    var format: Format = .text
+    var format = FormatOption<TextOrJSON>.standard
 
     @Option(help: "Rows shown at most (text: 50 by default; json: all).")
     var limit: Int?
@@ -56,18 +49,6 @@ struct ExplainCommand: ParsableCommand {
         guard [store != nil, region != nil, all].filter({ $0 }).count == 1 else {
             throw ValidationError("give exactly one of --store CODE, --region NAME or --all")
         }
-        switch (asOf, period, quarter) {
-        case (let day?, let label?, nil):
-            _ = try AsOfOptions.day(day)
-            guard ["WTD", "MTD", "QTD", "YTD"].contains(label) else {
-                throw ValidationError("--period \(label): expected WTD, MTD, QTD or YTD")
-            }
-            guard month == nil else { throw ValidationError("--month goes with --quarter") }
-        case (nil, nil, let name?):
-            _ = try QuarterOptions.quarter(name, in: FiscalCalendar())
-        default:
-            throw ValidationError("give --as-of D with --period P, or --quarter Q (with --month YYYY-MM at most)")
-        }
         if let limit, limit < 0 { throw ValidationError("--limit \(limit): expected a whole number of at least 0") }
     }
 
@@ -75,20 +56,15 @@ struct ExplainCommand: ParsableCommand {
         let engine = try ReportContext(global: global).engine
         let filter: ScopeFilter = store.map { .stores([$0]) } ?? region.map(ScopeFilter.region) ?? .all
         let requested: ExplainRequest.Period
-        if let asOf, let period {
-            requested = .toDate(asOf: try AsOfOptions.day(asOf), label: period)
-        } else {
-            let fiscal = try QuarterOptions.quarter(quarter ?? "", in: engine.calendar)
-            if let month, !fiscal.months.contains(where: { $0.label == month }) {
-                throw ValidationError(
-                    "--month \(month): expected a month of \(fiscal.label) (\(fiscal.months.map(\.label).joined(separator: ", ")))"
-                )
-            }
-            requested = .review(quarter: fiscal, month: month)
+        switch try period.resolve(in: engine.calendar) {
+        case .toDate(let day, let label): requested = .toDate(asOf: day, label: label)
+        case .quarter(let fiscal, _, let month): requested = .review(quarter: fiscal, month: month)
+        case .latest, .day:
+            preconditionFailure("explain takes --as-of with --period, or --quarter: its validation says so")
         }
         let explanation = try engine.explain(
             ExplainRequest(metric: metric, filter: filter, period: requested, lastYear: ly))
-        let renderer = ExplainRenderer(format: format == .json ? .json : .text, limit: limit)
+        let renderer = ExplainRenderer(format: format.value, limit: limit)
         let output = TextOutput()
         output.write(renderer.head(explanation))
         var count = 0

@@ -1,21 +1,21 @@
 import ArgumentParser
 
 /// `ddkpi kpi [--as-of YYYY-MM-DD]`: week-, month-, quarter- and year-to-date against goals and last year.
-struct KPICommand: ParsableCommand {
+struct KPICommand: ParsableCommand, ReportPeriodCommand {
     static let configuration = CommandConfiguration(
         commandName: "kpi", abstract: "Week-, month-, quarter- and year-to-date KPIs against goals and last year.")
 
-    @OptionGroup var global: GlobalOptions
-    @Option(help: "The last day included (YYYY-MM-DD; default: the latest sales-audit day of the stores).")
-    var asOf: String?
-    @OptionGroup var scope: ScopeOptions
-    @OptionGroup var output: OutputOptions<TableOutputFormat>
+    static let periodShape = ReportPeriodShape(
+        form: .day, asOf: "The last day included (YYYY-MM-DD; default: the latest sales-audit day of the stores).")
 
-    func validate() throws { _ = try asOf.map(AsOfOptions.day) }
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var period: ReportPeriodOptions<KPICommand>
+    @OptionGroup var scope: ScopeOptions
+    @OptionGroup var output: OutputOptions<TableReport>
 
     func run() throws {
         let context = try ReportContext(global: global)
-        let report = try context.engine.kpi(asOf: try asOf.map(AsOfOptions.day), filter: scope.filter)
+        let report = try context.engine.kpi(asOf: period.day, filter: scope.filter)
         try output.emit(report, options: try context.documentOptions(scope.filter, through: report.asOf, for: output))
     }
 }

@@ -7,71 +7,41 @@ import Warehouse
 extension MerchDimension: ExpressibleByArgument {}
 
 /// `ddkpi merch`: vendors or categories ranked by sales per store, region and company.
-struct MerchCommand: ParsableCommand {
+struct MerchCommand: ParsableCommand, ReportPeriodCommand {
     static let configuration = CommandConfiguration(
         commandName: "merch",
         abstract:
             "Vendor or category performance: the top N by sales per scope with share, LY, % vs LY and LY rank, then (other)."
     )
 
-    enum Period: String, ExpressibleByArgument, CaseIterable {
-        case mtd = "MTD"
-        case qtd = "QTD"
-        case ytd = "YTD"
-    }
+    static let periodShape = ReportPeriodShape(
+        form: .quarterOrToDate, quarter: "A fiscal quarter, such as 2025Q2 (or give --as-of).",
+        asOf:
+            "The last day included (YYYY-MM-DD): with --period, or inside --quarter (default: the latest sales-audit day).",
+        period: "With --as-of: MTD, QTD or YTD (default MTD).", periods: ["MTD", "QTD", "YTD"])
 
     @OptionGroup var global: GlobalOptions
-
-    @Option(help: "A fiscal quarter, such as 2025Q2 (or give --as-of).")
-    var quarter: String?
-
-    @Option(
-        help:
-            "The last day included (YYYY-MM-DD): with --period, or inside --quarter (default: the latest sales-audit day)."
-    )
-    var asOf: String?
-
-    @Option(help: "With --as-of: MTD, QTD or YTD (default MTD).")
-    var period: Period?
+    @OptionGroup var period: ReportPeriodOptions<MerchCommand>
 
     @Option(help: "Rank vendors or categories.")
     var by: MerchDimension
 
     @OptionGroup var scope: ScopeOptions
     @OptionGroup var ranking: RankingOptions
-    @OptionGroup var output: OutputOptions<TableOutputFormat>
-
-    /// What the report covers: a quarter up to an as-of day, or a to-date period.
-    enum Range {
-        case quarter(FiscalQuarter, asOf: CivilDate?)
-        case toDate(CivilDate, Period)
-    }
-
-    func validate() throws { _ = try range(in: FiscalCalendar()) }
-
-    /// The range `--quarter`, or `--as-of` with `--period`, name in `calendar`.
-    func range(in calendar: FiscalCalendar) throws -> Range {
-        switch (quarter, asOf) {
-        case (nil, nil): throw ValidationError("give --quarter YYYYQn or --as-of YYYY-MM-DD")
-        case (.some(let name), let day):
-            let fiscal = try QuarterOptions.quarter(name, in: calendar)
-            if period != nil { throw ValidationError("--period goes with --as-of alone, not --quarter") }
-            return .quarter(fiscal, asOf: try day.map(AsOfOptions.day))
-        case (nil, .some(let day)):
-            return .toDate(try AsOfOptions.day(day), period ?? .mtd)
-        }
-    }
+    @OptionGroup var output: OutputOptions<TableReport>
 
     func run() throws {
         let context = try ReportContext(global: global)
         let engine = context.engine
         let (filter, top) = (scope.filter, ranking.top)
         let report: MerchReport
-        switch try range(in: engine.calendar) {
-        case .quarter(let fiscal, let day):
+        switch try period.resolve(in: engine.calendar) {
+        case .quarter(let fiscal, let day, _):
             report = try engine.merch(quarter: fiscal, asOf: day, by: by, filter: filter, top: top)
-        case .toDate(let day, let period):
-            report = try engine.merch(asOf: day, period: period.rawValue, by: by, filter: filter, top: top)
+        case .toDate(let day, let label):
+            report = try engine.merch(asOf: day, period: label, by: by, filter: filter, top: top)
+        case .latest, .day:
+            preconditionFailure("merch takes --quarter or --as-of: its validation says so")
         }
         let options = try context.documentOptions(filter, through: report.range.end, for: output)
         try output.emitRanking(

@@ -14,18 +14,16 @@ struct OutboxCommand: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the outbox's messages, oldest first.")
 
-        enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
-
         @OptionGroup var global: GlobalOptions
 
         @Option(help: "Output format: table or json.")
-        var format: Format = .table
+        var format = FormatOption<TableOrJSON>.standard
 
         func run() throws {
             let configuration = try global.configuration()
             let messages = try global.openWarehouseUnscoped(configuration, for: "the outbox").outboxMessages()
             try ReportOutput.write(to: nil) { _ in
-                format == .json ? Self.json(messages) : Self.table(messages)
+                format.value == .json ? Self.json(messages) : Self.table(messages)
             }
         }
 

@@ -6,12 +6,16 @@ import Warehouse
 
 /// `ddkpi publish --plan FILE --out DIR (--quarter Q | --as-of D) [--dry-run]`: a folder of
 /// documents per director's pack (SPEC section 19); exit 4 when any pack has late data.
-struct PublishCommand: ParsableCommand {
+struct PublishCommand: ParsableCommand, ReportPeriodCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",
         abstract:
             "Write each pack of a plan: its documents for its scope alone and manifest.json; exit 4 when any has late data."
     )
+
+    static let periodShape = ReportPeriodShape(
+        form: .quarterOrDay, quarter: "A fiscal quarter, such as 2025Q2 (or give --as-of).",
+        asOf: "The as-of day (YYYY-MM-DD), in its quarter.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -21,11 +25,7 @@ struct PublishCommand: ParsableCommand {
     @Option(help: "The folder the packs' folders go in.")
     var out: String
 
-    @Option(help: "A fiscal quarter, such as 2025Q2 (or give --as-of).")
-    var quarter: String?
-
-    @Option(help: "The as-of day (YYYY-MM-DD), in its quarter.")
-    var asOf: String?
+    @OptionGroup var period: ReportPeriodOptions<PublishCommand>
 
     @Option(help: "Sign each pack's manifest with this private key (NAME.pem from ddkpi keys generate).")
     var sign: String?
@@ -37,11 +37,6 @@ struct PublishCommand: ParsableCommand {
     var send = false
 
     func validate() throws {
-        switch (quarter, asOf) {
-        case (nil, nil), (.some, .some): throw ValidationError("give --quarter YYYYQn or --as-of YYYY-MM-DD")
-        case (nil, .some(let day)): _ = try AsOfOptions.day(day)
-        case (.some(let name), nil): _ = try QuarterOptions.quarter(name, in: FiscalCalendar())
-        }
         if send, dryRun { throw ValidationError("give --send or --dry-run, not both") }
     }
 
@@ -71,9 +66,12 @@ struct PublishCommand: ParsableCommand {
             }
         }
         let checks = try global.configuration().checks
-        let period: PublishPeriod =
-            try quarter.map { .quarter(try QuarterOptions.quarter($0, in: context.engine.calendar)) }
-            ?? .asOf(try AsOfOptions.day(asOf ?? ""))
+        let period: PublishPeriod
+        switch try self.period.resolve(in: context.engine.calendar) {
+        case .quarter(let fiscal, _, _): period = .quarter(fiscal)
+        case .day(let day): period = .asOf(day)
+        case .latest, .toDate: preconditionFailure("publish takes --quarter or --as-of: its validation says so")
+        }
         var publisher = Publisher(
             engine: context.engine, freshness: try global.configuration().freshness, neutralBand: context.neutralBand,
             alarmCount: { stores, days in

@@ -31,7 +31,7 @@ struct StoresCommand: ParsableCommand {
         )
 
         @OptionGroup var global: GlobalOptions
-        @Option(help: "Output format: table, csv or json.") var format: StoreListRenderer.Format = .table
+        @Option(help: "Output format: table, csv or json.") var format = FormatOption<StoreListing>.standard
 
         func run() throws {
             let configuration = try global.configuration()
@@ -41,13 +41,11 @@ struct StoresCommand: ParsableCommand {
             let unopened = Set(stores.filter { $0.opened == nil }.map(\.code))
             output.write(
                 StoreListRenderer.render(
-                    stores, firstSales: try warehouse.firstSalesDates(of: unopened), format: format))
+                    stores, firstSales: try warehouse.firstSalesDates(of: unopened), format: format.value))
             output.flush()
         }
     }
 }
-
-extension StoreListRenderer.Format: ExpressibleByArgument {}
 
 /// `ddkpi goals import FILE`: upserts monthly and daily targets (period, scope, metric, target, date).
 struct GoalsCommand: ParsableCommand {

@@ -1,25 +1,26 @@
 import ArgumentParser
 
 /// `ddkpi review --quarter YYYYQn`: the quarterly business review.
-struct ReviewCommand: ParsableCommand {
+struct ReviewCommand: ParsableCommand, ReportPeriodCommand {
     static let configuration = CommandConfiguration(
         commandName: "review",
         abstract: "The quarterly business review: each month and the quarter, per store, region and company.")
 
-    @OptionGroup var global: GlobalOptions
-    @OptionGroup var quarter: QuarterOptions
-    @Option(help: "The last day included, inside the quarter (YYYY-MM-DD; default: the latest sales-audit day).")
-    var asOf: String?
-    @OptionGroup var scope: ScopeOptions
-    @OptionGroup var output: OutputOptions<ReviewOutputFormat>
+    static let periodShape = ReportPeriodShape(
+        form: .quarter, quarter: "The fiscal quarter, such as 2025Q2.",
+        asOf: "The last day included, inside the quarter (YYYY-MM-DD; default: the latest sales-audit day).")
 
-    func validate() throws { _ = try asOf.map(AsOfOptions.day) }
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var period: ReportPeriodOptions<ReviewCommand>
+    @OptionGroup var scope: ScopeOptions
+    @OptionGroup var output: OutputOptions<ReviewReport>
 
     func run() throws {
         let context = try ReportContext(global: global)
-        let fiscal = try quarter.fiscalQuarter(in: context.engine.calendar)
-        let review = try context.engine.review(
-            quarter: fiscal, asOf: try asOf.map(AsOfOptions.day), filter: scope.filter)
+        guard case .quarter(let fiscal, let asOf, _) = try period.resolve(in: context.engine.calendar) else {
+            preconditionFailure("review takes --quarter: its validation says so")
+        }
+        let review = try context.engine.review(quarter: fiscal, asOf: asOf, filter: scope.filter)
         try output.emit(
             review,
             options: try context.documentOptions(scope.filter, through: review.asOf ?? fiscal.range.end, for: output))

@@ -17,26 +17,23 @@ struct RunsListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "Show the ingest ledger, newest first.")
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
-
     @OptionGroup var global: GlobalOptions
 
     @Option(help: "How many runs to show.")
     var limit = 20
 
     @Option(help: "Output format: table or json (json includes every count and the stored rejects).")
-    var format: Format = .table
+    var format = FormatOption<TableOrJSON>.standard
 
     func run() throws {
         let configuration = try global.configuration()
         let runs = try global.openWarehouse(configuration).runs(limit: limit)
         let output = TextOutput()
-        switch format {
-        case .json:
+        if format.value == .json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             output.write(String(decoding: try encoder.encode(runs), as: UTF8.self) + "\n")
-        case .table:
+        } else {
             // Counts right-aligned, the path last and free.
             var table = TextTable(
                 alignments: [.right, .left, .left] + Array(repeating: .right, count: 6) + [.left, .left, .left],

@@ -9,15 +9,13 @@ struct RunsShowCommand: ParsableCommand {
         commandName: "show",
         abstract: "Show one run: its ledger row, counts per store, and the keys it changed (old → new).")
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
-
     @OptionGroup var global: GlobalOptions
 
     @Argument(help: "The run's id (see `ddkpi runs`).")
     var id: Int64
 
     @Option(help: "Output format: table or json.")
-    var format: Format = .table
+    var format = FormatOption<TableOrJSON>.standard
 
     @Option(help: "How many changed keys to list.")
     var limit = 20
@@ -29,7 +27,7 @@ struct RunsShowCommand: ParsableCommand {
             throw ExitCode(ExitStatus.usage)
         }
         let output = TextOutput()
-        output.write(format == .json ? try RunDetailsRenderer.json(details) : RunDetailsRenderer.text(details))
+        output.write(format.value == .json ? try RunDetailsRenderer.json(details) : RunDetailsRenderer.text(details))
         output.flush()
     }
 }

@@ -8,37 +8,31 @@ import Warehouse
 
 /// `ddkpi status`: each feed's last date against its cadence, for cron alerting (exit 4 when
 /// any feed is late or missing).
-struct StatusCommand: ParsableCommand {
+struct StatusCommand: ParsableCommand, ReportPeriodCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract:
             "Feed freshness: each feed's last date, days since, and ok/late/missing, and the alarms of the last 7 days; exit 4 when a feed is late or missing."
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
+    static let periodShape = ReportPeriodShape(
+        form: .day, asOf: "The day to judge from (YYYY-MM-DD; default: today, local time).")
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "The day to judge from (YYYY-MM-DD; default: today, local time).")
-    var asOf: String?
+    @OptionGroup var period: ReportPeriodOptions<StatusCommand>
 
     @Option(help: "Output format: table or json.")
-    var format: Format = .table
+    var format = FormatOption<TableOrJSON>.standard
 
     @Option(help: "Log lines on standard error: text or json (one JSON object per line).")
     var logFormat: LogFormat = .text
-
-    func validate() throws {
-        if let asOf, CivilDate(iso8601: asOf) == nil {
-            throw ValidationError("--as-of \(asOf): expected a date as YYYY-MM-DD")
-        }
-    }
 
     func run() throws {
         let log = EventLog(format: logFormat)
         let configuration = try global.configuration()
         let warehouse = try global.openWarehouse(configuration)
-        let day = asOf.flatMap(CivilDate.init(iso8601:)) ?? CivilDate.today()
+        let day = period.day ?? CivilDate.today()
         let report = FreshnessReport(
             asOf: day, stores: try warehouse.stores(),
             lastDates: try warehouse.lastDates(notAfter: day, chainWide: FreshnessPolicy.eventFeeds),
@@ -59,7 +53,7 @@ struct StatusCommand: ParsableCommand {
                 "alarms": .int(alarms),
             ])
         try ReportOutput.write(to: nil) { _ in
-            FreshnessRenderer().render(report, alarms: alarms, json: format == .json)
+            FreshnessRenderer().render(report, alarms: alarms, json: format.value == .json)
         }
         if report.needsAttention { throw ExitCode(ExitStatus.feedsLate) }
     }

@@ -21,7 +21,7 @@ struct ReportContext {
     /// The documents' options for a report over `filter` ending on `end` (`nil`: its latest data):
     /// the neutral band and the day its stores' data runs through (looked up only when `output`
     /// writes a document).
-    func documentOptions<Format>(_ filter: ScopeFilter, through end: CivilDate?, for output: OutputOptions<Format>)
+    func documentOptions<Choices>(_ filter: ScopeFilter, through end: CivilDate?, for output: OutputOptions<Choices>)
         throws -> DocumentOptions
     {
         guard output.writesDocument else { return DocumentOptions(neutralBand: neutralBand) }

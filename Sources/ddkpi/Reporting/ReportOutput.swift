@@ -24,30 +24,27 @@ extension OutputOptions {
     /// Writes a `KPIReport` (`kpi`, `review`) as `--format` says.
     func emit(_ report: KPIReport, options: DocumentOptions) throws {
         try emit(
-            format.report, document: { try ReportRenderer(options: options).write(report, as: $0, to: $1) },
+            document: { try ReportRenderer(options: options).write(report, as: $0, to: $1) },
             text: { format, colour in ReportRenderer(colour: colour, options: options).render(report, as: format) })
     }
 
-    /// Writes a report: a document to `--output`; text (`text(format, colour)`) to `--output` or
-    /// standard output.
-    func emit<Text>(
-        _ rendering: Rendering<Text>, document: (DocumentFormat, _ path: String) throws -> Void,
-        text: (Text, _ colour: Bool) -> String
-    ) throws {
-        switch rendering {
-        case .document(let format): try document(format, try documentOutput())
-        case .text(let format): try ReportOutput.write(to: output) { colour in text(format, colour) }
-        }
-    }
-}
-
-extension OutputOptions where Format == TableOutputFormat {
     /// Writes a ranked report (`employees`, `merch`): `document()` as a document, else `text(format, colour)`.
     func emitRanking(
-        document: () -> RankingDocument, options: DocumentOptions, text: (TableFormat, _ colour: Bool) -> String
+        document: () -> RankingDocument, options: DocumentOptions, text: (ReportFormat, _ colour: Bool) -> String
     ) throws {
-        try emit(
-            format.ranking, document: { try ReportRenderer.write(document(), as: $0, to: $1, options: options) },
-            text: text)
+        try emit(document: { try ReportRenderer.write(document(), as: $0, to: $1, options: options) }, text: text)
+    }
+
+    /// Writes a report in `--format`: a document to `--output`; text (`text(format, colour)`) to
+    /// `--output` or standard output.
+    private func emit(
+        document: (ReportFormat, _ path: String) throws -> Void, text: (ReportFormat, _ colour: Bool) -> String
+    ) throws {
+        let format = self.format.value
+        if format.isDocument {
+            try document(format, try documentOutput())
+        } else {
+            try ReportOutput.write(to: output) { colour in text(format, colour) }
+        }
     }
 }
