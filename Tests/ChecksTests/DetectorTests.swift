@@ -75,6 +75,54 @@ final class DetectorTests: XCTestCase {
         XCTAssertEqual(scan([store], settings).filter { $0.kind == .zeroDay }, [])
     }
 
+    /// SPEC section 26: a store entry excuses its stores' zero days and no other's; a region
+    /// entry, once resolved against the store directory, its region's stores'; an entry the
+    /// directory does not bear out is an error.
+    func testStoreAndRegionClosedDays() throws {
+        let day = CivilDate(year: 2025, month: 4, day: 10)
+        let index = day.daysSinceEpoch - Self.first.daysSinceEpoch
+        let stores = ["08", "10", "12"].map { code -> StoreSeries in
+            var store = series(code, days: 120)
+            store.sales[index]?.cents = 0
+            return store
+        }
+        func zeroDays(_ settings: CheckSettings) -> [String] {
+            scan(stores, settings).filter { $0.kind == .zeroDay }.map(\.store)
+        }
+        XCTAssertEqual(zeroDays(CheckSettings()), ["08", "10", "12"])
+
+        var settings = CheckSettings()
+        settings.storeClosed = [StoreClosedDays(stores: ["08", "12"], days: [.once(day)])]
+        XCTAssertEqual(zeroDays(settings), ["10"])
+        settings.storeClosed = [StoreClosedDays(stores: ["08"], days: [.once(day.adding(days: 7))])]
+        XCTAssertEqual(zeroDays(settings), ["08", "10", "12"], "another day of store 08's excuses nothing")
+
+        let directory: [(code: String, region: String?)] = [
+            ("08", "East"), ("10", "East"), ("12", "West"), ("14", nil),
+        ]
+        settings.storeClosed = [StoreClosedDays(region: "East", days: [.everyYear(month: 4, day: 10)])]
+        XCTAssertEqual(zeroDays(settings), ["08", "10", "12"], "a region not resolved names no store")
+        let resolved = try settings.resolvingRegions(directory)
+        XCTAssertEqual(resolved.storeClosed.first?.stores, ["08", "10"])
+        XCTAssertEqual(zeroDays(resolved), ["12"])
+        XCTAssertTrue(resolved.isClosed(day, store: "10"))
+        XCTAssertFalse(resolved.isClosed(day, store: "12"))
+        XCTAssertFalse(resolved.isClosed(day), "not a day of the whole chain")
+
+        settings.storeClosed = [StoreClosedDays(region: "North", days: [.once(day)])]
+        XCTAssertThrowsError(try settings.resolvingRegions(directory)) { error in
+            XCTAssertEqual("\(error)", "region \"North\" is not in the store directory (its regions: East, West)")
+        }
+        XCTAssertThrowsError(try settings.resolvingRegions([("08", nil)])) { error in
+            XCTAssertEqual("\(error)", "region \"North\" is not in the store directory (it has no regions)")
+        }
+        settings.storeClosed = [StoreClosedDays(stores: ["08", "99"], days: [.once(day)])]
+        XCTAssertThrowsError(try settings.resolvingRegions(directory)) { error in
+            XCTAssertEqual("\(error)", "store 99 is not in the store directory")
+            XCTAssertEqual((error as? ClosedDaysError)?.entry, settings.storeClosed.first)
+        }
+    }
+
     func testJSONNumbers() {
         XCTAssertEqual(AlarmJSON.number(4493.11), "4493.11")
         XCTAssertEqual(AlarmJSON.number(5), "5")
