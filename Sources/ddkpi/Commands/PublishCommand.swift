@@ -70,7 +70,7 @@ struct PublishCommand: ParsableCommand {
                 throw ConfigurationError("\(plan): pack \"\(pack.name)\": \(error)")
             }
         }
-        let checks = try global.configuration().checks
+        let checks = try global.configuration().checks(against: context.engine.warehouse)
         let period: PublishPeriod =
             try quarter.map { .quarter(try QuarterOptions.quarter($0, in: context.engine.calendar)) }
             ?? .asOf(try AsOfOptions.day(asOf ?? ""))
