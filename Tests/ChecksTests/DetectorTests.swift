@@ -288,6 +288,33 @@ final class DetectorTests: XCTestCase {
         XCTAssertTrue(ImplausibleCheck.isPlausible(day))
     }
 
+    /// `isPlausible`, which the gate's scan asks of every row, says what the alarm says: on every
+    /// row of known and unknown counts and percents at and past each limit.
+    func testPlausibleExactlyWhenNoImplausibleAlarm() {
+        let counts: [Int64?] = [nil, -1, 0, 1, 5]
+        let itemCounts: [Int64?] = [nil, -1, 0, 20, 21, 100, 101]
+        let percents: [Int64?] = [nil, -1, 0, 1_000_000, 1_000_001]
+        var checked = 0
+        for transactions in counts {
+            for items in itemCounts {
+                for cents: Int64 in [0, 10_000_000, 10_000_001, 50_000_000, 50_000_001] {
+                    for ccp in percents {
+                        for gp in [nil, 500_000, 1_000_001] as [Int64?] {
+                            let row = SalesDay(
+                                cents: cents, transactions: transactions, items: items, ccpMillionths: ccp,
+                                gpMillionths: gp, run: 1)
+                            XCTAssertEqual(
+                                ImplausibleCheck.isPlausible(row),
+                                ImplausibleCheck.alarm(store: "08", day: 20_000, row: row) == nil, "\(row)")
+                            checked += 1
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(checked, 5 * 7 * 5 * 5 * 3)
+    }
+
     func testImplausibleValuesNameEveryMeasure() {
         var store = series(days: 3)
         store.sales[1] = SalesDay(
