@@ -8,8 +8,11 @@ public struct CheckSettings: Sendable, Equatable {
     public var tolerance = 0.005
     /// The least difference, in cents, that can trip a reconcile alarm ($1.00).
     public var toleranceFloorCents: Int64 = 100
-    /// Days a store may be closed without a `zero-day` alarm.
+    /// Days every store may be closed without a `zero-day` alarm (`[check] closed`'s plain entries).
     public var closed: [ClosedDay] = []
+    /// Days some stores may be closed (its `{ stores = […], dates = […] }` and `{ region = …,
+    /// dates = […] }` entries; SPEC section 26), a region's stores once `resolvingRegions` names them.
+    public var storeClosed: [StoreClosedDays] = []
     /// Whether vendor and category sales per store-month are reconciled with sales-audit's.
     public var reconcileMerch = false
     /// What an ingest does with a file that trips alarms.
@@ -21,6 +24,80 @@ public struct CheckSettings: Sendable, Equatable {
 
     /// Whether `day` is one the chain may be closed.
     public func isClosed(_ day: CivilDate) -> Bool { closed.contains { $0.excuses(day) } }
+
+    /// Whether `store` may be closed on `day`: a day of the chain's, or of an entry that names the
+    /// store (or its region, once resolved).
+    public func isClosed(_ day: CivilDate, store: String) -> Bool {
+        isClosed(day) || storeClosed.contains { $0.stores.contains(store) && $0.excuses(day) }
+    }
+
+    /// These settings with every store entry checked against the store directory (`directory`: each
+    /// store's code and region, `nil` for none) and every region entry given its stores' codes.
+    /// Throws for a store code or a region the directory does not have: such an entry would
+    /// excuse nothing, silently.
+    public func resolvingRegions(_ directory: [(code: String, region: String?)]) throws -> CheckSettings {
+        guard !storeClosed.isEmpty else { return self }
+        let codes = Set(directory.map(\.code))
+        var resolved = self
+        for index in resolved.storeClosed.indices {
+            var entry = resolved.storeClosed[index]
+            if let region = entry.region {
+                entry.stores = Set(directory.filter { $0.region == region }.map(\.code))
+                guard !entry.stores.isEmpty else {
+                    let regions = Set(directory.compactMap(\.region)).sorted()
+                    throw ClosedDaysError(
+                        entry: entry,
+                        "region \"\(region)\" is not in the store directory "
+                            + (regions.isEmpty
+                                ? "(it has no regions)" : "(its regions: \(regions.joined(separator: ", ")))"))
+                }
+            } else if let unknown = entry.stores.sorted().first(where: { !codes.contains($0) }) {
+                throw ClosedDaysError(entry: entry, "store \(unknown) is not in the store directory")
+            }
+            resolved.storeClosed[index] = entry
+        }
+        return resolved
+    }
+}
+
+/// Closed days of some stores only: those listed, or those of a region (SPEC section 26).
+public struct StoreClosedDays: Sendable, Equatable {
+    /// The stores' codes: those listed, or a region's once resolved (none before).
+    public var stores: Set<String>
+    /// The region the entry names, `nil` for a list of stores.
+    public var region: String?
+    /// The days, in every form a chain-wide entry takes.
+    public var days: [ClosedDay]
+
+    /// The entry for the stores `codes`.
+    public init(stores codes: Set<String>, days: [ClosedDay]) {
+        stores = codes
+        region = nil
+        self.days = days
+    }
+
+    /// The entry for the stores of `region`, whose codes `CheckSettings.resolvingRegions` fills in.
+    public init(region: String, days: [ClosedDay]) {
+        stores = []
+        self.region = region
+        self.days = days
+    }
+
+    /// Whether one of the entry's days is `date`.
+    public func excuses(_ date: CivilDate) -> Bool { days.contains { $0.excuses(date) } }
+}
+
+/// A `[check] closed` entry the store directory does not bear out, and why.
+public struct ClosedDaysError: Error, CustomStringConvertible, Equatable {
+    public let entry: StoreClosedDays
+    public let reason: String
+
+    public init(entry: StoreClosedDays, _ reason: String) {
+        self.entry = entry
+        self.reason = reason
+    }
+
+    public var description: String { reason }
 }
 
 /// What an ingest does when the checks find alarms in the file's store-days.

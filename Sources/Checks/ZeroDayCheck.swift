@@ -31,7 +31,7 @@ enum ZeroDayCheck {
     ) -> Alarm? {
         guard hasNoSales(row), row?.closed != true else { return nil }
         let date = CivilDate(daysSinceEpoch: day)
-        guard !settings.isClosed(date) else { return nil }
+        guard !settings.isClosed(date, store: store) else { return nil }
         let previous = (1...previousWeekdays).compactMap { weeksBefore($0)?.cents }.filter { $0 > 0 }
         guard previous.count >= usualTradingDays else { return nil }
         let usual = RobustBaseline.median(previous.map(Double.init)) / 100

@@ -6,6 +6,7 @@ import Foundation
 import KPI
 import Reports
 import TOMLKit
+import Warehouse
 
 /// Settings from the config file (`--config`, default `./ddkpi.toml` when present). Everything
 /// has a default, so ddkpi works with no file at all.
@@ -17,6 +18,8 @@ import TOMLKit
 /// `docs/ddkpi.example.toml`; `ConfigTemplateTests` loads that file here, and an unknown key is
 /// an error, so the example and this loader cannot drift apart.
 struct Configuration {
+    /// The file the settings were read from (`nil`: the defaults).
+    var file: String?
     var databasePath: String?
     var feedOptions = FeedOptions()
     var fiscalYearStartMonth = 1
@@ -72,6 +75,7 @@ struct Configuration {
     init() {}
 
     init(table: TOMLTable, file: String) throws {
+        self.file = file
         for key in table.keys {
             let value = table[key]
             switch key {
@@ -326,14 +330,19 @@ extension Configuration {
                 guard let items = value?.array else {
                     throw fail(key, "a list of days such as [\"12-25\", \"2025-07-04\"]")
                 }
-                checks.closed = try items.map { item in
-                    guard let text = item.string, let day = ClosedDay(text) else {
-                        let moveable = MoveableDay.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                checks.closed = []
+                checks.storeClosed = []
+                for (position, item) in items.enumerated() {
+                    if let entry = item.table {
+                        checks.storeClosed.append(try Self.storeClosedDays(entry, entry: position + 1, file: file))
+                    } else if let text = item.string, let day = ClosedDay(text) {
+                        checks.closed.append(day)
+                    } else {
                         throw fail(
                             key,
-                            "days as \"MM-DD\" or \"YYYY-MM-DD\", or one of \(moveable), not \(item.debugDescription)")
+                            "days as \(Self.closedDayForms), or tables such as { stores = [\"08\"], dates = [\"2025-07-04\"] } or { region = \"East\", dates = [\"12-24\"] }, not \(item.debugDescription)"
+                        )
                     }
-                    return day
                 }
             case "reconcile_merch":
                 guard let flag = value?.bool else { throw fail(key, "true or false") }
@@ -346,6 +355,76 @@ extension Configuration {
             default:
                 throw ConfigurationError("\(file): unknown setting \"check.\(key)\"")
             }
+        }
+    }
+
+    /// The forms of a closed day, as errors list them.
+    private static var closedDayForms: String {
+        "\"MM-DD\" or \"YYYY-MM-DD\", or one of "
+            + MoveableDay.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+    }
+
+    /// Reads a `[check] closed` table (the list's `entry`-th item, from 1): `stores` (codes) or
+    /// `region` (a name), and `dates` in every form a plain entry takes (SPEC section 26).
+    private static func storeClosedDays(_ table: TOMLTable, entry: Int, file: String) throws -> StoreClosedDays {
+        func fail(_ expected: String) -> ConfigurationError {
+            ConfigurationError("\(file): check.closed, entry \(entry): expected \(expected)")
+        }
+        let form =
+            "{ stores = [\"08\", \"12\"], dates = [\"2025-07-04\"] } or { region = \"East\", dates = [\"12-24\"] }"
+        if let unknown = table.keys.first(where: { !["stores", "region", "dates"].contains($0) }) {
+            throw fail("\(form), not the key \"\(unknown)\"")
+        }
+        guard let dates = table["dates"]?.array else { throw fail("\(form): dates is missing or not a list") }
+        let days = try dates.map { item in
+            guard let text = item.string, let day = ClosedDay(text) else {
+                throw fail("dates as \(closedDayForms), not \(item.debugDescription)")
+            }
+            return day
+        }
+        switch (table["stores"], table["region"]) {
+        case (let stores?, nil):
+            guard let items = stores.array, !items.isEmpty else {
+                throw fail("stores as a list of store codes such as [\"08\", \"12\"]")
+            }
+            let codes = try items.map { item in
+                guard let code = storeCode(item) else {
+                    throw fail("stores as store codes such as [\"08\", \"12\"], not \(item.debugDescription)")
+                }
+                return code
+            }
+            return StoreClosedDays(stores: Set(codes), days: days)
+        case (nil, let region?):
+            guard let name = region.string, !name.isEmpty else {
+                throw fail("region as the name of a region of the store directory, such as \"East\"")
+            }
+            return StoreClosedDays(region: name, days: days)
+        case (nil, nil): throw fail("\(form): stores or region is missing")
+        case (_?, _?): throw fail("\(form): stores or region, not both")
+        }
+    }
+
+    /// A store code as the config writes it: `"08"`, `"8"` or `8`, in canonical form (`08`).
+    private static func storeCode(_ item: any TOMLValueConvertible) -> String? {
+        if let number = item.int { return number >= 0 ? StoreDirectory.code(number) : nil }
+        guard let text = item.string, !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }),
+            let number = Int(text)
+        else { return nil }
+        return StoreDirectory.code(number)
+    }
+
+    /// The `[check]` settings with the closed days' store and region entries checked against
+    /// `warehouse`'s store directory and each region given its stores (`CheckSettings.resolvingRegions`):
+    /// a region, or a store code, the directory does not have is a configuration error (exit 2).
+    func checks(against warehouse: Warehouse) throws -> CheckSettings {
+        guard !checks.storeClosed.isEmpty else { return checks }
+        do {
+            return try checks.resolvingRegions(try warehouse.stores().map { ($0.code, $0.region) })
+        } catch let error as ClosedDaysError {
+            let entry =
+                error.entry.region.map { "{ region = \"\($0)\" }" }
+                ?? "{ stores = [\(error.entry.stores.sorted().map { "\"\($0)\"" }.joined(separator: ", "))] }"
+            throw ConfigurationError("\(file ?? "the config"): check.closed, the entry \(entry): \(error)")
         }
     }
 

@@ -75,6 +75,54 @@ final class DetectorTests: XCTestCase {
         XCTAssertEqual(scan([store], settings).filter { $0.kind == .zeroDay }, [])
     }
 
+    /// SPEC section 26: a store entry excuses its stores' zero days and no other's; a region
+    /// entry, once resolved against the store directory, its region's stores'; an entry the
+    /// directory does not bear out is an error.
+    func testStoreAndRegionClosedDays() throws {
+        let day = CivilDate(year: 2025, month: 4, day: 10)
+        let index = day.daysSinceEpoch - Self.first.daysSinceEpoch
+        let stores = ["08", "10", "12"].map { code -> StoreSeries in
+            var store = series(code, days: 120)
+            store.sales[index]?.cents = 0
+            return store
+        }
+        func zeroDays(_ settings: CheckSettings) -> [String] {
+            scan(stores, settings).filter { $0.kind == .zeroDay }.map(\.store)
+        }
+        XCTAssertEqual(zeroDays(CheckSettings()), ["08", "10", "12"])
+
+        var settings = CheckSettings()
+        settings.storeClosed = [StoreClosedDays(stores: ["08", "12"], days: [.once(day)])]
+        XCTAssertEqual(zeroDays(settings), ["10"])
+        settings.storeClosed = [StoreClosedDays(stores: ["08"], days: [.once(day.adding(days: 7))])]
+        XCTAssertEqual(zeroDays(settings), ["08", "10", "12"], "another day of store 08's excuses nothing")
+
+        let directory: [(code: String, region: String?)] = [
+            ("08", "East"), ("10", "East"), ("12", "West"), ("14", nil),
+        ]
+        settings.storeClosed = [StoreClosedDays(region: "East", days: [.everyYear(month: 4, day: 10)])]
+        XCTAssertEqual(zeroDays(settings), ["08", "10", "12"], "a region not resolved names no store")
+        let resolved = try settings.resolvingRegions(directory)
+        XCTAssertEqual(resolved.storeClosed.first?.stores, ["08", "10"])
+        XCTAssertEqual(zeroDays(resolved), ["12"])
+        XCTAssertTrue(resolved.isClosed(day, store: "10"))
+        XCTAssertFalse(resolved.isClosed(day, store: "12"))
+        XCTAssertFalse(resolved.isClosed(day), "not a day of the whole chain")
+
+        settings.storeClosed = [StoreClosedDays(region: "North", days: [.once(day)])]
+        XCTAssertThrowsError(try settings.resolvingRegions(directory)) { error in
+            XCTAssertEqual("\(error)", "region \"North\" is not in the store directory (its regions: East, West)")
+        }
+        XCTAssertThrowsError(try settings.resolvingRegions([("08", nil)])) { error in
+            XCTAssertEqual("\(error)", "region \"North\" is not in the store directory (it has no regions)")
+        }
+        settings.storeClosed = [StoreClosedDays(stores: ["08", "99"], days: [.once(day)])]
+        XCTAssertThrowsError(try settings.resolvingRegions(directory)) { error in
+            XCTAssertEqual("\(error)", "store 99 is not in the store directory")
+            XCTAssertEqual((error as? ClosedDaysError)?.entry, settings.storeClosed.first)
+        }
+    }
+
     func testJSONNumbers() {
         XCTAssertEqual(AlarmJSON.number(4493.11), "4493.11")
         XCTAssertEqual(AlarmJSON.number(5), "5")
@@ -238,6 +286,33 @@ final class DetectorTests: XCTestCase {
         XCTAssertEqual(scan([mixed]).map(\.kind), [], "a file without items after weeks with them")
         let day = SalesDay(cents: 500_000, transactions: nil, items: nil, ccpMillionths: nil, gpMillionths: nil, run: 1)
         XCTAssertTrue(ImplausibleCheck.isPlausible(day))
+    }
+
+    /// `isPlausible`, which the gate's scan asks of every row, says what the alarm says: on every
+    /// row of known and unknown counts and percents at and past each limit.
+    func testPlausibleExactlyWhenNoImplausibleAlarm() {
+        let counts: [Int64?] = [nil, -1, 0, 1, 5]
+        let itemCounts: [Int64?] = [nil, -1, 0, 20, 21, 100, 101]
+        let percents: [Int64?] = [nil, -1, 0, 1_000_000, 1_000_001]
+        var checked = 0
+        for transactions in counts {
+            for items in itemCounts {
+                for cents: Int64 in [0, 10_000_000, 10_000_001, 50_000_000, 50_000_001] {
+                    for ccp in percents {
+                        for gp in [nil, 500_000, 1_000_001] as [Int64?] {
+                            let row = SalesDay(
+                                cents: cents, transactions: transactions, items: items, ccpMillionths: ccp,
+                                gpMillionths: gp, run: 1)
+                            XCTAssertEqual(
+                                ImplausibleCheck.isPlausible(row),
+                                ImplausibleCheck.alarm(store: "08", day: 20_000, row: row) == nil, "\(row)")
+                            checked += 1
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(checked, 5 * 7 * 5 * 5 * 3)
     }
 
     func testImplausibleValuesNameEveryMeasure() {

@@ -36,6 +36,9 @@ struct FileGate {
     private var handOverAt: Int
     /// The last record's date and its day number.
     private var lastDate = (date: CivilDate(year: 0, month: 0, day: 0), day: 0)
+    /// The last day a buffered row came on, and whether the history before the file's days up
+    /// to it is one window of days (then the scan starts).
+    private var wholeHistory = (day: Int.min, isWhole: false)
 
     private enum Mode {
         /// A sales-audit file before its first row.
@@ -107,9 +110,12 @@ struct FileGate {
         case .buffering(let first):
             guard day >= rows.last?.day ?? day else { return false }
             rows.append(BufferedRow(sales, day: day, run: run))
-            if AlarmSeriesLoader.windows(chunk: first...day, lastDay: day).count == 1 {
-                try startScan(session, first: first, last: day)
+            // Whether the history is one window depends on the day alone: worked out once a
+            // day (an array each time), not once a row.
+            if day != wholeHistory.day {
+                wholeHistory = (day, AlarmSeriesLoader.windows(chunk: first...day, lastDay: day).count == 1)
             }
+            if wholeHistory.isWhole { try startScan(session, first: first, last: day) }
         case .scanning:
             guard day >= rows.last?.day ?? scan?.lastDay ?? day else { return false }
             rows.append(BufferedRow(sales, day: day, run: run))

@@ -54,7 +54,7 @@ struct AlertsCommand: ParsableCommand, ReportPeriodCommand {
             engine: KPIEngine(
                 warehouse: warehouse, calendar: configuration.calendar,
                 comparableStores: configuration.comparableStores),
-            checks: configuration.checks, freshness: configuration.freshness)
+            checks: try configuration.checks(against: warehouse), freshness: configuration.freshness)
         let evaluation: AlertEvaluation
         do {
             evaluation = try evaluator.evaluate(rules, asOf: requested, today: CivilDate.today())

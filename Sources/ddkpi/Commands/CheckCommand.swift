@@ -44,12 +44,13 @@ struct CheckCommand: ParsableCommand, ReportPeriodCommand {
     func run() throws {
         let configuration = try global.configuration()
         let warehouse = try global.openWarehouse(configuration)
+        let checks = try configuration.checks(against: warehouse)
         let latest = try warehouse.latestSalesDate()
         let asOfDay = period.day ?? latest
         let alarms: [Alarm]
         let scope: String
         if let run = runID {
-            guard let found = try warehouse.alarms(run: run, settings: configuration.checks) else {
+            guard let found = try warehouse.alarms(run: run, settings: checks) else {
                 throw ValidationError("--run \(run): no such run (see `ddkpi runs`)")
             }
             alarms = found
@@ -59,7 +60,7 @@ struct CheckCommand: ParsableCommand, ReportPeriodCommand {
             guard start <= asOfDay else {
                 throw ValidationError("--since \(start.iso8601) is after --as-of \(asOfDay.iso8601)")
             }
-            alarms = try warehouse.alarms(from: start, through: asOfDay, settings: configuration.checks)
+            alarms = try warehouse.alarms(from: start, through: asOfDay, settings: checks)
             scope = "store-days \(start.iso8601) to \(asOfDay.iso8601)"
         } else {
             alarms = []

@@ -82,7 +82,7 @@ struct IngestCommand: ParsableCommand {
             warehouse: warehouse, configuration: configuration, explicitFeed: feed,
             options: IngestOptions(
                 force: force, dryRun: dryRun, rejectThreshold: configuration.rejectThreshold,
-                checks: configuration.checks, acceptAlarms: acceptAlarms))
+                checks: try configuration.checks(against: warehouse), acceptAlarms: acceptAlarms))
         var printer = IngestPrinter(log: EventLog(format: logFormat))
         // A JSON log never quotes a file's cells, not even the row taken for headers (SPEC section 15).
         ingestor.feedOptions.errorsQuoteCells = !printer.log.isStructured

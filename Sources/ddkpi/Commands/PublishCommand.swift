@@ -65,7 +65,7 @@ struct PublishCommand: ParsableCommand, ReportPeriodCommand {
                 throw ConfigurationError("\(plan): pack \"\(pack.name)\": \(error)")
             }
         }
-        let checks = try global.configuration().checks
+        let checks = try global.configuration().checks(against: context.engine.warehouse)
         let period: PublishPeriod
         switch try self.period.resolve(in: context.engine.calendar) {
         case .quarter(let fiscal, _, _): period = .quarter(fiscal)

@@ -37,7 +37,7 @@ struct StatusCommand: ParsableCommand, ReportPeriodCommand {
             asOf: day, stores: try warehouse.stores(),
             lastDates: try warehouse.lastDates(notAfter: day, chainWide: FreshnessPolicy.eventFeeds),
             policy: configuration.freshness)
-        let alarms = try recentAlarms(warehouse, asOf: day, settings: configuration.checks)
+        let alarms = try recentAlarms(warehouse, asOf: day, settings: try configuration.checks(against: warehouse))
         for row in report.rows where row.verdict != .ok {
             log.warning(
                 "status.\(row.verdict.rawValue)",
