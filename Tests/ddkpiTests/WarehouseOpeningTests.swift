@@ -48,13 +48,23 @@ final class WarehouseOpeningTests: XCTestCase {
             in: directory)
         XCTAssertEqual(try CommandRunner.ddkpi(["--db", database, "stores", "import", stores]).status, 0)
         XCTAssertEqual(try CommandRunner.ddkpi(["--db", database, "ingest", sales]).status, 0)
-        // Make it a warehouse of the build before optional measures: drop the last migration's
-        // work on the rollups (its nullable columns are what the step makes again).
+        // Make it a warehouse of the build before weekly sales: undo the last migration's work
+        // (its columns, and its history trigger, which it makes again).
         let downgrade = try CommandRunner.run(
             "python3",
             [
                 "-c",
-                "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(\"DELETE FROM grdb_migrations WHERE identifier = 'v13: optional sales measures'\"); [c.execute('ALTER TABLE store_month_rollup DROP COLUMN ' + n) for n in ('sales_cents_without_transactions', 'items_without_transactions', 'transactions_without_items')]; c.commit()",
+                """
+                import sqlite3, sys
+                c = sqlite3.connect(sys.argv[1])
+                c.execute("DELETE FROM grdb_migrations WHERE identifier = 'v16: weekly sales and closed days'")
+                c.execute("DROP TRIGGER store_report_history")
+                for table in ("store_report", "store_report_history"):
+                    for column in ("grain", "closed"):
+                        c.execute("ALTER TABLE " + table + " DROP COLUMN " + column)
+                c.execute("CREATE TRIGGER store_report_history AFTER UPDATE ON store_report BEGIN SELECT 1; END")
+                c.commit()
+                """,
                 database,
             ])
         XCTAssertEqual(downgrade.status, 0, downgrade.stderr)
@@ -63,12 +73,12 @@ final class WarehouseOpeningTests: XCTestCase {
         XCTAssertEqual(kpi.status, 2)
         XCTAssertEqual(
             kpi.stderr,
-            "ddkpi: error: the warehouse \(database) has an older schema (pending: v13: optional sales measures); run `ddkpi migrate`\n"
+            "ddkpi: error: the warehouse \(database) has an older schema (pending: v16: weekly sales and closed days); run `ddkpi migrate`\n"
         )
 
         let migrate = try CommandRunner.ddkpi(["--db", database, "migrate"])
         XCTAssertEqual(migrate.status, 0, migrate.stderr)
-        XCTAssertEqual(migrate.stdout, "\(database): applied 1 migration: v13: optional sales measures\n")
+        XCTAssertEqual(migrate.stdout, "\(database): applied 1 migration: v16: weekly sales and closed days\n")
         XCTAssertEqual(
             try CommandRunner.ddkpi(["--db", database, "rollups", "check"]).status, 0, "the migration built the rollups"
         )
