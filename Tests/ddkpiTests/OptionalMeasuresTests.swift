@@ -199,6 +199,23 @@ final class OptionalMeasuresTests: XCTestCase {
             XCTAssertFalse(check.stdout.contains("totalItems") || check.stdout.contains("upt"), check.stdout)
         }
     }
+
+    /// The same export read as a German company's: euros and `de-DE` numbers in text, plain in JSON.
+    func testThePOSExportPrintsItsOwnCurrency() throws {
+        let sums = try Self.exportSums(store: "8", from: "2025-07-01", through: "2025-07-14")
+        config = try write(
+            "ddkpi.toml",
+            "currency = \"EUR\"\nlocale = \"de-DE\"\n[aliases.sales-audit]\ntotalTransactions = [\"Customers\"]\n")
+        try loaded { database in
+            XCTAssertEqual(
+                try kpiMetrics(database, asOf: "2025-07-14")["totalSales"]?["actual"] as? Double, Double(sums.sales))
+            let text = try ddkpi(database, ["kpi", "--as-of", "2025-07-14", "--store", "08"])
+            let sales = try XCTUnwrap(text.stdout.split(separator: "\n").first { $0.hasPrefix("Sales ") })
+            // 84712 is written 84.712 in German, followed by the euro sign.
+            let grouped = String(sums.sales / 1_000) + "." + String(format: "%03d", sums.sales % 1_000)
+            XCTAssertTrue(sales.contains(grouped) && sales.contains("€") && !sales.contains("$"), String(sales))
+        }
+    }
 }
 
 /// Day labels for hand-written files.

@@ -113,6 +113,19 @@ final class WeeklySalesCommandTests: XCTestCase {
                 totalSales(current.periods["YTD"]) as? Double,
                 try Self.sales(store: "8", from: "2025-01-01", through: "2025-07-25"))
 
+            // The running quarter's review is cut at the last week's end and holds July's weeks.
+            let review = try ddkpi(database, ["review", "--quarter", "2025Q3", "--store", "08", "--format", "json"])
+            XCTAssertEqual(review.status, 0, review.stderr)
+            let document = try XCTUnwrap(
+                try JSONSerialization.jsonObject(with: Data(review.stdout.utf8)) as? [String: Any])
+            let quarter = try XCTUnwrap(
+                ((document["scopes"] as? [[String: Any]])?.first?["periods"] as? [String: Any])?["2025Q3"]
+                    as? [String: Any])
+            XCTAssertEqual(quarter["end"] as? String, "2025-07-25")
+            XCTAssertEqual(quarter["running"] as? Bool, true)
+            XCTAssertEqual(
+                totalSales(quarter) as? Double, try Self.sales(store: "8", from: "2025-07-01", through: "2025-07-25"))
+
             // A week after the last one has no data rather than $0; the quarter says where it stops.
             let later = try kpi(database, ["--as-of", "2025-08-05"])
             XCTAssertTrue(totalSales(later.periods["MTD"]) is NSNull, "\(later.periods["MTD"] ?? [:])")
