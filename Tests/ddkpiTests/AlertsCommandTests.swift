@@ -194,5 +194,18 @@ final class AlertsCommandTests: XCTestCase {
         let configured = try ddkpi(["--config", config, "alerts"])
         XCTAssertEqual(configured.status, 2)
         XCTAssertTrue(configured.stderr.contains("rule \"y\": kind = \"nightly\": expected"), configured.stderr)
+
+        // A metric of a feed the company does not have could never fire: a rule error too.
+        let salesOnly = try TestPaths.write(
+            Array("[feeds]\nenabled = [\"sales-audit\"]\n".utf8), named: "sales-only.toml", in: directory)
+        let apps = try rules(
+            "[[alert]]\nname = \"apps\"\nscope = \"all\"\nmetric = \"creditApps\"\nperiod = \"MTD\"\nwhen = \"actual < 1\"\n"
+        )
+        let disabled = try ddkpi(["--config", salesOnly, "alerts", "--rules", apps])
+        XCTAssertEqual(disabled.status, 2)
+        XCTAssertTrue(
+            disabled.stderr.contains(
+                "rule \"apps\": metric = \"creditApps\": expected a metric of a feed in [feeds] enabled (sales-audit); "
+                    + "creditApps is a metric of credit-apps"), disabled.stderr)
     }
 }

@@ -1,6 +1,7 @@
 import Alerts
 import ArgumentParser
 import CivilCalendar
+import Feeds
 import Foundation
 import KPI
 import Warehouse
@@ -38,7 +39,7 @@ struct AlertsCommand: ParsableCommand, ReportPeriodCommand {
     func run() throws {
         let configuration = try global.configuration()
         let rules = try loadRules(configuration)
-        try Self.checkTargets(rules, configuration)
+        try Self.checkRules(rules, configuration)
         let requested = period.day
         let warehouse =
             send
@@ -90,9 +91,19 @@ struct AlertsCommand: ParsableCommand, ReportPeriodCommand {
         }
     }
 
-    /// Every `webhook:NAME` a rule notifies must be a name of `[webhooks]`.
-    static func checkTargets(_ rules: [AlertRule], _ configuration: Configuration) throws {
+    /// Every `webhook:NAME` a rule notifies must be a name of `[webhooks]`, and every metric a
+    /// rule watches one of a feed in `[feeds] enabled` (a rule on another could never fire).
+    static func checkRules(_ rules: [AlertRule], _ configuration: Configuration) throws {
         for rule in rules {
+            if case .metric(let watch) = rule.kind,
+                let feed = MetricDefinition.all.first(where: { $0.key == watch.metric })?.feed,
+                !configuration.enabledFeeds.contains(feed)
+            {
+                let enabled = FeedID.dataFeeds.filter(configuration.enabledFeeds.contains).map(\.rawValue)
+                throw ConfigurationError(
+                    "rule \"\(rule.name)\": metric = \"\(watch.metric)\": expected a metric of a feed in [feeds] enabled "
+                        + "(\(enabled.joined(separator: ", "))); \(watch.metric) is a metric of \(feed.rawValue)")
+            }
             for target in rule.notify where target.hasPrefix("webhook:") {
                 let name = String(target.dropFirst("webhook:".count))
                 guard configuration.delivery.webhooks[name] != nil else {
