@@ -36,8 +36,8 @@ enum ImplausibleCheck {
     }
 
     /// Whether a row breaks no rule: `breaches`' rules, tested without building the breaches.
-    /// The ingest gate's scan asks it of every row (building an empty array of them cost 66
-    /// instructions a row).
+    /// The ingest gate's scan asks it of every row, so it builds nothing
+    /// (docs/decisions.md#where-the-ingest-gates-cost-goes-spec-section-18-measured-at-555d427).
     static func isPlausible(_ row: SalesDay) -> Bool {
         if let transactions = row.transactions {
             if transactions < 0 { return false }

@@ -20,7 +20,7 @@ struct EmployeesCommand: ParsableCommand, ReportPeriodCommand {
     func run() throws {
         let context = try ReportContext(global: global)
         guard case .toDate(let asOf, let label) = try period.resolve(in: context.engine.calendar) else {
-            preconditionFailure("employees takes --as-of: its validation says so")
+            throw ValidationError("employees takes --as-of")
         }
         let report = try context.engine.employees(asOf: asOf, period: label, filter: scope.filter, top: ranking.top)
         let options = try context.documentOptions(scope.filter, through: report.range.end, for: output)

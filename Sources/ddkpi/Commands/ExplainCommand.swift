@@ -60,7 +60,7 @@ struct ExplainCommand: ParsableCommand, ReportPeriodCommand {
         case .toDate(let day, let label): requested = .toDate(asOf: day, label: label)
         case .quarter(let fiscal, _, let month): requested = .review(quarter: fiscal, month: month)
         case .latest, .day:
-            preconditionFailure("explain takes --as-of with --period, or --quarter: its validation says so")
+            throw ValidationError("explain takes --as-of with --period, or --quarter")
         }
         let explanation = try engine.explain(
             ExplainRequest(metric: metric, filter: filter, period: requested, lastYear: ly))

@@ -41,7 +41,7 @@ struct MerchCommand: ParsableCommand, ReportPeriodCommand {
         case .toDate(let day, let label):
             report = try engine.merch(asOf: day, period: label, by: by, filter: filter, top: top)
         case .latest, .day:
-            preconditionFailure("merch takes --quarter or --as-of: its validation says so")
+            throw ValidationError("merch takes --quarter or --as-of")
         }
         let options = try context.documentOptions(filter, through: report.range.end, for: output)
         try output.emitRanking(

@@ -70,7 +70,7 @@ struct PublishCommand: ParsableCommand, ReportPeriodCommand {
         switch try self.period.resolve(in: context.engine.calendar) {
         case .quarter(let fiscal, _, _): period = .quarter(fiscal)
         case .day(let day): period = .asOf(day)
-        case .latest, .toDate: preconditionFailure("publish takes --quarter or --as-of: its validation says so")
+        case .latest, .toDate: throw ValidationError("publish takes --quarter or --as-of")
         }
         var publisher = Publisher(
             engine: context.engine, freshness: try global.configuration().freshness, neutralBand: context.neutralBand,

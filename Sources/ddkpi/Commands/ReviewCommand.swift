@@ -18,7 +18,7 @@ struct ReviewCommand: ParsableCommand, ReportPeriodCommand {
     func run() throws {
         let context = try ReportContext(global: global)
         guard case .quarter(let fiscal, let asOf, _) = try period.resolve(in: context.engine.calendar) else {
-            preconditionFailure("review takes --quarter: its validation says so")
+            throw ValidationError("review takes --quarter")
         }
         let review = try context.engine.review(quarter: fiscal, asOf: asOf, filter: scope.filter)
         try output.emit(
