@@ -89,6 +89,10 @@ final class ExplainCommandTests: XCTestCase {
                 ["--metric", "upt", "--store", "08", "--all", "--as-of", "2025-06-15", "--period", "MTD"],
                 "exactly one of"
             ),
+            (
+                ["--metric", "upt", "--store", "08", "--store", "12", "--as-of", "2025-06-15", "--period", "MTD"],
+                "explain explains one scope"
+            ),
             (["--metric", "upt", "--all", "--quarter", "2025Q2", "--month", "2025-07"], "expected a month of 2025Q2"),
             (["--metric", "upt", "--all", "--as-of", "2025-06-15"], "give --as-of D with --period P"),
         ] {

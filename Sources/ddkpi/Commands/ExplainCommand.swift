@@ -25,11 +25,7 @@ struct ExplainCommand: ParsableCommand, ReportPeriodCommand {
     )
     var metric: String
 
-    @Option(help: "One store.")
-    var store: String?
-
-    @Option(help: "One region.")
-    var region: String?
+    @OptionGroup var scope: ScopeOptions
 
     @Flag(help: "The whole company.")
     var all = false
@@ -46,15 +42,15 @@ struct ExplainCommand: ParsableCommand, ReportPeriodCommand {
     var limit: Int?
 
     func validate() throws {
-        guard [store != nil, region != nil, all].filter({ $0 }).count == 1 else {
-            throw ValidationError("give exactly one of --store CODE, --region NAME or --all")
+        guard scope.store.count + (scope.region == nil ? 0 : 1) + (all ? 1 : 0) == 1 else {
+            throw ValidationError(
+                "give exactly one of --store CODE, --region NAME or --all: explain explains one scope")
         }
         if let limit, limit < 0 { throw ValidationError("--limit \(limit): expected a whole number of at least 0") }
     }
 
     func run() throws {
         let engine = try ReportContext(global: global).engine
-        let filter: ScopeFilter = store.map { .stores([$0]) } ?? region.map(ScopeFilter.region) ?? .all
         let requested: ExplainRequest.Period
         switch try period.resolve(in: engine.calendar) {
         case .toDate(let day, let label): requested = .toDate(asOf: day, label: label)
@@ -63,7 +59,7 @@ struct ExplainCommand: ParsableCommand, ReportPeriodCommand {
             throw ValidationError("explain takes --as-of with --period, or --quarter")
         }
         let explanation = try engine.explain(
-            ExplainRequest(metric: metric, filter: filter, period: requested, lastYear: ly))
+            ExplainRequest(metric: metric, filter: scope.filter, period: requested, lastYear: ly))
         let renderer = ExplainRenderer(format: format.value, limit: limit)
         let output = TextOutput()
         output.write(renderer.head(explanation))

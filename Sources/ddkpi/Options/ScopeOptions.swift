@@ -1,7 +1,8 @@
 import ArgumentParser
 import KPI
 
-/// `--store`/`--region`: the scopes a report covers (`kpi`, `review`, `employees`, `merch`).
+/// `--store`/`--region`: the scopes a report covers (`kpi`, `review`, `employees`, `merch`), or
+/// the one scope `explain` explains.
 struct ScopeOptions: ParsableArguments {
     @Option(help: "Only these stores (repeatable); no company-wide scope.")
     var store: [String] = []
