@@ -34,7 +34,7 @@ public struct FreshnessPolicy: Sendable, Equatable {
     }
 
     /// Feeds judged once by their latest date over all stores: they have no rows on a quiet day.
-    public static let eventFeeds: Set<FeedID> = [.creditApps, .crmIntakes, .birdeyeReviews, .outboundCalls]
+    public static let eventFeeds = Set(FeedCatalog.all.filter(\.rows.countsEvents).map(\.id))
 }
 
 /// One line of `ddkpi status`: a feed, for one active store or (event feeds) for all stores.

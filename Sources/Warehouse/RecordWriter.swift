@@ -24,14 +24,18 @@ struct RecordWriter<Session: SQLSession> {
     /// Whether the file's table is keyed by a date and the store alone (the store-day and
     /// store-week tables), so that records whose dates ascend per store have distinct keys.
     private let keyedByDateAndStore: Bool
+    /// The file's table when its feed counts events per store-day or per store-week.
+    private let dailyCountTable: FeedTable<DailyCountRecord>?
+    private let weeklyCountTable: FeedTable<WeeklyCountRecord>?
 
     init(_ session: Session, table: String, runID: Int64) throws {
         self.session = session
         self.runID = runID
         self.table = table
-        keyedByDateAndStore =
-            FeedTables.all.first { $0.name == table }.map { $0.keyColumnNames == [$0.period.dateColumn, "store_code"] }
-            ?? false
+        let feedTable = FeedTables.all.first { $0.name == table }
+        keyedByDateAndStore = feedTable.map { $0.keyColumnNames == [$0.period.dateColumn, "store_code"] } ?? false
+        dailyCountTable = feedTable as? FeedTable<DailyCountRecord>
+        weeklyCountTable = feedTable as? FeedTable<WeeklyCountRecord>
         pending = PendingValues(capacity: min(session.upsertBatchSize, 4096) * 12)
     }
 
@@ -41,10 +45,12 @@ struct RecordWriter<Session: SQLSession> {
         case .salesAudit(let r):
             rollups.add(r, store: stores.add(store: r.store, date: r.date))
             try add(r, row: row, to: FeedTables.salesAudit)
-        case .creditApplications(let r): try addCount(r, row: row, to: FeedTables.creditApplications)
-        case .crmIntakes(let r): try addCount(r, row: row, to: FeedTables.crmIntakes)
-        case .birdeyeReviews(let r): try addCount(r, row: row, to: FeedTables.birdeyeReviews)
-        case .outboundCalls(let r): try addCount(r, row: row, to: FeedTables.outboundCalls)
+        case .dailyCount(let r):
+            guard let countTable = dailyCountTable else { throw misplaced("a store-day's count") }
+            try addCount(r, row: row, to: countTable)
+        case .weeklyCount(let r):
+            guard let countTable = weeklyCountTable else { throw misplaced("a store-week's counts") }
+            try addCount(r, row: row, to: countTable)
         case .employeeSales(let r):
             stores.add(store: r.store, grain: r.grain)
             try add(r, row: row, to: FeedTables.employeeSales)
@@ -81,6 +87,11 @@ struct RecordWriter<Session: SQLSession> {
             try flush()
             try replaceAliases(of: r)
         }
+    }
+
+    /// The error for a count record handed to the writer of a table that holds no such counts.
+    private func misplaced(_ what: String) -> WarehouseError {
+        WarehouseError(message: "\(table): \(what) cannot be written to this table")
     }
 
     /// Keeps an associate's or vendor's name when it is as late as the one stored (SPEC sections

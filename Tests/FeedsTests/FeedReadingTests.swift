@@ -144,8 +144,8 @@ final class FeedReadingTests: XCTestCase {
         XCTAssertEqual(
             records,
             [
-                .creditApplications(DailyCountRecord(store: "08", date: day(14), count: 2)),
-                .creditApplications(DailyCountRecord(store: "10", date: day(15), count: 1)),
+                .dailyCount(DailyCountRecord(store: "08", date: day(14), count: 2)),
+                .dailyCount(DailyCountRecord(store: "10", date: day(15), count: 1)),
             ])
     }
 
@@ -154,8 +154,8 @@ final class FeedReadingTests: XCTestCase {
         XCTAssertEqual(
             records,
             [
-                .crmIntakes(DailyCountRecord(store: "08", date: day(14), count: 1)),
-                .crmIntakes(DailyCountRecord(store: "10", date: day(14), count: 1)),
+                .dailyCount(DailyCountRecord(store: "08", date: day(14), count: 1)),
+                .dailyCount(DailyCountRecord(store: "10", date: day(14), count: 1)),
             ])
         XCTAssertEqual(result.rejects.first?.reason, "is not a known store name or alias")
         XCTAssertEqual(result.rejects.first?.column, "A")
@@ -166,9 +166,9 @@ final class FeedReadingTests: XCTestCase {
         XCTAssertEqual(
             records,
             [
-                .birdeyeReviews(
+                .weeklyCount(
                     WeeklyCountRecord(store: "08", weekStart: day(14), total: 2, dailyCounts: [1, 0, 0, 0, 0, 0, 1])),
-                .birdeyeReviews(
+                .weeklyCount(
                     WeeklyCountRecord(store: "10", weekStart: day(21), total: 1, dailyCounts: [1, 0, 0, 0, 0, 0, 0])),
             ])
     }
@@ -176,7 +176,7 @@ final class FeedReadingTests: XCTestCase {
     func testWeeklyReviewSummariesNormaliseTheWeekStart() throws {
         let (_, records) = try read("birdeye_weekly_small.csv", as: .birdeyeReviews)
         XCTAssertEqual(
-            records, [.birdeyeReviews(WeeklyCountRecord(store: "08", weekStart: day(14), total: 7, dailyCounts: nil))])
+            records, [.weeklyCount(WeeklyCountRecord(store: "08", weekStart: day(14), total: 7, dailyCounts: nil))])
     }
 
     func testCallsFromWeekdayColumnsAndFromACallLog() throws {
@@ -184,18 +184,18 @@ final class FeedReadingTests: XCTestCase {
         XCTAssertEqual(
             weekly,
             [
-                .outboundCalls(
+                .weeklyCount(
                     WeeklyCountRecord(store: "08", weekStart: day(14), total: 28, dailyCounts: [1, 2, 3, 4, 5, 6, 7])),
                 // "Week Starting" 2025-07-16 (a Wednesday) is the week of Monday 07-14: its Monday column
                 // is 07-14 and its Sunday 07-20 (SPEC section 4); no count moves to another week.
-                .outboundCalls(
+                .weeklyCount(
                     WeeklyCountRecord(store: "10", weekStart: day(14), total: 3, dailyCounts: [1, 0, 0, 0, 0, 0, 2])),
             ])
         let (_, log) = try read("calls_log_small.csv", as: .outboundCalls)
         XCTAssertEqual(
             log,
             [
-                .outboundCalls(
+                .weeklyCount(
                     WeeklyCountRecord(store: "08", weekStart: day(14), total: 2, dailyCounts: [1, 0, 0, 0, 0, 0, 1]))
             ])
     }
@@ -205,7 +205,7 @@ final class FeedReadingTests: XCTestCase {
             "birdeye_reviews_small.csv", as: .birdeyeReviews, options: FeedOptions(weekStart: 6))
         XCTAssertEqual(
             records.first,
-            .birdeyeReviews(
+            .weeklyCount(
                 WeeklyCountRecord(store: "08", weekStart: day(13), total: 1, dailyCounts: [0, 1, 0, 0, 0, 0, 0])))
     }
 

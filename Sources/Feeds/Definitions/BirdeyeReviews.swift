@@ -1,3 +1,7 @@
+extension FeedID {
+    public static let birdeyeReviews = FeedID(declaring: "birdeye-reviews")
+}
+
 extension FeedCatalog {
     /// Birdeye reviews: one row per review, a weekly total, or weekday counts, per store-week (`EventCounts.swift`).
     static let birdeyeReviews = FeedDefinition(
@@ -11,5 +15,6 @@ extension FeedCatalog {
             [.field(.store), .field(.weekStart), .anyWeekday()],
             [.field(.store), .field(.date)],
         ],
-        signature: ["Rating", "Star Rating", "Stars", "Review Date", "Reviews", "Review Count", "Reviewer"])
+        signature: ["Rating", "Star Rating", "Stars", "Review Date", "Reviews", "Review Count", "Reviewer"],
+        fileNames: ["birdeye", "review"], rows: .weeklyEvents)
 }

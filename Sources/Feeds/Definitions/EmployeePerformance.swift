@@ -1,5 +1,9 @@
 import CivilCalendar
 
+extension FeedID {
+    public static let employeePerformance = FeedID(declaring: "employee-performance")
+}
+
 extension FeedCatalog {
     /// The POS salesperson report: an associate's sales per store and day or month (SPEC section 9).
     static let employeePerformance = FeedDefinition(
@@ -15,7 +19,7 @@ extension FeedCatalog {
                 .field(.totalItems),
             ]
         ],
-        signature: employeeIdAliases)
+        signature: employeeIdAliases, fileNames: ["employee", "associate", "salesperson"], rows: .associateSales)
 }
 
 /// One associate's sales at one store over a day or a month.

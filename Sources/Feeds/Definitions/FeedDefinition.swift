@@ -25,12 +25,20 @@ public struct FeedDefinition: Sendable {
     /// Normalised header keys any one of which marks a header row as this feed's when neither
     /// `--feed` nor the file name decides (SPEC section 3); empty when the feed has none.
     public var signature: Set<String>
+    /// Lower-case tokens a file name holds when the file is this feed's (`crm`, `intake`).
+    public var fileNameTokens: [String]
+    /// How its rows become records.
+    public var rows: FeedRows
 
     /// A feed of `fields` (field → header aliases), accepting `layouts`, recognised by any
-    /// header of `signature`.
-    public init(id: FeedID, fields: [CanonicalField: [String]], layouts: [[FieldRequirement]], signature: [String] = [])
-    {
+    /// header of `signature` or token of `fileNames`, whose rows become records as `rows` says.
+    public init(
+        id: FeedID, fields: [CanonicalField: [String]], layouts: [[FieldRequirement]], signature: [String] = [],
+        fileNames: [String] = [], rows: FeedRows
+    ) {
         self.id = id
+        self.rows = rows
+        fileNameTokens = fileNames
         self.layouts = layouts
         self.signature = Set(signature.map(HeaderKey.normalize))
         names = fields

@@ -1,6 +1,10 @@
 import CivilCalendar
 import SheetStream
 
+extension FeedID {
+    public static let goals = FeedID(declaring: "goals")
+}
+
 extension FeedCatalog {
     /// Monthly and daily targets (`ddkpi goals import`).
     static let goals = FeedDefinition(
@@ -10,7 +14,7 @@ extension FeedCatalog {
             .target: ["Target", "Goal"],
             .date: ["Date", "Day"],
         ],
-        layouts: [[.field(.period), .field(.scope), .field(.metric), .field(.target)]])
+        layouts: [[.field(.period), .field(.scope), .field(.metric), .field(.target)]], rows: .goals)
 }
 
 /// One target: a month's (or with `date`, one day's) target for a metric, for one store or `global`.

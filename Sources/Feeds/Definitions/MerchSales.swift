@@ -1,5 +1,9 @@
 import CivilCalendar
 
+extension FeedID {
+    public static let merchSales = FeedID(declaring: "merch-sales")
+}
+
 extension FeedCatalog {
     /// Sales by vendor and/or category per store and day or month (SPEC section 10).
     static let merchSales = FeedDefinition(
@@ -15,7 +19,8 @@ extension FeedCatalog {
                 .field(.totalItems),
             ]
         ],
-        signature: vendorAliases + vendorIdAliases + categoryAliases)
+        signature: vendorAliases + vendorIdAliases + categoryAliases, fileNames: ["vendor", "category", "merch"],
+        rows: .merchSales)
 }
 
 /// A vendor's name as of a day: the name on the vendor's latest row (SPEC section 10).

@@ -1,5 +1,9 @@
 import CivilCalendar
 
+extension FeedID {
+    public static let salesAudit = FeedID(declaring: "sales-audit")
+}
+
 extension FeedCatalog {
     /// The POS sales audit: one row per store-day (SPEC section 3).
     static let salesAudit = FeedDefinition(
@@ -9,7 +13,8 @@ extension FeedCatalog {
             .ads: ["ADS", "Avg Sale", "Average Sale", "Avg Ticket"], .open: ["Open", "Is Open", "Opened"],
         ]) { $1 },
         // Transactions and items are read when the file has them (SPEC section 26).
-        layouts: [[.field(.store), .field(.date), .field(.totalSales)]])
+        layouts: [[.field(.store), .field(.date), .field(.totalSales)]],
+        fileNames: ["salesaudit", "sales_audit", "sales-audit", "sales audit"], rows: .salesAudit)
 }
 
 /// One store-day of the POS sales audit, or one store-week of a weekly export (SPEC section 26).

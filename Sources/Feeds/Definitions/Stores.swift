@@ -1,6 +1,10 @@
 import CivilCalendar
 import SheetStream
 
+extension FeedID {
+    public static let stores = FeedID(declaring: "stores")
+}
+
 extension FeedCatalog {
     /// The store directory (`ddkpi stores import`).
     static let stores = FeedDefinition(
@@ -11,7 +15,7 @@ extension FeedCatalog {
             .opened: ["Opened", "Open Date", "Opening Date", "Date Opened"],
             .closed: ["Closed", "Close Date", "Closing Date", "Date Closed"],
         ],
-        layouts: [[.field(.code)]])
+        layouts: [[.field(.code)]], rows: .storeDirectory)
 }
 
 /// A store of the directory, with the names exports may use for it.

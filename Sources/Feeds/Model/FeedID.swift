@@ -1,23 +1,41 @@
-/// The exports ddkpi ingests (SPEC section 3), plus the two reference files.
-public enum FeedID: String, CaseIterable, Sendable, Codable {
-    case salesAudit = "sales-audit"
-    case creditApps = "credit-apps"
-    case birdeyeReviews = "birdeye-reviews"
-    case crmIntakes = "crm-intakes"
-    case outboundCalls = "outbound-calls"
-    /// The POS salesperson report: sales per associate, store and day or month.
-    case employeePerformance = "employee-performance"
-    /// Sales by vendor and/or category, per store and day or month.
-    case merchSales = "merch-sales"
-    /// The store directory (`ddkpi stores import`).
-    case stores
-    /// Monthly and daily targets (`ddkpi goals import`).
-    case goals
+/// A feed's id as files, the config file and the ledger name it (`sales-audit`): the id of a
+/// definition in `FeedCatalog.all`, each declared in its definition's file (`CrmIntakes.swift`).
+public struct FeedID: Hashable, Sendable, RawRepresentable, CaseIterable, CustomStringConvertible {
+    public let rawValue: String
 
-    /// The nightly feeds, in SPEC order.
-    public static let dataFeeds: [FeedID] = [
-        .salesAudit, .creditApps, .birdeyeReviews, .crmIntakes, .outboundCalls, .employeePerformance, .merchSales,
-    ]
+    /// The id of the catalog's definition of that name; `nil` for any other name.
+    public init?(rawValue: String) {
+        guard FeedCatalog.all.contains(where: { $0.id.rawValue == rawValue }) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    /// Declares the id of a definition, in its file.
+    init(declaring rawValue: String) { self.rawValue = rawValue }
+
+    /// Every feed of the catalog, the nightly feeds first, in SPEC order.
+    public static let allCases = FeedCatalog.all.map(\.id)
+
+    /// The nightly feeds, in SPEC order (the reference files are not among them).
+    public static let dataFeeds = FeedCatalog.all.filter { !$0.rows.isReference }.map(\.id)
+
+    public var description: String { rawValue }
+}
+
+extension FeedID: Codable {
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let name = try container.decode(String.self)
+        guard let id = FeedID(rawValue: name) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "\"\(name)\" is not a feed id")
+        }
+        self = id
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
 }
 
 /// A canonical field a feed yields, whatever its header says. Its name (`totalSales`) is how

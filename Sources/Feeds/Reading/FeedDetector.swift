@@ -9,14 +9,10 @@ public struct FeedDetector: Sendable {
     public var namePatterns: [(token: String, feed: FeedID)]
     public var options: FeedOptions
 
-    public static let defaultNamePatterns: [(token: String, feed: FeedID)] = [
-        ("salesaudit", .salesAudit), ("sales_audit", .salesAudit), ("sales-audit", .salesAudit),
-        ("sales audit", .salesAudit), ("credit", .creditApps), ("birdeye", .birdeyeReviews),
-        ("review", .birdeyeReviews),
-        ("crm", .crmIntakes), ("intake", .crmIntakes), ("call", .outboundCalls), ("employee", .employeePerformance),
-        ("associate", .employeePerformance), ("salesperson", .employeePerformance), ("vendor", .merchSales),
-        ("category", .merchSales), ("merch", .merchSales),
-    ]
+    /// The file-name tokens of the catalog's definitions.
+    public static let defaultNamePatterns = FeedCatalog.all.flatMap { definition in
+        definition.fileNameTokens.map { (token: $0, feed: definition.id) }
+    }
 
     public init(options: FeedOptions, extraNamePatterns: [(token: String, feed: FeedID)] = []) {
         self.options = options

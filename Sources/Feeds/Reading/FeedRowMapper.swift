@@ -9,6 +9,8 @@ struct FeedRowMapper {
     let source: RowSource
     let isCSV: Bool
     let dateSystem: ExcelDateSystem
+    /// How the feed's rows become records, looked at once a row.
+    let rows: FeedRows
     var result: FeedReadResult
     var daily = DailyCounter()
     var weekly: WeeklyCounter
@@ -27,6 +29,7 @@ struct FeedRowMapper {
         source = RowSource(header: header, file: file, sheet: sheet)
         self.isCSV = isCSV
         self.dateSystem = dateSystem
+        rows = reader.definition.rows
         result = FeedReadResult(feed: reader.definition.id, sheet: sheet, headerRow: header.row)
         weekly = WeeklyCounter(weekStart: reader.options.weekStart)
         cache = NormalizationCache(
@@ -61,12 +64,10 @@ struct FeedRowMapper {
     /// Emits what the file aggregated (event counts, associates' latest names), each with the
     /// first source row that counted in it.
     mutating func finish(emit: (FeedRecord, _ row: Int) throws -> Void) throws {
-        switch definition.id {
-        case .creditApps: for (record, row) in daily.records { try emit(.creditApplications(record), row) }
-        case .crmIntakes: for (record, row) in daily.records { try emit(.crmIntakes(record), row) }
-        case .birdeyeReviews: for (record, row) in weekly.records { try emit(.birdeyeReviews(record), row) }
-        case .outboundCalls: for (record, row) in weekly.records { try emit(.outboundCalls(record), row) }
-        case .employeePerformance:
+        switch rows {
+        case .dailyEvents: for (record, row) in daily.records { try emit(.dailyCount(record), row) }
+        case .weeklyEvents: for (record, row) in weekly.records { try emit(.weeklyCount(record), row) }
+        case .associateSales:
             for (id, latest) in employeeNames.sorted(by: { $0.key < $1.key }) {
                 try emit(
                     .employeeName(EmployeeNameRecord(employeeId: id, name: latest.name, asOf: latest.asOf)), latest.row)
@@ -76,7 +77,7 @@ struct FeedRowMapper {
                 try emit(
                     .vendorName(VendorNameRecord(vendorKey: key, name: latest.name, asOf: latest.asOf)), latest.row)
             }
-        case .salesAudit, .stores, .goals: break
+        case .salesAudit, .storeDirectory, .goals: break
         }
     }
 
@@ -84,17 +85,17 @@ struct FeedRowMapper {
     /// Inlined into `map`, with `salesAuditRecord`: a record returned through two calls was
     /// copied (`memcpy`) at each, 5 copies a sales row where 2 are left (callgrind).
     @inline(__always) private mutating func mapFields(_ fields: inout RowFields) -> FeedRecord? {
-        switch definition.id {
+        switch rows {
         case .salesAudit: return salesAuditRecord(&fields)
-        case .employeePerformance: return employeeSalesRecord(&fields)
+        case .associateSales: return employeeSalesRecord(&fields)
         case .merchSales: return merchSalesRecord(&fields)
-        case .creditApps, .crmIntakes:
+        case .dailyEvents:
             countDailyEvent(&fields)
             return nil
-        case .birdeyeReviews, .outboundCalls:
+        case .weeklyEvents:
             countWeeklyEvent(&fields)
             return nil
-        case .stores: return storeRecord(&fields)
+        case .storeDirectory: return storeRecord(&fields)
         case .goals: return goalRecord(&fields)
         }
     }

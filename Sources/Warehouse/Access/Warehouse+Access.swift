@@ -82,14 +82,10 @@ public enum RevokedRole: Equatable, Sendable {
 extension Warehouse {
     /// The tables a scoped role reads, its rows cut by row-level security; rejects, alert state
     /// and the outbox are not among them.
-    static let scopedReadableTables = [
-        "ddkpi_migrations", "store", "store_history", "store_alias", "store_alias_history", "goal", "goal_history",
-        "store_report", "store_report_history", "credit_report", "credit_report_history", "crm_intake_report",
-        "crm_intake_report_history", "birdeye_report", "birdeye_report_history", "outbound_call_report",
-        "outbound_call_report_history", "employee_report", "employee_report_history", "merch_report",
-        "merch_report_history", "store_month_rollup", "ingest_run_store", "employee",
-        "employee_history", "vendor", "vendor_history", "access_role", "access_store",
-    ]
+    static let scopedReadableTables =
+        ["ddkpi_migrations", "store_alias", "store_alias_history"]
+        + HistoryTable.all.flatMap { [$0.name, $0.history] }
+        + ["store_month_rollup", "ingest_run_store", "access_role", "access_store"]
 
     /// The ledger's columns a scoped role reads: not its whole-file totals, errors or rejects.
     static let scopedLedgerColumns =

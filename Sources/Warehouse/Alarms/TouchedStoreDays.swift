@@ -13,9 +13,9 @@ struct TouchedStoreDays {
     mutating func add(_ record: FeedRecord) {
         switch record {
         case .salesAudit(let sales): add(sales.store, sales.date.daysSinceEpoch...sales.date.daysSinceEpoch)
-        case .creditApplications(let count), .crmIntakes(let count):
+        case .dailyCount(let count):
             add(count.store, count.date.daysSinceEpoch...count.date.daysSinceEpoch)
-        case .birdeyeReviews(let week), .outboundCalls(let week):
+        case .weeklyCount(let week):
             add(week.store, week.weekStart.daysSinceEpoch...(week.weekStart.daysSinceEpoch + 6))
         case .employeeSales(let sales):
             if case .day(let date) = sales.grain { add(sales.store, date.daysSinceEpoch...date.daysSinceEpoch) }
