@@ -54,6 +54,15 @@ public enum SpreadsheetFile {
         }
     }
 
+    /// Reads the rows of `sheet` in order while `body` returns true: the row it returns false
+    /// for is the last one read (a look at a file's first rows stops there).
+    public func readRowsWhile(of sheet: SheetInfo, _ body: @escaping (Row) throws -> Bool) throws {
+        switch self {
+        case .xlsx(let workbook): try workbook.readRowsWhile(of: sheet, body)
+        case .csv(let reader): try reader.readRowsWhile(body)
+        }
+    }
+
     /// Reads the rows of `sheet` on a background thread and hands them to `body` on this one
     /// (see `BatchPipeline`): parsing, and making CSV fields into `String` cells, overlap with
     /// what `body` does with each row. Each row is `body`'s to keep, though one it does not
@@ -71,7 +80,10 @@ public enum SpreadsheetFile {
                     switch self {
                     case .xlsx(let workbook):
                         // The batch takes the reader's cells and gives it back an earlier row's.
-                        try workbook.readRowsHandingOver(of: sheet) { row in try emit { $0.exchangeCells(with: &row) } }
+                        try workbook.readRowsHandingOver(of: sheet) { row in
+                            try emit { $0.exchangeCells(with: &row) }
+                            return true
+                        }
                     case .csv(let reader):
                         try reader.readRows { row in try emit { $0.refill(from: row) } }
                     }

@@ -264,4 +264,19 @@ final class CSVReaderTests: XCTestCase {
     func testEmptyFileHasNoRows() throws {
         XCTAssertEqual(try read(""), [])
     }
+
+    func testAReadThatIsDoneEndsThereOnEitherPath() throws {
+        // Simple records (the fast path), then quoted ones; each file ends inside a quote.
+        for text in ["a,b\n1,2\n3,4\n\"open", "\"a\",\"b\"\n\"1\",\"2\"\n\"3\",\"4\"\n\"open"] {
+            let path = try TestPaths.write(Array(text.utf8), named: "feed.csv", in: directory)
+            let reader = try CSVReader(path: path)
+            var rows: [[Cell]] = []
+            try reader.readRowsWhile { row in
+                rows.append(row.cells)
+                return row.number < 2
+            }
+            XCTAssertEqual(rows, [strings("a", "b"), strings("1", "2")], text)
+            XCTAssertThrowsError(try reader.readRows { _ in }, text)
+        }
+    }
 }

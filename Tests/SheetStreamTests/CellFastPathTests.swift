@@ -114,4 +114,23 @@ final class CellFastPathTests: XCTestCase {
             XCTAssertEqual(scanned, expected, rows)
         }
     }
+
+    func testAReadThatIsDoneEndsThereThroughEitherParser() throws {
+        // Row 3 names a shared string the table lacks, and the part never closes `<oops>`.
+        let path = try workbook(
+            #"<row r="1"><c r="A1"><v>1</v></c></row><row r="2"><c r="A2" t="s"><v>0</v></c></row>"#
+                + #"<row r="3"><c r="A3" t="s"><v>7</v></c></row><oops>"#)
+        for parser in [XMLPartReader.BulkParser.scanner, .libxml2] {
+            let workbook = try XLSXWorkbook(path: path)
+            workbook.worksheetParser = parser
+            var rows: [String] = []
+            try workbook.readRowsWhile(of: workbook.sheets[0]) { row in
+                rows.append("\(row.number): \(row.cells)")
+                return row.number < 2
+            }
+            XCTAssertEqual(
+                rows, ["1: [SheetStream.Cell.number(1.0)]", "2: [SheetStream.Cell.string(\"zero\")]"], "\(parser)")
+            XCTAssertThrowsError(try workbook.readRows(of: workbook.sheets[0]) { _ in }, "\(parser)")
+        }
+    }
 }

@@ -43,29 +43,28 @@ public final class FirstRows {
     /// Reads `sheet` past the `shown` rows already kept, keeping and showing each further row of
     /// the search area to `inspect` until it returns `true` or the area ends.
     private func readOn(_ sheet: SheetInfo, after shown: Int, _ inspect: (Row) -> Bool) throws -> Bool {
-        // The reader's callback returns nothing, so a look that is done stops the read by throwing.
-        struct Stop: Error {}
         var area = areas[sheet.index, default: Area()]
         defer { areas[sheet.index] = area }
         var found = false
         var passed = 0
+        var stopped = false
         do {
             try withoutActuallyEscaping(inspect) { inspect in
-                try file.readRows(of: sheet) { row in
+                try file.readRowsWhile(of: sheet) { row in
                     passed += 1
-                    guard passed > shown else { return }
+                    guard passed > shown else { return true }
                     area.rows.append(row)
                     found = inspect(row)
-                    area.isComplete = row.number >= self.searchRows
-                    if found || area.isComplete { throw Stop() }
+                    stopped = found || row.number >= self.searchRows
+                    return !stopped
                 }
             }
-            area.isComplete = true
-        } catch is Stop {
         } catch {
             area.error = error
             throw error
         }
+        // A read that stopped at the area's last row has read the whole area too.
+        area.isComplete = !stopped || (area.rows.last?.number ?? 0) >= searchRows
         return found
     }
 }

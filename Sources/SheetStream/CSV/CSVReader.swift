@@ -98,6 +98,15 @@ public final class CSVReader {
     /// Reads every record in order from the start of the file, handing each to `body` in a
     /// reused `Row`. May be called again to read the file again.
     public func readRows(_ body: (Row) throws -> Void) throws {
+        try readRowsWhile({
+            try body($0)
+            return true
+        })
+    }
+
+    /// Reads the records in order from the start of the file while `body` returns true: the
+    /// record it returns false for is the last one read.
+    public func readRowsWhile(_ body: (Row) throws -> Bool) throws {
         var parser = CSVRecordParser(reader: self)
         defer { parser.release() }
         var fileOffset = bomLength
@@ -108,6 +117,7 @@ public final class CSVReader {
             try chunk.withUnsafeBufferPointer {
                 try parser.consume(UnsafeBufferPointer(rebasing: $0[..<count]), fileOffset: fileOffset, body)
             }
+            if parser.isStopped { return }
             fileOffset += count
         }
         try parser.finish(fileOffset: fileOffset, body)

@@ -17,6 +17,8 @@ struct CSVRecordParser {
     private var quoteLine = 1
     /// The last chunk ended with a CR inside a quoted field: an LF opening this one ends the same line.
     private var quotedCarriageReturnPending = false
+    /// Whether the consumer wanted no more records: the parse stops after the record it said so for.
+    private(set) var isStopped = false
 
     init(reader: CSVReader) {
         self.reader = reader
@@ -34,10 +36,10 @@ struct CSVRecordParser {
     private static let lineFeed: UInt8 = 0x0A
     private static let carriageReturn: UInt8 = 0x0D
 
-    mutating func consume(_ bytes: UnsafeBufferPointer<UInt8>, fileOffset: Int, _ body: (Row) throws -> Void) throws {
+    mutating func consume(_ bytes: UnsafeBufferPointer<UInt8>, fileOffset: Int, _ body: (Row) throws -> Bool) throws {
         var index = 0
         let count = bytes.count
-        while index < count {
+        while index < count && !isStopped {
             switch state {
             case .afterCarriageReturn:
                 if bytes[index] == Self.lineFeed { index += 1 }
@@ -131,7 +133,7 @@ struct CSVRecordParser {
     /// record's byte count and content flag are already reset, and a simple record leaves them so.
     private mutating func readSimpleRecords(
         _ scanner: SimpleRecordScanner, _ bytes: UnsafeBufferPointer<UInt8>, from start: Int,
-        _ body: (Row) throws -> Void
+        _ body: (Row) throws -> Bool
     ) throws -> Int {
         // The row is moved out while the scanner fills it, so that ending a record may update
         // the parser's counts.
@@ -139,15 +141,16 @@ struct CSVRecordParser {
         swap(&records, &row)
         defer { swap(&records, &row) }
         return try scanner.scanRecords(bytes, from: start, into: &records) { record in
-            try body(record)
+            isStopped = try !body(record)
             line += 1
             recordLine = line
             record.reset(number: record.number + 1)
+            return !isStopped
         }
     }
 
     /// Ends the input: emits a last record without a line end, or fails on an open quote.
-    mutating func finish(fileOffset: Int, _ body: (Row) throws -> Void) throws {
+    mutating func finish(fileOffset: Int, _ body: (Row) throws -> Bool) throws {
         switch state {
         case .quoted:
             throw error(at: fileOffset, "the file ends inside a quoted field opened on line \(quoteLine)")
@@ -160,19 +163,19 @@ struct CSVRecordParser {
         }
     }
 
-    private mutating func endOfField(terminator: UInt8, at offset: Int, _ body: (Row) throws -> Void) throws {
+    private mutating func endOfField(terminator: UInt8, at offset: Int, _ body: (Row) throws -> Bool) throws {
         try storeField(field.bytes, at: offset)
         recordBytes += field.count
         field.removeAll()
         try endOfRecordOrField(terminator: terminator, body)
     }
 
-    private mutating func endOfRecordOrField(terminator: UInt8, _ body: (Row) throws -> Void) throws {
+    private mutating func endOfRecordOrField(terminator: UInt8, _ body: (Row) throws -> Bool) throws {
         if terminator == delimiter {
             state = .fieldStart
             return
         }
-        try body(row)
+        isStopped = try !body(row)
         line += 1
         recordLine = line
         row.reset(number: row.number + 1)

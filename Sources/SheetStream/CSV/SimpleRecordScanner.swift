@@ -84,11 +84,12 @@ struct SimpleRecordScanner {
     #endif
 
     /// Reads simple records one after another from `start` of `bytes`, each into `row` (empty
-    /// at first) and then handed to `emit`, which must leave `row` empty; returns the index of
-    /// the first record not read (not simple, or not whole in `bytes`). One call for a run of
-    /// records, so that what a call costs is paid once for the run.
+    /// at first) and then handed to `emit`, which must leave `row` empty and returns whether to go
+    /// on; returns the index of the first record not read (not simple, not whole in `bytes`, or
+    /// after the one `emit` stopped at). One call for a run of records, so that what a call
+    /// costs is paid once for the run.
     func scanRecords(
-        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, into row: inout Row, _ emit: (inout Row) throws -> Void
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, into row: inout Row, _ emit: (inout Row) throws -> Bool
     ) rethrows -> Int {
         var index = start
         // The row's fields, held without a count: the row keeps them alive, and `emit` drops them
@@ -97,8 +98,9 @@ struct SimpleRecordScanner {
         while index < bytes.count,
             let next = fields._withUnsafeGuaranteedRef({ scan(bytes, from: index, into: $0) })
         {
-            try emit(&row)
+            let goesOn = try emit(&row)
             index = next
+            guard goesOn else { break }
             if !row.hasTextFields { fields = Unmanaged.passUnretained(row.textFields()) }
         }
         return index

@@ -122,7 +122,11 @@ import Threads
         var rows: [Row] = []
         let handler = SheetHandler(
             file: "fuzz", sheet: "Sheet1", sharedStrings: [], cellFormats: CellFormats(), dateSystem: .date1900,
-            maxCellBytes: XLSXLimits.default.maxCellBytes, onRow: { rows.append($0) })
+            maxCellBytes: XLSXLimits.default.maxCellBytes,
+            onRow: {
+                rows.append($0)
+                return true
+            })
         do {
             if libxml2 {
                 try XMLStreamParser.parse(MemorySource(bytes), handler: handler, file: "fuzz", part: "sheet.xml")

@@ -14,7 +14,8 @@ final class SheetHandler: SAXHandler {
     private let cellFormats: CellFormats
     private let dateSystem: ExcelDateSystem
     private let maxCellBytes: Int
-    private let onRow: (inout Row) throws -> Void
+    /// Takes each row; returns whether the read goes on.
+    private let onRow: (inout Row) throws -> Bool
     private let file: String
     private let sheet: String
 
@@ -55,7 +56,7 @@ final class SheetHandler: SAXHandler {
 
     init(
         file: String, sheet: String, sharedStrings: [String], cellFormats: CellFormats, dateSystem: ExcelDateSystem,
-        maxCellBytes: Int, onRow: @escaping (inout Row) throws -> Void
+        maxCellBytes: Int, onRow: @escaping (inout Row) throws -> Bool
     ) {
         self.file = file
         self.sheet = sheet
@@ -205,12 +206,10 @@ final class SheetHandler: SAXHandler {
         rowCount += 1
         peakRowCapacity = max(peakRowCapacity, scratch.pointee.row.capacity)
         do {
-            try onRow(&scratch.pointee.row)
+            if try !onRow(&scratch.pointee.row) { finish() }
         } catch {
-            // The read rethrows `rowError` itself; the parser's message is never shown. Not the
-            // error's description: a consumer that stops early on purpose (the header search,
-            // once per file) threw a value whose description Swift builds by reflection, before
-            // the first row.
+            // The read rethrows `rowError` itself; the parser's message is never shown, so no
+            // description of the error is built here.
             rowError = error
             stop("the rows' consumer stopped the read")
         }

@@ -125,13 +125,22 @@ public final class XLSXWorkbook {
     /// Rows come as the sheet stores them (rows with no cells included); an error thrown by
     /// `body` stops the read and is rethrown.
     public func readRows(of sheet: SheetInfo, _ body: @escaping (Row) throws -> Void) throws {
+        try readRowsHandingOver(of: sheet) {
+            try body($0)
+            return true
+        }
+    }
+
+    /// Streams the rows of a sheet as `readRows(of:_:)` does while `body` returns true: the
+    /// row it returns false for is the last one read.
+    public func readRowsWhile(of sheet: SheetInfo, _ body: @escaping (Row) throws -> Bool) throws {
         try readRowsHandingOver(of: sheet) { try body($0) }
     }
 
-    /// Streams the rows of a sheet as `readRows(of:_:)` does, handing `body` the reused row
+    /// Streams the rows of a sheet as `readRowsWhile(of:_:)` does, handing `body` the reused row
     /// itself: it may take the row's cells and leave other storage for the next row to reuse
     /// (`Row.exchangeCells(with:)`).
-    func readRowsHandingOver(of sheet: SheetInfo, _ body: @escaping (inout Row) throws -> Void) throws {
+    func readRowsHandingOver(of sheet: SheetInfo, _ body: @escaping (inout Row) throws -> Bool) throws {
         guard let partName = sheet.partName, let entry = archive.entry(named: partName) else {
             throw XLSXError(
                 file: path, sheet: sheet.name, message: "the sheet's part \(sheet.partName ?? "(none)") is missing")

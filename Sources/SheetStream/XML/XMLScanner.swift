@@ -123,8 +123,9 @@ final class XMLScanner {
         openLocalOffsets.deallocate()
     }
 
-    /// Parses the whole part, handing every event to the handler; throws the first
-    /// well-formedness error, read error, or message the handler stopped with.
+    /// Parses the whole part, handing every event to the handler, or up to where the handler
+    /// finished; throws the first well-formedness error, read error, or message the handler
+    /// stopped with.
     func parse() throws -> Outcome {
         if let encoding = try readDeclaration() { return .unsupportedEncoding(encoding) }
         while true {
@@ -133,7 +134,10 @@ final class XMLScanner {
                 continue
             }
             if buffer[position] == UInt8(ascii: "<") { try markup() } else { try text() }
-            if let failure = handler.failure { throw XMLError(file: file, part: part, message: failure.message) }
+            if let ending = handler.ending {
+                guard case .failed(let message, _) = ending else { return .parsed }
+                throw XMLError(file: file, part: part, message: message)
+            }
         }
         guard rootSeen else { throw error("the part has no root element") }
         guard depth == 0 else { throw error("the part ends inside <\(openName)>") }

@@ -3,11 +3,12 @@ import CLibXML2
 /// Receives the SAX events of one XML part; subclasses override what they need.
 ///
 /// A handler that finds the content wrong calls `stop(_:)`, which ends the parse with that
-/// message. (A class rather than a protocol so that the C callbacks reach it without
+/// message; one that has what it came for calls `finish()`, which ends it without an error. (A class rather than a protocol so that the C callbacks reach it without
 /// existential boxing or reference counting on the hot path.)
 class SAXHandler {
     fileprivate var context: xmlParserCtxtPtr?
-    fileprivate(set) var failure: (message: String, line: Int)?
+    /// How the handler ended the parse early, if it did.
+    fileprivate(set) var ending: ParseEnding?
 
     func startElement(_ name: XMLName, _ attributes: XMLAttributes) {}
     func endElement(_ name: XMLName) {}
@@ -28,23 +29,37 @@ class SAXHandler {
         _ name: XMLName, _ attributes: XMLAttributes, leaf: XMLName, _ text: UnsafeBufferPointer<UInt8>
     ) {
         startElement(name, attributes)
-        guard failure == nil else { return }
+        guard ending == nil else { return }
         leafElement(leaf, text)
-        guard failure == nil else { return }
+        guard ending == nil else { return }
         endElement(name)
     }
 
     /// Stops the parse; the parser then throws `message` (only the first stop counts).
     final func stop(_ message: String) {
-        if failure == nil {
-            failure = (message, context.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0)
+        if ending == nil {
+            ending = .failed(message: message, line: context.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0)
         }
         if let context { xmlStopParser(context) }
     }
 
-    fileprivate final func recordLibraryError(_ message: String, line: Int) {
-        if failure == nil { failure = (message, line) }
+    /// Ends the parse without an error: the parser returns as if the part ended here.
+    final func finish() {
+        if ending == nil { ending = .finished }
+        if let context { xmlStopParser(context) }
     }
+
+    fileprivate final func recordLibraryError(_ message: String, line: Int) {
+        if ending == nil { ending = .failed(message: message, line: line) }
+    }
+}
+
+/// Why a handler ended a parse before the part's end.
+enum ParseEnding {
+    /// The content was wrong: the parser throws the message, naming the line when known.
+    case failed(message: String, line: Int)
+    /// The handler had what it came for.
+    case finished
 }
 
 /// A source of bytes that libxml2 pulls from as it parses.
@@ -100,9 +115,11 @@ enum XMLStreamParser {
         let status = withExtendedLifetime((session, input)) { xmlParseDocument(context) }
         CLibXML2_restoreGenericErrors()
         if let error = input.error { throw error }
-        if let failure = handler.failure {
-            throw XMLError(
-                file: file, part: part, line: failure.line > 0 ? failure.line : nil, message: failure.message)
+        switch handler.ending {
+        case .failed(let message, let line)?:
+            throw XMLError(file: file, part: part, line: line > 0 ? line : nil, message: message)
+        case .finished?: return
+        case nil: break
         }
         if status != 0 || context.pointee.wellFormed == 0 {
             throw XMLError(file: file, part: part, message: "malformed XML")
