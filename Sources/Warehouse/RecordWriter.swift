@@ -24,8 +24,9 @@ struct RecordWriter<Session: SQLSession> {
     /// Whether the file's table is keyed by a date and the store alone (the store-day and
     /// store-week tables), so that records whose dates ascend per store have distinct keys.
     private let keyedByDateAndStore: Bool
-    /// The file's table when its feed counts events per store-day or per store-week.
+    /// The file's table when its feed counts events per store-day.
     private let dailyCountTable: FeedTable<DailyCountRecord>?
+    /// The file's table when its feed counts events per store-week.
     private let weeklyCountTable: FeedTable<WeeklyCountRecord>?
 
     init(_ session: Session, table: String, runID: Int64) throws {

@@ -214,8 +214,8 @@ private struct ContributionSource {
 
     var dateColumn: String { table.period.dateColumn }
 
-    /// The column that says the export marked the day closed: the sales audit's.
-    var closedColumn: String? { table.name == FeedTables.salesAudit.name ? SalesAuditColumns.closed : nil }
+    /// The column that says the export marked the day closed, where the table has one (the sales audit).
+    var closedColumn: String? { table.declares(SalesAuditColumns.closed) ? SalesAuditColumns.closed : nil }
 
     /// The columns read after the date and the store: the measures', then a week's days or the
     /// closed flag.

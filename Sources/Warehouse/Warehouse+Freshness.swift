@@ -15,7 +15,7 @@ extension Warehouse {
                 // A month key sorts before every day of its month, so `<=` keeps the as-of month's.
                 // The sales audit's week rows (SPEC section 26) cover six days after their key.
                 let sql =
-                    table.period == .dayOrMonth || table.name == FeedTables.salesAudit.name
+                    table.declares(FeedTables.grainColumnName)
                     ? "SELECT store_code, grain, max(date) FROM \(table.name) WHERE date <= ? GROUP BY store_code, grain"
                     : "SELECT store_code, 'day', max(\(table.period.dateColumn)) FROM \(table.name) "
                         + "WHERE \(table.period.dateColumn) <= ? GROUP BY store_code"

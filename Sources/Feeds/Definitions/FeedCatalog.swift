@@ -46,8 +46,8 @@ public enum FeedCatalog {
     /// The definitions by id.
     private static let byID = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
-    /// The definition of a feed, before any config-file aliases; a definition matching no
-    /// header for an id declared without one (`FeedCatalogTests` holds that none is).
+    /// The definition of a feed, before any config-file aliases. An id declared in a file but
+    /// left out of `all` gets one that matches no header (`FeedID(rawValue:)` never makes one).
     public static func definition(_ id: FeedID) -> FeedDefinition {
         byID[id] ?? FeedDefinition(id: id, fields: [:], layouts: [], rows: .dailyEvents)
     }

@@ -142,6 +142,9 @@ protocol FeedTableDescription {
 }
 
 extension FeedTableDescription {
+    /// Whether the table declares a column of that name (a `grain`, the sales audit's `closed`).
+    func declares(_ column: String) -> Bool { columnDefinitions(.sqlite).contains { $0.name == column } }
+
     /// `CREATE TABLE` for the table as declared (named `name` unless another is given), which
     /// the schema test compares with what the migrations built; a migration writes its DDL out
     /// instead, since a declaration grows and a shipped step must not. The dedup key is the

@@ -42,9 +42,12 @@ enum FeedTables {
         ]
     }
 
+    /// The name of the column that says what a row covers, in the tables that mix grains.
+    static let grainColumnName = "grain"
+
     /// The `grain` column (`day` or `month`) of a day-or-month table.
     static func grainColumn<Record>(_ grain: @escaping (Record) -> ReportGrain) -> FeedColumn<Record> {
-        .text("grain") { grain($0).name }
+        .text(grainColumnName) { grain($0).name }
     }
 
     /// A store-day table of event counts, summed into `measure`.

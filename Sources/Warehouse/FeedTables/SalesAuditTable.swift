@@ -36,7 +36,7 @@ extension SalesAuditRecord: DirectRowBinding {
 /// The sales audit's own columns beside its figures: `grain` (`day`, or `week` for a weekly
 /// export's store-week) and `closed`.
 enum SalesAuditColumns {
-    static let grain = "grain"
+    static let grain = FeedTables.grainColumnName
     static let day = "day"
     static let week = "week"
     static let closed = "closed"
