@@ -114,7 +114,10 @@ extension GoldenReportTests {
         XCTAssertEqual(try CommandRunner.ddkpi(["keys", "generate", "--out", keys]).status, 0)
         let permissions = try FileManager.default.attributesOfItem(atPath: keys + ".pem")[.posixPermissions] as? Int
         XCTAssertEqual(permissions, 0o600, "the private key is the owner's alone")
-        XCTAssertEqual(try CommandRunner.ddkpi(["keys", "generate", "--out", keys]).status, 2, "never overwritten")
+        let again = try CommandRunner.ddkpi(["keys", "generate", "--out", keys])
+        XCTAssertEqual(again.status, 2, "never overwritten")
+        XCTAssertTrue(again.stderr.contains("exists: a key is never overwritten"), again.stderr)
+        XCTAssertFalse(again.stderr.contains("Usage:"), "a key that exists is no usage error: \(again.stderr)")
 
         let plan = try scratchPath("signed.toml")
         try "[[pack]]\nname = \"east\"\nregion = \"East\"\nreports = [\"kpi\"]\nformats = [\"html\", \"xlsx\"]\n"

@@ -119,5 +119,5 @@ public final class Ed25519Key {
 /// A key that cannot be read, made or used: exit code 2. Never holds key material.
 public struct SigningError: Error, CustomStringConvertible, Sendable {
     public let description: String
-    init(_ description: String) { self.description = description }
+    public init(_ description: String) { self.description = description }
 }

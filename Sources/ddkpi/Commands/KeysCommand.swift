@@ -25,7 +25,7 @@ struct KeysCommand: ParsableCommand {
             let key = try Ed25519Key.generate()
             let (secret, shared) = ("\(out).pem", "\(out).pub.pem")
             for path in [secret, shared] where FileManager.default.fileExists(atPath: path) {
-                throw ValidationError("\(path) exists: a key is never overwritten (remove it or choose another --out)")
+                throw SigningError("\(path) exists: a key is never overwritten (remove it or choose another --out)")
             }
             try Self.create(secret, try key.privatePEM(), mode: 0o600)
             try Self.create(shared, try key.publicPEM(), mode: 0o644)
@@ -36,7 +36,7 @@ struct KeysCommand: ParsableCommand {
         private static func create(_ path: String, _ text: String, mode: mode_t) throws {
             let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
             guard descriptor >= 0 else {
-                throw ValidationError("cannot create \(path): \(String(cString: strerror(errno)))")
+                throw SigningError("cannot create \(path): \(String(cString: strerror(errno)))")
             }
             defer { close(descriptor) }
             let bytes = Array(text.utf8)
@@ -44,7 +44,7 @@ struct KeysCommand: ParsableCommand {
             while written < bytes.count {
                 let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
                 guard count > 0 else {
-                    throw ValidationError("cannot write \(path): \(String(cString: strerror(errno)))")
+                    throw SigningError("cannot write \(path): \(String(cString: strerror(errno)))")
                 }
                 written += count
             }
@@ -68,7 +68,7 @@ struct VerifyCommand: ParsableCommand {
 
     func run() throws {
         guard let pem = FileManager.default.contents(atPath: key) else {
-            throw ValidationError("cannot read the key \(key)")
+            throw SigningError("cannot read the key \(key)")
         }
         let mismatches = try PackVerifier.mismatches(in: folder, key: try Ed25519Key.read(pem: pem, name: key))
         for mismatch in mismatches { print(ControlCharacters.escaped("\(folder)/\(mismatch)")) }
