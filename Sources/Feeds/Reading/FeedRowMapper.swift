@@ -83,7 +83,7 @@ struct FeedRowMapper {
 
     /// The record of a row for a row-per-key feed; event feeds aggregate and return `nil`.
     /// Inlined into `map`, with `salesAuditRecord`: a record returned through two calls was
-    /// copied (`memcpy`) at each, 5 copies a sales row where 2 are left (callgrind).
+    /// copied (`memcpy`) at each (docs/decisions.md#measured-reasons-behind-the-code).
     @inline(__always) private mutating func mapFields(_ fields: inout RowFields) -> FeedRecord? {
         switch rows {
         case .salesAudit: return salesAuditRecord(&fields)
@@ -143,15 +143,15 @@ struct FeedRowMapper {
 ///
 /// The mapper hands its methods to a row's fields as closure literals (`{ cache.store($0) }`),
 /// which borrow the mapper's reference: a closure returned by a computed property, a new one
-/// each time, captured the cache, a retain and a release per field read (callgrind: 13 M
-/// instructions of the writing thread per 100,000 sales rows).
+/// each time, captured the cache, a retain and a release per field read
+/// (docs/decisions.md#measured-reasons-behind-the-code).
 final class NormalizationCache {
     private let directory: StoreDirectory
     private let dateText: DateText
     private let dateSystem: ExcelDateSystem
     /// The caches sit behind a pointer rather than in stored properties: mutating a class's
-    /// stored property through a call costs a dynamic exclusivity check per access (about 130
-    /// instructions a row, measured). A mapper, and so its cache, is used by one thread at a time.
+    /// stored property through a call costs a dynamic exclusivity check per access
+    /// (docs/decisions.md#measured-reasons-behind-the-code). A mapper, and so its cache, is used by one thread at a time.
     private let caches = UnsafeMutablePointer<Caches>.allocate(capacity: 1)
 
     private struct Caches {
@@ -159,7 +159,7 @@ final class NormalizationCache {
         var dates = RecurringTextCache<Result<CivilDate, NormalizationFailure>>(limit: NormalizationCache.limit)
         /// The last date-formatted cell that made a date, and the date: a sheet's rows come day
         /// by day, so most rows repeat the date of the row before. Plain values, so that looking
-        /// at it copies no `Result` (whose failure holds text): 22 instructions a row fewer.
+        /// at it copies no `Result` (whose failure holds text).
         var lastDateTime: (cell: CellDateTime, date: CivilDate)?
     }
 
