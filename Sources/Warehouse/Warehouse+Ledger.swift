@@ -11,12 +11,15 @@ public struct IngestRun: Sendable, Codable, Equatable {
     public var startedAt: String
     public var finishedAt: String
     public var status: String
-    public var read: Int
+    /// The file's rows read, skipped and rejected; `nil` for a reader `ddkpi access` scoped, whom
+    /// the ledger shows only what the run did to its stores' rows (`inserted`, `updated`,
+    /// `unchanged`).
+    public var read: Int?
     public var inserted: Int
     public var updated: Int
     public var unchanged: Int
-    public var skipped: Int
-    public var rejected: Int
+    public var skipped: Int?
+    public var rejected: Int?
     public var error: String?
     public var rejects: [Reject]
     /// The sheet the run read (a CSV's name), when it read one.
@@ -68,11 +71,11 @@ extension Warehouse {
             FROM ingest_run WHERE \(condition) ORDER BY id DESC LIMIT ?
             """
         let perStore = """
-            SELECT id, path, size, sha256, feed, started_at, finished_at, status, 0,
+            SELECT id, path, size, sha256, feed, started_at, finished_at, status, NULL,
                 (SELECT sum(s.inserted) FROM ingest_run_store s WHERE s.run_id = id),
                 (SELECT sum(s.updated) FROM ingest_run_store s WHERE s.run_id = id),
                 (SELECT sum(s.unchanged) FROM ingest_run_store s WHERE s.run_id = id),
-                0, 0, NULL, sheet, history_pruned, undoes_run, 0, actor, host
+                NULL, NULL, NULL, sheet, history_pruned, undoes_run, 0, actor, host
             FROM ingest_run WHERE \(condition) ORDER BY id DESC LIMIT ?
             """
         try session.scan(scoped ? perStore : whole, arguments + [SQLValue(limit)]) { row in
@@ -80,9 +83,11 @@ extension Warehouse {
                 IngestRun(
                     id: row.int64(0), path: row.optionalText(1), size: row.int64(2), sha256: row.text(3),
                     feed: row.optionalText(4),
-                    startedAt: row.text(5), finishedAt: row.text(6), status: row.text(7), read: Int(row.int64(8)),
+                    startedAt: row.text(5), finishedAt: row.text(6), status: row.text(7),
+                    read: row.optionalInt64(8).map(Int.init),
                     inserted: Int(row.int64(9)), updated: Int(row.int64(10)), unchanged: Int(row.int64(11)),
-                    skipped: Int(row.int64(12)), rejected: Int(row.int64(13)), error: row.optionalText(14), rejects: [],
+                    skipped: row.optionalInt64(12).map(Int.init), rejected: row.optionalInt64(13).map(Int.init),
+                    error: row.optionalText(14), rejects: [],
                     sheet: row.optionalText(15), historyPruned: row.int64(16) != 0, undoesRun: row.optionalInt64(17),
                     deleted: Int(row.int64(18)), actor: row.optionalText(19), host: row.optionalText(20)))
         }

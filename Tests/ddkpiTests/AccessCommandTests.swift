@@ -190,6 +190,15 @@ final class AccessCommandTests: XCTestCase {
         let inserted = listed.compactMap { $0["inserted"] as? Int }.reduce(0, +)
         XCTAssertEqual(
             Int64(inserted), try setting.count("SELECT sum(inserted) FROM ingest_run_store WHERE store_code = '08'"))
+        // The whole file's counts are not the role's to read: absent, not zero.
+        XCTAssertFalse(listed.contains { $0["read"] != nil || $0["rejected"] != nil }, runs.stdout)
+        let first = try XCTUnwrap(listed.first?["id"] as? Int)
+        let shown = try setting.ddkpi(["runs", "show", String(first)], as: setting.storeRole)
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertTrue(shown.stdout.contains("in your stores: inserted"), shown.stdout)
+        XCTAssertFalse(shown.stdout.contains("read 0"), shown.stdout)
+        let table = try setting.ddkpi(["runs"], as: setting.storeRole)
+        XCTAssertTrue(table.stdout.contains("—"), table.stdout)
     }
 
     /// Grants are runs of the ledger; `list` names each scope; `revoke` drops a role ddkpi made.

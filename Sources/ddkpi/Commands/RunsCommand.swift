@@ -41,9 +41,10 @@ struct RunsListCommand: ParsableCommand {
             table.add(["id", "status", "feed", "read", "ins", "upd", "same", "skip", "rej", "finished", "by", "file"])
             for run in runs {
                 table.add([
-                    String(run.id), run.status, run.feed ?? "?", String(run.read), String(run.inserted),
+                    String(run.id), run.status, run.feed ?? "?", Self.count(run.read), String(run.inserted),
                     String(run.updated),
-                    String(run.unchanged), String(run.skipped), String(run.rejected), String(run.finishedAt.prefix(24)),
+                    String(run.unchanged), Self.count(run.skipped), Self.count(run.rejected),
+                    String(run.finishedAt.prefix(24)),
                     run.by, run.source,
                 ])
             }
@@ -51,4 +52,7 @@ struct RunsListCommand: ParsableCommand {
         }
         output.flush()
     }
+
+    /// A whole-file count, or `—` where the reader sees only its stores' counts.
+    private static func count(_ value: Int?) -> String { value.map(String.init) ?? "—" }
 }
