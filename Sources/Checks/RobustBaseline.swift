@@ -61,16 +61,19 @@ struct RobustBaseline {
     /// The median of `values` (none NaN), which it reorders: the same value as `median(_:)`,
     /// found by selection rather than a sort (the chain's level over many stores, each day).
     static func median(selecting values: inout [Double]) -> Double {
-        values.withUnsafeMutableBufferPointer { buffer in
-            guard !buffer.isEmpty else { return .nan }
-            let middle = buffer.count / 2
-            let upper = select(middle, in: buffer)
-            guard buffer.count % 2 == 0 else { return upper }
-            // Everything before `middle` is at most `upper`: the largest of it is the lower middle.
-            var lower = -Double.infinity
-            for index in 0..<middle { lower = max(lower, buffer[index]) }
-            return (lower + upper) / 2
-        }
+        values.withUnsafeMutableBufferPointer { median(selecting: $0) }
+    }
+
+    /// The same, of the values of `buffer` (none NaN), which it reorders.
+    static func median(selecting buffer: UnsafeMutableBufferPointer<Double>) -> Double {
+        guard !buffer.isEmpty else { return .nan }
+        let middle = buffer.count / 2
+        let upper = select(middle, in: buffer)
+        guard buffer.count % 2 == 0 else { return upper }
+        // Everything before `middle` is at most `upper`: the largest of it is the lower middle.
+        var lower = -Double.infinity
+        for index in 0..<middle { lower = max(lower, buffer[index]) }
+        return (lower + upper) / 2
     }
 
     /// The value of rank `rank` (from 0, in ascending order) among `buffer`'s, which it reorders

@@ -207,10 +207,10 @@ public struct StreamingScan {
                 stores.spans[position].append(span)
             }
         }
-        let code = stores.codes[slot]
+        // The store's code is read where an alarm or a run's keys need it, not for every row.
         if let row, row.run != 0 {
             if stretches[slot].run != row.run {
-                stretches[slot].record(code: code, in: &dateShifts)
+                stretches[slot].record(code: stores.codes[slot], in: &dateShifts)
                 stretches[slot] = DateShiftTally.Stretch(run: row.run)
             }
             stretches[slot].add(day: day, row: row, judged: day >= judgedFrom) { lag in
@@ -223,7 +223,7 @@ public struct StreamingScan {
         // Most rows have sales and break no rule: the checks' alarms are not built for them.
         if ZeroDayCheck.hasNoSales(row),
             let zeroDay = ZeroDayCheck.alarm(
-                store: code, day: day, row: row, settings: settings,
+                store: stores.codes[slot], day: day, row: row, settings: settings,
                 weeksBefore: { weeks in
                     day - 7 * weeks >= firstDay ? stores[slot, day - 7 * weeks] : nil
                 })
@@ -232,7 +232,7 @@ public struct StreamingScan {
             if row == nil { stores.missing[slot].append(zeroDay) } else { found.append(zeroDay) }
         }
         if let row, !ImplausibleCheck.isPlausible(row),
-            let alarm = ImplausibleCheck.alarm(store: code, day: day, row: row)
+            let alarm = ImplausibleCheck.alarm(store: stores.codes[slot], day: day, row: row)
         {
             found.append(alarm)
         }
@@ -333,7 +333,7 @@ private struct MeasureColumns {
     let definition: OutlierCheck.DailyMeasure
     private(set) var stores = 0
     private var storage = [Double](repeating: .nan, count: days)
-    /// The stores' logarithms of the day being checked (scratch).
+    /// The stores' logarithms of the day being checked (scratch, a slot per store).
     private var present: [Double] = []
 
     /// ln of the small counts (transactions and items), each computed as the check computes it.
@@ -344,6 +344,7 @@ private struct MeasureColumns {
     mutating func addStore() {
         stores += 1
         storage += [Double](repeating: .nan, count: Self.storeSize)
+        present.append(.nan)
     }
 
     /// The outlier check of `day` (`OutlierCheck`): the chain's level, then each store's value
@@ -358,20 +359,25 @@ private struct MeasureColumns {
         storage.withUnsafeMutableBufferPointer { storage in
             guard let start = storage.baseAddress else { return }
             let levels = Ring(start)
-            present.removeAll(keepingCapacity: true)
-            for slot in 0..<stores {
-                var value = Double.nan
-                if let row = rows[slot], let reading = figure.value(of: row), reading > 0 {
-                    if let count = Int(exactly: reading), count < smallLogs.count {
-                        value = smallLogs[count]
-                    } else {
-                        value = log(reading)
+            let level = present.withUnsafeMutableBufferPointer { present in
+                var count = 0
+                for slot in 0..<stores {
+                    var value = Double.nan
+                    if let row = rows[slot], let reading = figure.value(of: row), reading > 0 {
+                        if let small = Int(exactly: reading), small < smallLogs.count {
+                            value = smallLogs[small]
+                        } else {
+                            value = log(reading)
+                        }
                     }
+                    Ring(start + Self.days + slot * Self.storeSize)[day] = value
+                    // Written whatever the value, kept when it is one: no branch, no append.
+                    present[count] = value
+                    count += value.isNaN ? 0 : 1
                 }
-                Ring(start + Self.days + slot * Self.storeSize)[day] = value
-                if !value.isNaN { present.append(value) }
+                return count >= ChainIndex.minimumStores
+                    ? RobustBaseline.median(selecting: UnsafeMutableBufferPointer(rebasing: present[..<count])) : .nan
             }
-            let level = present.count >= ChainIndex.minimumStores ? RobustBaseline.median(selecting: &present) : .nan
             levels[day] = level
             var offset = level
             if !level.isNaN, case .unusual = references.judge(levels, at: day, earliest: firstDay, threshold: threshold)

@@ -75,8 +75,9 @@ struct FileGate {
         return false
     }
 
-    /// Notes a record the file writes as run `run`, before it is written. Borrowed, and its sales
-    /// row too: two copies a row (`memcpy`) become one.
+    /// Notes a record the file writes as run `run`, before it is written. Borrowed: two copies a
+    /// row (`memcpy`) become one; its sales row is then passed on plainly, since reading a
+    /// borrowed row's fields copied the whole row.
     mutating func add(_ record: borrowing FeedRecord, run: Int64, _ session: some SQLSession) throws {
         switch record {
         case .salesAudit(let sales):
@@ -97,7 +98,7 @@ struct FileGate {
     /// Buffers a sales row of `day` for the scan; `false`, buffering nothing, when the file is
     /// read back instead: from the start (the warehouse holds rows the checks read on or after
     /// its first day), from this row on (its date goes back), or after the end of the file.
-    private mutating func buffer(_ sales: borrowing SalesAuditRecord, day: Int, run: Int64, _ session: some SQLSession)
+    private mutating func buffer(_ sales: SalesAuditRecord, day: Int, run: Int64, _ session: some SQLSession)
         throws -> Bool
     {
         switch mode {
@@ -222,7 +223,7 @@ private struct BufferedRow {
     let row: SalesDay
 
     /// A sales row of `day` (days since the epoch) written as run `run`.
-    init(_ sales: borrowing SalesAuditRecord, day: Int, run: Int64) {
+    init(_ sales: SalesAuditRecord, day: Int, run: Int64) {
         store = sales.store
         self.day = day
         let figures = sales.figures
@@ -278,9 +279,12 @@ private final class ScanThread {
     }
 
     /// Gives `rows` to `scan` in order: the scan, a property of this class, is accessed once for
-    /// the batch rather than once (with its exclusivity check) per row.
+    /// the batch rather than once (with its exclusivity check) per row, and each row is read in
+    /// place rather than copied out.
     private static func add(_ rows: [BufferedRow], to scan: inout StreamingScan) {
-        for kept in rows { _ = scan.add(store: kept.store, day: kept.day, kept.row) }
+        rows.withUnsafeBufferPointer { rows in
+            for index in rows.indices { _ = scan.add(store: rows[index].store, day: rows[index].day, rows[index].row) }
+        }
     }
 
     /// Finishes the scan on its thread once it is through every batch (its last day, its runs of
