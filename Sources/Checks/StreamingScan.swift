@@ -363,7 +363,8 @@ private struct MeasureColumns {
                 var count = 0
                 for slot in 0..<stores {
                     var value = Double.nan
-                    if let row = rows[slot], let reading = figure.value(of: row), reading > 0 {
+                    // A day the export marks closed is neither judged nor a reference (`OutlierCheck`).
+                    if let row = rows[slot], !row.closed, let reading = figure.value(of: row), reading > 0 {
                         if let small = Int(exactly: reading), small < smallLogs.count {
                             value = smallLogs[small]
                         } else {

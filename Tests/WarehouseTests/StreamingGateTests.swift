@@ -122,7 +122,7 @@ private struct ReadFile {
 /// weekly rhythm, day-to-day noise, and faults — a value ×100 or ÷100, a whole day ×100, zero
 /// and missing days, negative transactions, weeks copied from 7, 28, 35 or 364 days earlier, a
 /// file re-dated from a year before, a store-day corrected further down the file, a store that
-/// opens and one that closes — a history, then the files after it.
+/// opens and one that closes, days the export marks closed — a history, then the files after it.
 private struct RandomChain {
     /// The run the scan before the ingest names.
     static let scratchRun: Int64 = 1_000_000
@@ -180,7 +180,7 @@ private struct RandomChain {
 
     /// The CSV of `days`, date by date.
     private mutating func file(days: Range<Int>, random: inout SplitMix, reDated: Bool) -> String {
-        var text = "Store,Date,Net Sales,Transactions,Items\n"
+        var text = "Store,Date,Net Sales,Transactions,Items,Open\n"
         for day in days {
             let wholeDay = random.unit() < 0.004
             var order = Array(0..<storeCount)
@@ -191,26 +191,32 @@ private struct RandomChain {
                 if random.unit() < 0.003 { continue }
                 var figures = nextFigures(store: store, day: day, random: &random, reDated: reDated)
                 if wholeDay { figures.totalSalesCents *= 100 }
+                // A day the export marks closed, with a short day's sales: never judged, never a reference.
+                let closed = Self.isClosed(store: store, day: day)
+                if closed { figures.totalSalesCents /= 20 }
                 let date = CivilDate(daysSinceEpoch: day).iso8601
                 if random.unit() < 0.01 {
                     // A row corrected further down the file: the later one stands.
                     var first = figures
                     first.totalSalesCents += 1_234
-                    text += Self.line(store: store, date: date, first)
+                    text += Self.line(store: store, date: date, first, closed: closed)
                 }
-                text += Self.line(store: store, date: date, figures)
+                text += Self.line(store: store, date: date, figures, closed: closed)
                 written[store][day] = figures
             }
         }
         return text
     }
 
-    private static func line(store: Int, date: String, _ figures: SalesFigures) -> String {
+    private static func line(store: Int, date: String, _ figures: SalesFigures, closed: Bool) -> String {
         let cents = figures.totalSalesCents
         let code = store < 9 ? "0\(store + 1)" : "\(store + 1)"
         return
-            "\(code),\(date),\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100),\(figures.totalTransactions.map(String.init) ?? ""),\(figures.totalItems.map(String.init) ?? "")\n"
+            "\(code),\(date),\(cents / 100).\(cents % 100 < 10 ? "0" : "")\(cents % 100),\(figures.totalTransactions.map(String.init) ?? ""),\(figures.totalItems.map(String.init) ?? ""),\(closed ? 0 : 1)\n"
     }
+
+    /// About one store-day in a hundred is closed, chosen without drawing from the random stream.
+    private static func isClosed(store: Int, day: Int) -> Bool { (day * 31 + store * 17) % 101 == 0 }
 
     /// A store-day's figures: copied from earlier while a copy goes on (or the whole file is
     /// re-dated), else fresh, with a fault now and then.
