@@ -11,11 +11,13 @@ public enum RunDetailsRenderer {
         // Paths, sheet names and stored values may hold control characters: escaped, as in tables.
         var text = "run \(run.id)  \(run.status)  \(run.feed ?? "?")  \(ControlCharacters.escaped(run.source))"
         if let sheet = run.sheet { text += "  (sheet \(ControlCharacters.escaped(sheet)))" }
-        let counts =
-            run.read == nil
-            ? "in your stores: inserted \(run.inserted)  updated \(run.updated)  unchanged \(run.unchanged)"
-            : "read \(run.read ?? 0)  inserted \(run.inserted)  updated \(run.updated)  unchanged \(run.unchanged)"
-                + "  skipped \(run.skipped ?? 0)  rejected \(run.rejected ?? 0)"
+        let stored = "inserted \(run.inserted)  updated \(run.updated)  unchanged \(run.unchanged)"
+        let counts: String
+        if let read = run.read, let skipped = run.skipped, let rejected = run.rejected {
+            counts = "read \(read)  \(stored)  skipped \(skipped)  rejected \(rejected)"
+        } else {
+            counts = "in your stores: \(stored)"
+        }
         text +=
             "\nfinished \(run.finishedAt) by \(ControlCharacters.escaped(run.by))  \(counts)"
             + (run.undoesRun == nil ? "" : "  deleted \(run.deleted)") + "\n"

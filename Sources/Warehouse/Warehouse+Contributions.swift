@@ -204,6 +204,20 @@ extension Warehouse {
 private struct ContributionSource {
     let table: any FeedTableDescription
     let measures: FeedMeasures
+    /// The column that says the export marked the day closed, where the table has one (the sales audit).
+    let closedColumn: String?
+    /// The columns read after the date and the store: the measures', then a week's days or the
+    /// closed flag.
+    let columns: [String]
+
+    init(table: any FeedTableDescription, measures: FeedMeasures) {
+        self.table = table
+        self.measures = measures
+        closedColumn = table.declares(SalesAuditColumns.closed) ? SalesAuditColumns.closed : nil
+        columns =
+            measures.columns + (table.period == .week ? FeedTables.weekdayColumns : [])
+            + (closedColumn.map { [$0] } ?? [])
+    }
 
     /// The measured tables: the store-day tables, then the store-week ones.
     static var all: [ContributionSource] {
@@ -213,15 +227,6 @@ private struct ContributionSource {
     var isWeekly: Bool { table.period == .week }
 
     var dateColumn: String { table.period.dateColumn }
-
-    /// The column that says the export marked the day closed, where the table has one (the sales audit).
-    var closedColumn: String? { table.declares(SalesAuditColumns.closed) ? SalesAuditColumns.closed : nil }
-
-    /// The columns read after the date and the store: the measures', then a week's days or the
-    /// closed flag.
-    var columns: [String] {
-        measures.columns + (isWeekly ? FeedTables.weekdayColumns : []) + (closedColumn.map { [$0] } ?? [])
-    }
 
     /// What the row (`date, store, columns…`) adds to the measures over `range`: a week's days
     /// in the range when they are known, else its total when it starts in the range.

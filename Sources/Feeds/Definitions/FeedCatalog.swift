@@ -46,8 +46,7 @@ public enum FeedCatalog {
     /// The definitions by id.
     private static let byID = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
-    /// The definition of a feed, before any config-file aliases. An id declared in a file but
-    /// left out of `all` gets one that matches no header (`FeedID(rawValue:)` never makes one).
+    /// The definition of a feed, before any config-file aliases (one matching no header for an id left out of `all`).
     public static func definition(_ id: FeedID) -> FeedDefinition {
         byID[id] ?? FeedDefinition(id: id, fields: [:], layouts: [], rows: .dailyEvents)
     }

@@ -36,8 +36,6 @@ struct FeedRowMapper {
             directory: reader.directory, dateText: reader.options.dateText, dateSystem: dateSystem)
     }
 
-    var definition: FeedDefinition { reader.definition }
-
     mutating func map(_ row: Row, emit: (FeedRecord, _ row: Int) throws -> Void) throws {
         result.read += 1
         if result.read % FeedFileReader.progressInterval == 0 { progress?(result.read) }
@@ -151,7 +149,8 @@ final class NormalizationCache {
     private let dateSystem: ExcelDateSystem
     /// The caches sit behind a pointer rather than in stored properties: mutating a class's
     /// stored property through a call costs a dynamic exclusivity check per access
-    /// (docs/decisions.md#measured-reasons-behind-the-code). A mapper, and so its cache, is used by one thread at a time.
+    /// (docs/decisions.md#measured-reasons-behind-the-code). A mapper, and so its cache, is used
+    /// by one thread at a time.
     private let caches = UnsafeMutablePointer<Caches>.allocate(capacity: 1)
 
     private struct Caches {

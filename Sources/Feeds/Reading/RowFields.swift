@@ -18,8 +18,8 @@ final class RowSource {
 ///
 /// Its accessors are inlined where they are used, so that each call site's normaliser, a known
 /// function, is called directly (or inlined) instead of through a closure and a `Result` built
-/// and taken apart in a generic function: about 600 instructions a sales-audit row, a twentieth
-/// of the writing thread's (callgrind).
+/// and taken apart in a generic function, a twentieth of the writing thread's instructions
+/// (docs/decisions.md#measured-reasons-behind-the-code).
 ///
 /// The row is lent, not copied (`init(lending:source:)`): a `Row` held in the struct cost a
 /// retain and a release of its cells per row, on the writing thread, of storage the reading

@@ -205,8 +205,8 @@ struct FileGate {
     /// Whether the warehouse holds no row the checks read on or after `day` (days since the
     /// epoch): sales-audit rows, associate day rows, and event rows of a week holding it.
     private static func holdsNothingChecked(from day: Int, _ session: some SQLSession) throws -> Bool {
-        for table in FeedTables.all where table.feed != .merchSales {
-            let isEvent = table.feed != .salesAudit && table.feed != .employeePerformance
+        for table in FeedTables.all where FeedCatalog.definition(table.feed).rows != .merchSales {
+            let isEvent = FeedCatalog.definition(table.feed).rows.countsEvents
             let from = CivilDate(daysSinceEpoch: isEvent ? day - eventWeekReach : day)
             let grain = table.period == .dayOrMonth ? " AND grain = 'day'" : ""
             let sql = "SELECT 1 FROM \(table.name) WHERE \(table.period.dateColumn) >= ?\(grain) LIMIT 1"

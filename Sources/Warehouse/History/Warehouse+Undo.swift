@@ -125,14 +125,15 @@ private struct RunToUndo {
                 blockingRuns: [])
         }
         let feed = found.feed.flatMap(FeedID.init(rawValue:))
+        let feedTable = feed.flatMap(FeedTables.table(for:)).map { [$0.name] } ?? []
         let names: [String]
-        switch feed {
-        case .stores: names = ["store"]
-        case .goals: names = ["goal"]
-        case .employeePerformance: names = [FeedTables.employeeSales.name, "employee"]
-        case .merchSales: names = [FeedTables.merchSales.name, "vendor"]
-        case let feed?: names = FeedTables.table(for: feed).map { [$0.name] } ?? []
-        case nil: names = []
+        switch feed.map({ FeedCatalog.definition($0).rows }) {
+        case .storeDirectory?: names = ["store"]
+        case .goals?: names = ["goal"]
+        // An associate or merch file writes the names beside its rows.
+        case .associateSales?: names = feedTable + ["employee"]
+        case .merchSales?: names = feedTable + ["vendor"]
+        case .salesAudit?, .dailyEvents?, .weeklyEvents?, nil: names = feedTable
         }
         var dates: (String, String)?
         try session.scan(

@@ -22,7 +22,7 @@ struct RunsListCommand: ParsableCommand {
     @Option(help: "How many runs to show.")
     var limit = 20
 
-    @Option(help: "Output format: table or json (json includes every count and the stored rejects).")
+    @Option(help: "Output format: table or json (json includes every count you may read and the stored rejects).")
     var format = FormatOption<TableOrJSON>.standard
 
     func run() throws {

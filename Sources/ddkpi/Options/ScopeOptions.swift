@@ -4,10 +4,11 @@ import KPI
 /// `--store`/`--region`: the scopes a report covers (`kpi`, `review`, `employees`, `merch`), or
 /// the one scope `explain` explains.
 struct ScopeOptions: ParsableArguments {
-    @Option(help: "Only these stores (repeatable); no company-wide scope.")
+    @Option(help: "Only these stores (repeatable where a report covers several); no company-wide scope.")
     var store: [String] = []
 
-    @Option(help: "Only this region's stores (and the region, in kpi, review and merch); no company-wide scope.")
+    @Option(
+        help: "Only this region's stores (and the region itself where the report has scopes); no company-wide scope.")
     var region: String?
 
     func validate() throws {
