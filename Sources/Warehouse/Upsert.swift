@@ -127,7 +127,8 @@ struct PendingValues {
 
     /// Adds an integer as its decimal text (the text `String(value)` gives), its digits written
     /// straight into the arena when its magnitude fits in 64 bits (below 1.8 × 10^19), as the
-    /// rollups' weighted sums do: a `String` made first costs more (docs/decisions.md#measured-reasons-behind-the-code).
+    /// rollups' weighted sums do: a `String` made first costs more
+    /// (docs/decisions.md#measured-reasons-behind-the-code).
     mutating func add(decimalText value: Int128) {
         guard let magnitude = UInt64(exactly: value.magnitude) else { return add(String(value)) }
         let offset = text.count

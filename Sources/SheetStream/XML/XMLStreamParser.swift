@@ -3,8 +3,9 @@ import CLibXML2
 /// Receives the SAX events of one XML part; subclasses override what they need.
 ///
 /// A handler that finds the content wrong calls `stop(_:)`, which ends the parse with that
-/// message; one that has what it came for calls `finish()`, which ends it without an error. (A class rather than a protocol so that the C callbacks reach it without
-/// existential boxing or reference counting on the hot path.)
+/// message; one that has what it came for calls `finish()`, which ends it without an error.
+/// (A class rather than a protocol so that the C callbacks reach it without existential boxing
+/// or reference counting on the hot path.)
 class SAXHandler {
     fileprivate var context: xmlParserCtxtPtr?
     /// How the handler ended the parse early, if it did.
