@@ -13,11 +13,11 @@ public struct ExplainRenderer {
     /// Rows shown at most (`nil`: all).
     let limit: Int?
 
-    /// Text shows the first 50 rows unless told otherwise; JSON all of them unless told.
+    /// JSON when `format` is json, else text; text shows the first 50 rows unless told
+    /// otherwise, JSON all of them unless told.
     public init(format: ReportFormat, limit: Int?) {
-        precondition(Self.formats.contains(format), "explain writes text or json, not \(format.rawValue)")
-        self.format = format
-        self.limit = limit ?? (format == .text ? 50 : nil)
+        self.format = format == .json ? .json : .text
+        self.limit = limit ?? (self.format == .text ? 50 : nil)
     }
 
     /// Everything before the rows.

@@ -15,13 +15,12 @@ public struct MerchRenderer {
 
     /// `report` as text: a table, CSV, JSON or an HTML page (a document is
     /// `ReportRenderer.write`'s).
-    public func render(_ report: MerchReport, as format: ReportFormat) -> String {
+    public func render(_ report: MerchReport, as format: ReportFormat.Text) -> String {
         switch format {
-        case .table, .text: return text(report)
+        case .aligned: return text(report)
         case .csv: return csv(report)
         case .json: return json(report)
         case .html: return RankingPage.render(RankingDocument(report), options: options)
-        case .xlsx, .pdf: preconditionFailure("\(format.rawValue) is a document: ReportRenderer.write writes it")
         }
     }
 

@@ -14,10 +14,33 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     case pdf
 
     /// Whether only a file can hold it (xlsx, pdf).
-    public var isDocument: Bool {
+    public var isDocument: Bool { if case .document = kind { true } else { false } }
+
+    /// The format as the renderers take it: text (a terminal's or a file's), or a document.
+    public var kind: Kind {
         switch self {
-        case .xlsx, .pdf: return true
-        case .table, .text, .csv, .json, .html: return false
+        case .table, .text: return .text(.aligned)
+        case .csv: return .text(.csv)
+        case .json: return .text(.json)
+        case .html: return .text(.html)
+        case .xlsx: return .document(.xlsx)
+        case .pdf: return .document(.pdf)
         }
+    }
+
+    /// A format as the renderers take it.
+    public enum Kind: Sendable {
+        case text(Text)
+        case document(Document)
+    }
+
+    /// The formats a renderer returns as text: aligned columns (`table`, `text`), CSV, JSON, an HTML page.
+    public enum Text: Sendable {
+        case aligned, csv, json, html
+    }
+
+    /// The formats only a file can hold.
+    public enum Document: Sendable {
+        case xlsx, pdf
     }
 }

@@ -15,19 +15,18 @@ public struct ReportRenderer {
     }
 
     /// `report` as text: a table, CSV, JSON or an HTML page (a document is `write`'s).
-    public func render(_ report: KPIReport, as format: ReportFormat) -> String {
+    public func render(_ report: KPIReport, as format: ReportFormat.Text) -> String {
         switch format {
-        case .table, .text: return text(report)
+        case .aligned: return text(report)
         case .csv: return csv(report)
         case .json: return json(report)
         case .html: return HTMLReport.render(report, options: options)
-        case .xlsx, .pdf: preconditionFailure("\(format.rawValue) is a document: write(_:as:to:) writes it to a file")
         }
     }
 
     /// Writes a ranked report (`employees`, `merch`) as a document (xlsx, pdf) to `path`.
     public static func write(
-        _ document: RankingDocument, as format: ReportFormat, to path: String,
+        _ document: RankingDocument, as format: ReportFormat.Document, to path: String,
         options: DocumentOptions = DocumentOptions()
     ) throws {
         switch format {
@@ -35,23 +34,17 @@ public struct ReportRenderer {
         case .pdf:
             try ChromiumPrinter().print(
                 html: RankingPage.render(document, options: options), to: path, created: document.date)
-        case .table, .text, .csv, .json, .html: preconditionFailure(Self.notADocument(format))
         }
     }
 
     /// Writes `report` as a document (xlsx, pdf) to `path`.
-    public func write(_ report: KPIReport, as format: ReportFormat, to path: String) throws {
+    public func write(_ report: KPIReport, as format: ReportFormat.Document, to path: String) throws {
         switch format {
         case .xlsx: try XLSXReport.write(report, to: path, options: options)
         case .pdf:
             try ChromiumPrinter().print(
                 html: HTMLReport.render(report, options: options), to: path, created: XLSXReport.date(of: report))
-        case .table, .text, .csv, .json, .html: preconditionFailure(Self.notADocument(format))
         }
-    }
-
-    private static func notADocument(_ format: ReportFormat) -> String {
-        "\(format.rawValue) is text: render(_:as:) writes it"
     }
 
     // MARK: - Text

@@ -1,5 +1,6 @@
 import CivilCalendar
 import Feeds
+import KPI
 import OutputText
 
 /// `ddkpi stores list`: the store directory with its opening and closing days (SPEC section 21).
@@ -8,8 +9,10 @@ public enum StoreListRenderer {
     public static let formats: [ReportFormat] = [.table, .csv, .json]
 
     /// The directory in `format`; `firstSales` gives, for stores without an `opened` day, the
-    /// first sales-audit day that stands in for it (shown as `comparableFrom`).
-    public static func render(_ stores: [StoreRecord], firstSales: [String: CivilDate], format: ReportFormat) -> String
+    /// first sales-audit day that stands in for it (shown as `comparableFrom`). A format outside
+    /// `formats` is an error.
+    public static func render(_ stores: [StoreRecord], firstSales: [String: CivilDate], format: ReportFormat) throws
+        -> String
     {
         let rows = stores.map { store in
             (
@@ -41,7 +44,8 @@ public enum StoreListRenderer {
             }
             return "{\"stores\":[" + lines.map { "\n" + $0 }.joined(separator: ",") + "\n]}\n"
         case .html, .xlsx, .pdf:
-            preconditionFailure("stores list writes \(formats.map(\.rawValue)), not \(format.rawValue)")
+            throw KPIError(
+                "stores list writes \(formats.map(\.rawValue).joined(separator: ", ")), not \(format.rawValue)")
         }
     }
 

@@ -40,7 +40,7 @@ struct StoresCommand: ParsableCommand {
             let stores = try warehouse.stores()
             let unopened = Set(stores.filter { $0.opened == nil }.map(\.code))
             output.write(
-                StoreListRenderer.render(
+                try StoreListRenderer.render(
                     stores, firstSales: try warehouse.firstSalesDates(of: unopened), format: format.value))
             output.flush()
         }

@@ -30,7 +30,7 @@ extension OutputOptions {
 
     /// Writes a ranked report (`employees`, `merch`): `document()` as a document, else `text(format, colour)`.
     func emitRanking(
-        document: () -> RankingDocument, options: DocumentOptions, text: (ReportFormat, _ colour: Bool) -> String
+        document: () -> RankingDocument, options: DocumentOptions, text: (ReportFormat.Text, _ colour: Bool) -> String
     ) throws {
         try emit(document: { try ReportRenderer.write(document(), as: $0, to: $1, options: options) }, text: text)
     }
@@ -38,13 +38,12 @@ extension OutputOptions {
     /// Writes a report in `--format`: a document to `--output`; text (`text(format, colour)`) to
     /// `--output` or standard output.
     private func emit(
-        document: (ReportFormat, _ path: String) throws -> Void, text: (ReportFormat, _ colour: Bool) -> String
+        document: (ReportFormat.Document, _ path: String) throws -> Void,
+        text: (ReportFormat.Text, _ colour: Bool) -> String
     ) throws {
-        let format = self.format.value
-        if format.isDocument {
-            try document(format, try documentOutput())
-        } else {
-            try ReportOutput.write(to: output) { colour in text(format, colour) }
+        switch format.value.kind {
+        case .document(let format): try document(format, try documentOutput())
+        case .text(let format): try ReportOutput.write(to: output) { colour in text(format, colour) }
         }
     }
 }
