@@ -37,7 +37,7 @@ enum ImplausibleCheck {
 
     /// Whether a row breaks no rule: `breaches`' rules, tested without building the breaches.
     /// The ingest gate's scan asks it of every row, so it builds nothing
-    /// (docs/decisions.md#where-the-ingest-gates-cost-goes-spec-section-18-measured-at-555d427).
+    /// (docs/decisions.md#where-the-ingest-gates-cost-goes-spec-section-18).
     static func isPlausible(_ row: SalesDay) -> Bool {
         if let transactions = row.transactions {
             if transactions < 0 { return false }
@@ -50,7 +50,8 @@ enum ImplausibleCheck {
         return isWhole(row.ccpMillionths) && isWhole(row.gpMillionths)
     }
 
-    /// Whether a percent (in millionths of a whole; `nil` unknown) lies within 0–100 %.
+    /// Whether a percent (in millionths of a whole; `nil` unknown) is possible: neither below
+    /// nothing nor above the whole.
     private static func isWhole(_ millionths: Int64?) -> Bool {
         guard let millionths else { return true }
         return millionths >= 0 && millionths <= wholeMillionths

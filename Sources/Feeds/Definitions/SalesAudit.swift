@@ -38,7 +38,8 @@ public struct SalesAuditRecord: Equatable, Sendable {
 }
 
 extension FeedRowMapper {
-    /// A store-day of the sales audit, warning when a given UPT or ADS is more than 1 % off.
+    /// A store-day of the sales audit, warning when a given UPT or ADS is off the recomputed one
+    /// (`checkGiven`).
     @inline(__always) mutating func salesAuditRecord(_ fields: inout RowFields) -> FeedRecord? {
         guard let code = fields.required(.store, { cache.store($0) }),
             let day = fields.required(.date, { cache.date($0) }), let figures = Self.salesFigures(&fields),
